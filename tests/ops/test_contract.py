@@ -1,0 +1,270 @@
+"""The registry contract: for every op, type inference agrees with the kernel.
+
+Each op has a row in SAMPLES (adding an op = adding a record + its row here). For each sample:
+- with every input's shape and value known, inference gives exactly the kernel's dtype and shape;
+- with values hidden and dims unknown (None) or rank unknown, inference stays compatible with
+  the kernel's output and never invents a dim it cannot know;
+- for one-input elementwise ops, unknown dims stay unknown.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tracegraph  # noqa: F401  (registers every op)
+from tracegraph import dtypes as d
+from tracegraph.framework.variables import ResourceHandle
+from tracegraph.ops.registry import all_ops
+from tracegraph.shapes import TensorType
+
+F = np.array([[0.5, 0.25, 1.5], [2.0, 0.75, 1.0]], np.float32)
+F2 = np.array([[1.5, 0.5, 2.0], [0.25, 1.0, 3.0]], np.float32)
+ROW = np.array([1.0, 2.0, 3.0], np.float32)
+I = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
+I2 = np.array([[2, 1, 2], [3, 2, 1]], np.int32)
+B = np.array([[True, False, True], [False, False, True]])
+S = np.array([b"ab", b"Cde"], dtype=object)
+SQ = np.array([[4.0, 1.0], [1.0, 3.0]], np.float32)
+C = np.array([1 + 2j, 3 - 1j], np.complex64)
+IMG = np.arange(2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3) / 10
+FILT = np.ones((3, 3, 3, 4), np.float32) / 9
+
+
+def i32(*v):
+    return np.array(v, np.int32)
+
+
+def scalar(v, dt=np.float32):
+    return np.array(v, dt)
+
+
+def handle(value):
+    return ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], value.shape, "v:0")
+
+
+_UNARY_FLOAT = ["sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "asin",
+                "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid",
+                "floor", "ceil", "rint", "softplus", "softsign", "erf", "is_nan", "is_inf",
+                "is_finite", "relu", "relu6", "elu", "selu", "leaky_relu", "softmax",
+                "log_softmax", "negative", "abs", "sign", "square", "reciprocal", "round"]
+_BINARY_FLOAT = ["add", "subtract", "multiply", "real_div", "floor_div", "floor_mod", "pow",
+                 "maximum", "minimum", "squared_difference", "atan2", "div_no_nan", "equal",
+                 "not_equal", "less", "less_equal", "greater", "greater_equal",
+                 "truncate_div", "truncate_mod"]
+_BINARY_INT = ["bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
+_REDUCE = ["reduce_sum", "reduce_mean", "reduce_prod", "reduce_max", "reduce_min"]
+
+SAMPLES: dict[str, list] = {name: [((F,), {})] for name in _UNARY_FLOAT}
+SAMPLES.update({name: [((F, F2), {}), ((F, ROW), {}), ((I, I2), {})]
+                for name in _BINARY_FLOAT if name not in ("atan2", "div_no_nan", "real_div")})
+SAMPLES["real_div"] = [((F, F2), {}), ((ROW, F), {})]
+SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})]})
+SAMPLES.update({name: [((I, I2), {})] for name in _BINARY_INT})
+SAMPLES.update({name: [((F, i32(1)), {}), ((I, i32(0, 1)), {"keep_dims": True}),
+                       ((F, i32()), {})] for name in _REDUCE})
+SAMPLES.update({
+    "logical_and": [((B, B[::-1]), {})], "logical_or": [((B, B[0]), {})],
+    "logical_not": [((B,), {})], "invert": [((I,), {})],
+    "real": [((C,), {})], "imag": [((C,), {})], "conj": [((C,), {})],
+    "cast": [((F,), {"DstT": d.int32}), ((I,), {"DstT": d.float64})],
+    "add_n": [(([F, F2, F],), {})],
+    "matmul": [((F, F.T), {}), ((F, F), {"transpose_b": True})],
+    "batch_matmul": [((np.stack([F, F2]), F.T), {}), ((F, F2), {"adj_y": True})],
+    "eye": [((), {"num_rows": 3}), ((), {"num_rows": 2, "num_columns": 4,
+                                          "batch_shape": (2,), "dtype": d.int32})],
+    "matrix_diag": [((ROW,), {})], "matrix_diag_part": [((F,), {})],
+    "band_part": [((SQ, np.int64(0), np.int64(-1)), {})],
+    "det": [((SQ,), {})], "inverse": [((SQ,), {})], "cholesky": [((SQ,), {})],
+    "solve": [((SQ, SQ[:, :1]), {})], "qr": [((F.T,), {}), ((F, ), {"full_matrices": True})],
+    "svd": [((F,), {}), ((F,), {"compute_uv": False})],
+    "einsum": [(([F, F.T],), {"equation": "ij,jk->ik"}), (([F],), {"equation": "ij->j"}),
+               (([np.stack([F, F2]), F.T],), {"equation": "...ij,jk->...ik"})],
+    "cross": [((ROW, ROW[::-1]), {})],
+    "bias_add": [((F, ROW), {}), ((IMG.transpose(0, 3, 1, 2), ROW), {"data_format": "NCHW"})],
+    "conv2d": [((IMG, FILT), {"strides": (1, 1, 1, 1), "padding": "SAME"}),
+               ((IMG, FILT), {"strides": (1, 2, 2, 1), "padding": "VALID"}),
+               ((IMG.transpose(0, 3, 1, 2), FILT), {"strides": (1, 1, 2, 2), "padding": "SAME",
+                                                    "data_format": "NCHW"}),
+               ((IMG, FILT), {"strides": (1, 1, 1, 1), "padding": "EXPLICIT",
+                              "explicit_paddings": (0, 0, 1, 0, 0, 2, 0, 0),
+                              "dilations": (1, 2, 1, 1)})],
+    "max_pool": [((IMG,), {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"})],
+    "avg_pool": [((IMG,), {"ksize": (1, 3, 3, 1), "strides": (1, 1, 1, 1),
+                           "padding": "VALID"})],
+    "l2_loss": [((F,), {})],
+    "sparse_softmax_cross_entropy": [((F, i32(0, 2)), {})],
+    "softmax_cross_entropy": [((F, F2), {})],
+    "gather": [((F, i32(1, 0, 1), scalar(1, np.int32)), {}),
+               ((F, i32(2, 0), scalar(1, np.int32)), {}),
+               ((F, np.array([[0], [2]], np.int32), scalar(1, np.int32)), {"batch_dims": 1})],
+    "gather_nd": [((F, np.array([[0, 1], [1, 2]], np.int32)), {}),
+                  ((F, np.array([[1]], np.int32)), {})],
+    "scatter_nd": [((np.array([[0], [2]], np.int32), ROW[:2], i32(4)), {})],
+    "select": [((B, F, F2), {}), ((B[0], F, ROW), {})],
+    "where_indices": [((B,), {}), ((I,), {})],
+    "one_hot": [((i32(0, 2), scalar(3, np.int32), scalar(1.0), scalar(0.0)), {}),
+                ((i32(0, 2), scalar(3, np.int32), scalar(1.0), scalar(0.0)), {"axis": 0})],
+    "clip_by_value": [((F, scalar(0.5), scalar(1.5)), {})],
+    "top_k": [((F, scalar(2, np.int32)), {})],
+    "unique": [((i32(3, 1, 3, 2, 1),), {})],
+    "range": [((scalar(0, np.int32), scalar(7, np.int32), scalar(2, np.int32)), {}),
+              ((scalar(0.5), scalar(2.0), scalar(0.5)), {})],
+    "linspace": [((scalar(0.0), scalar(1.0), scalar(5, np.int32)), {})],
+    "reduce_any": [((B, i32(1)), {})], "reduce_all": [((B, i32(0, 1)), {"keep_dims": True})],
+    "argmax": [((F, scalar(1, np.int32)), {})],
+    "argmin": [((I, scalar(0, np.int32)), {"output_type": d.int32})],
+    "cumsum": [((F, scalar(1, np.int32)), {"exclusive": True})],
+    "cumprod": [((I, scalar(0, np.int32)), {"reverse": True})],
+    "random_uniform": [((i32(2, 3),), {"dtype": d.float32, "seed": 1, "seed2": 2})],
+    "random_normal": [((i32(4),), {"dtype": d.float64, "seed": 1, "seed2": 2})],
+    "truncated_normal": [((i32(3, 2),), {"dtype": d.float32, "seed": 1, "seed2": 2})],
+    "random_uniform_int": [((i32(5), scalar(0, np.int32), scalar(9, np.int32)), {})],
+    "random_shuffle": [((I,), {"seed": 3, "seed2": 4})],
+    "multinomial": [((F, scalar(4, np.int32)), {"seed": 1, "seed2": 1})],
+    "string_join": [(([S, S[::-1]],), {"separator": "-"})],
+    "string_length": [((S,), {})], "string_upper": [((S,), {})],
+    "string_lower": [((S,), {})], "string_strip": [((S,), {})],
+    "substr": [((S, i32(0, 1), i32(1, 2)), {})],
+    "regex_replace": [((S, np.array(b"[a-c]", dtype=object), np.array(b"x", dtype=object)),
+                       {})],
+    "as_string": [((F,), {}), ((I,), {"width": 4})],
+    "string_to_number": [((np.array([b"1.5", b"-2"], dtype=object),), {})],
+    "string_format": [(([F, I],), {"template": "a={} b={}", "placeholder": "{}"})],
+    "print": [((np.array(b"contract", dtype=object),), {"output_stream": "stdout"})],
+    "assert": [((np.bool_(True), [F]), {})],
+    "check_numerics": [((F,), {"message": "bad"})],
+    "no_op": [((), {})],
+    "read_variable": [(("HANDLE",), {"dtype": d.float32})],
+    "assign_variable": [(("HANDLE", F), {})],
+    "assign_add_variable": [(("HANDLE", F), {})],
+    "assign_sub_variable": [(("HANDLE", F), {})],
+    "const": [((), {"value": F, "dtype": d.float32})],
+    "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
+    "identity": [((F,), {})], "stop_gradient": [((I,), {})],
+    "ensure_shape": [((F,), {"shape": (None, 3)})],
+    "reshape": [((F, i32(3, -1)), {}), ((I, i32(6)), {})],
+    "transpose": [((F, i32(1, 0)), {})],
+    "squeeze": [((F[None],), {}), ((F[:, None],), {"squeeze_dims": (1,)})],
+    "expand_dims": [((F, scalar(-1, np.int32)), {})],
+    "concat": [(([F, F2], scalar(1, np.int32)), {}), (([I, I], scalar(0, np.int32)), {})],
+    "pack": [(([F, F2],), {"axis": 1})],
+    "unpack": [((F,), {"num": 2}), ((F,), {"num": 3, "axis": 1})],
+    "split_v": [((F, i32(1, -1), scalar(1, np.int32)), {"num_split": 2})],
+    "tile": [((F, i32(2, 1)), {})],
+    "slice": [((F, i32(0, 1), i32(-1, 2)), {})],
+    "strided_slice": [((F, i32(0, 2), i32(2, 0), i32(1, -1)), {}),
+                      ((F, i32(1, 0), i32(2, 0), i32(1, 1)),
+                       {"shrink_axis_mask": 1, "end_mask": 2}),
+                      ((F, i32(0, 0, 0), i32(0, 0, 0), i32(1, 1, 1)),
+                       {"ellipsis_mask": 1, "new_axis_mask": 2})],
+    "reverse": [((F, i32(1)), {})],
+    "pad": [((F, np.array([[1, 0], [0, 2]], np.int32), scalar(0.0)), {})],
+    "mirror_pad": [((F, np.array([[1, 1], [1, 0]], np.int32)), {"mode": "REFLECT"})],
+    "broadcast_to": [((ROW, i32(2, 3)), {})],
+    "roll": [((F, i32(1), i32(1)), {})],
+    "shape": [((F,), {}), ((F,), {"out_type": d.int64})],
+    "size": [((F,), {})], "rank": [((F,), {})],
+    "fill": [((i32(2, 2), scalar(7, np.int32)), {})],
+    "zeros_like": [((F,), {})], "ones_like": [((I,), {})],
+})
+
+
+def _materialize(inputs):
+    out = []
+    for x in inputs:
+        if isinstance(x, str) and x == "HANDLE":
+            out.append(handle(F.copy()))
+        else:
+            out.append(x)
+    return out
+
+
+def _type(x, known_value=True, hide_dims=False, hide_rank=False):
+    if isinstance(x, list):
+        return [_type(v, known_value, hide_dims, hide_rank) for v in x]
+    if isinstance(x, ResourceHandle):
+        return TensorType(d.resource, (), x)
+    arr = np.asarray(x)
+    dtype = d.NUMPY_TO_DTYPE[arr.dtype]
+    shape = arr.shape
+    if hide_rank:
+        shape = None
+    elif hide_dims:
+        shape = tuple(None for _ in shape)
+    return TensorType(dtype, shape, arr if known_value else None)
+
+
+def _run_kernel(op, inputs, attrs):
+    args = list(inputs)
+    if op.make_state is not None:
+        args.insert(0, op.make_state(attrs))
+    with np.errstate(all="ignore"):
+        out = op.kernel(*args, **attrs)
+    if op.num_outputs == 0:
+        return []
+    return [out] if op.num_outputs == 1 else list(out)
+
+
+def _check_sample_dtypes(op, inputs):
+    """A sample must be a valid call: every typed input's dtype is allowed by its attr."""
+    for spec, x in zip(op.inputs, inputs):
+        if spec.type_attr is None or spec.list_kind == "typelist":
+            continue
+        for v in (x if spec.list_kind else [x]):
+            dt = d.NUMPY_TO_DTYPE[np.asarray(v).dtype]
+            assert dt in op.type_attrs[spec.type_attr].allowed, f"bad sample dtype {dt}"
+
+
+def _as_list(inferred):
+    return list(inferred) if isinstance(inferred, (tuple, list)) else [inferred]
+
+
+def _compatible(inferred: tuple | None, actual: tuple) -> bool:
+    if inferred is None:
+        return True
+    return len(inferred) == len(actual) and all(a is None or a == b
+                                                for a, b in zip(inferred, actual))
+
+
+def test_every_op_has_a_sample():
+    missing = sorted(op.name for op in all_ops() if op.name not in SAMPLES)
+    assert not missing, f"ops without a contract row: {missing}"
+
+
+CASES = [(name, i) for name in sorted(SAMPLES) for i in range(len(SAMPLES[name]))]
+
+
+@pytest.mark.parametrize("name,index", CASES)
+def test_inference_matches_kernel(name, index, capsys):
+    op = next(o for o in all_ops() if o.name == name)
+    inputs, attrs = SAMPLES[name][index]
+    full_attrs = {**op.attr_defaults, **attrs}
+    if op.kernel is None:  # Placeholder: fed by the executor
+        out = _as_list(op.infer(**full_attrs))
+        assert out[0].shape == attrs["shape"] and out[0].dtype == attrs["dtype"]
+        return
+    inputs = _materialize(inputs)
+    _check_sample_dtypes(op, inputs)
+    results = _run_kernel(op, inputs, full_attrs)
+    inferred = _as_list(op.infer(*[_type(x) for x in inputs], **full_attrs))
+    assert len(inferred) == len(results), f"{name}: {len(inferred)} inferred outputs"
+    for t, r in zip(inferred, results):
+        arr = np.asarray(r)
+        assert t.dtype is d.NUMPY_TO_DTYPE[arr.dtype], f"{name}: {t.dtype} vs {arr.dtype}"
+        if "data_dependent_shape" in op.flags:
+            assert _compatible(t.shape, arr.shape), f"{name}: {t.shape} vs {arr.shape}"
+        else:
+            assert t.shape == arr.shape, f"{name}: inferred {t.shape}, kernel {arr.shape}"
+    for hide in ({"known_value": False}, {"known_value": False, "hide_dims": True},
+                 {"known_value": False, "hide_rank": True}):
+        relaxed = _as_list(op.infer(*[_type(x, **hide) for x in _materialize(inputs)],
+                                    **full_attrs))
+        for t, r in zip(relaxed, results):
+            arr = np.asarray(r)
+            assert t.dtype is d.NUMPY_TO_DTYPE[arr.dtype]
+            assert _compatible(t.shape, arr.shape), f"{name} {hide}: {t.shape} vs {arr.shape}"
+    if "elementwise" in op.flags and len(op.inputs) == 1:
+        relaxed = _as_list(op.infer(_type(inputs[0], False, hide_dims=True), **full_attrs))
+        assert relaxed[0].shape == (None,) * np.ndim(inputs[0]), f"{name} invented a dim"
+    capsys.readouterr()

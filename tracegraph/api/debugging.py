@@ -1,0 +1,15 @@
+"""`tf.debugging`."""
+
+from ..ops.logging import ASSERTS, Assert, assert_all_finite, assert_rank, assert_type  # noqa: F401
+from ..ops.logging import check_numerics  # noqa: F401
+
+assert_equal = ASSERTS["assert_equal"]
+assert_none_equal = ASSERTS["assert_none_equal"]
+assert_less = ASSERTS["assert_less"]
+assert_less_equal = ASSERTS["assert_less_equal"]
+assert_greater = ASSERTS["assert_greater"]
+assert_greater_equal = ASSERTS["assert_greater_equal"]
+assert_positive = ASSERTS["assert_positive"]
+assert_negative = ASSERTS["assert_negative"]
+assert_non_negative = ASSERTS["assert_non_negative"]
+assert_non_positive = ASSERTS["assert_non_positive"]

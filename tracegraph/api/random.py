@@ -1,0 +1,5 @@
+"""`tf.random`."""
+
+from ..ops.random import (  # noqa: F401
+    categorical, normal, set_seed, shuffle, truncated_normal, uniform,
+)

@@ -1,0 +1,51 @@
+"""TensorFlow's global settings, all in one place (STYLE rule 10).
+
+- `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
+- the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the optimizer options (`tf.config.optimizer`) are kept by `optimize/options.py`, which owns
+  their validation; this module only holds plain values.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import threading
+
+__all__ = [
+    "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
+    "next_eager_op_seed",
+]
+
+_lock = threading.Lock()
+_run_eagerly = False
+_global_seed: int | None = None
+_op_seed_rng = _random.Random(0)
+_MAXINT32 = 2 ** 31 - 1
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """`tf.config.run_functions_eagerly`: run `tf.function`s as plain Python (for debugging)."""
+    global _run_eagerly
+    _run_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    return _run_eagerly
+
+
+def set_global_seed(seed: int | None) -> None:
+    """`tf.random.set_seed`: fixes the global seed and restarts the op-seed sequence."""
+    global _global_seed, _op_seed_rng
+    with _lock:
+        _global_seed = None if seed is None else int(seed)
+        _op_seed_rng = _random.Random(_global_seed)
+
+
+def global_seed() -> int | None:
+    return _global_seed
+
+
+def next_eager_op_seed() -> int:
+    """The op seed an eager random op gets when only the global seed is set."""
+    with _lock:
+        return _op_seed_rng.randint(0, _MAXINT32)

@@ -1,0 +1,249 @@
+"""The eager context: `bind` runs the op's kernel on NumPy values right away.
+
+The hot path (an op whose inputs all share one type attr, like `x + 1` or `matmul`) converts
+inputs in one loop, calls the kernel and wraps the result; everything unusual (lists, several
+type attrs, errors) goes through the general path. Kernel failures are explained with the op's
+type inference so the user gets TensorFlow's message (`Incompatible shapes: [3] vs. [2]`), never a
+NumPy traceback.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError, OpError, with_op_name
+from ..ops.convert import to_array
+from ..ops.registry import resolve_type_attrs, set_default_context
+from ..shapes import TensorType
+from .tensor import EagerTensor, Tensor
+from .variables import ResourceHandle, Variable
+
+__all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name"]
+
+_NP_TO_DTYPE = d.NUMPY_TO_DTYPE
+_NDARRAY = np.ndarray
+_GENERIC = np.generic
+_new = object.__new__
+
+# TensorFlow's C++ names for dtypes in runtime messages ("a float tensor").
+_CPP_NAMES = {d.float32: "float", d.float64: "double", d.float16: "half"}
+
+
+def tf_type_name(dtype: d.DType) -> str:
+    return _CPP_NAMES.get(dtype, dtype.name)
+
+
+def wrap(value) -> EagerTensor:
+    """An EagerTensor around a kernel result (Python objects become NumPy values)."""
+    if type(value) is not _NDARRAY and not isinstance(value, _GENERIC):
+        value = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
+        if value.dtype.kind in "US":
+            from ..ops.convert import as_string_array
+            value = as_string_array(value)
+    t = _new(EagerTensor)
+    t._value = value
+    return t
+
+
+def _symbolic_error(x) -> TypeError:
+    return TypeError(
+        f"A symbolic tensor ({getattr(x, 'name', x)}) from a tf.function graph was passed to an "
+        "op running eagerly. Tensors computed inside a tf.function cannot be used outside it: "
+        "return them from the function instead.")
+
+
+def _mismatch(op, index: int, want: d.DType, got: d.DType) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"cannot compute {op.tf_type} as input #{index}(zero-based) was expected to be a "
+        f"{tf_type_name(want)} tensor but is a {tf_type_name(got)} tensor [Op:{op.tf_type}]")
+
+
+def _not_allowed(op, attr: str, dtype: d.DType) -> InvalidArgumentError:
+    allowed = ", ".join(sorted(t.name for t in op.type_attrs[attr].allowed))
+    return InvalidArgumentError(
+        f"Value for attr '{attr}' of {dtype.name} is not in the list of allowed values: "
+        f"{allowed} [Op:{op.tf_type}]")
+
+
+def _eager_dtype(x):
+    """The dtype of a tensor-like input, None for Python values."""
+    t = type(x)
+    if t is EagerTensor:
+        return _NP_TO_DTYPE[x._value.dtype]
+    if t is Variable or isinstance(x, Variable):
+        return x._handle.dtype
+    if isinstance(x, Tensor):
+        raise _symbolic_error(x)
+    return None
+
+
+def _value_of(x, dtype):
+    """The NumPy value of one input, converted to `dtype` (None: its natural dtype)."""
+    t = type(x)
+    if t is EagerTensor:
+        return x._value
+    if t is Variable or isinstance(x, Variable):
+        return x._handle.value
+    if t is ResourceHandle:
+        return x
+    if isinstance(x, Tensor):
+        raise _symbolic_error(x)
+    return to_array(x, dtype)
+
+
+class EagerContext:
+    """Runs ops immediately. One instance, shared by every thread."""
+
+    executing_eagerly = True
+
+    def __init__(self):
+        self._states: dict = {}
+
+    # --- bind ------------------------------------------------------------------------------
+    def apply(self, op, inputs, attrs, name):
+        if op.single_type_attr:
+            args = self._convert_uniform(op, inputs)
+        else:
+            args = self._convert_general(op, inputs)
+        try:
+            if op.make_state is None:
+                out = op.kernel(*args, **attrs)
+            else:
+                out = op.kernel(self._state_for(op, attrs), *args, **attrs)
+        except OpError as e:
+            raise with_op_name(e, op.tf_type) from None
+        except (ValueError, TypeError, IndexError, ArithmeticError, np.exceptions.AxisError) as e:
+            raise self._explain(op, args, attrs, e) from None
+        n = op.num_outputs
+        if n == 1:
+            if type(out) is _NDARRAY or isinstance(out, _GENERIC):
+                t = _new(EagerTensor)
+                t._value = out
+                return t
+            return wrap(out)
+        if n == 0:
+            return None
+        return [wrap(o) for o in out]
+
+    def _convert_uniform(self, op, inputs):
+        """All inputs share one type attr: the first tensor decides, Python values follow."""
+        dtype = None
+        for x in inputs:
+            t = type(x)
+            if t is EagerTensor:
+                dtype = _NP_TO_DTYPE[x._value.dtype]
+                break
+            if t is not float and t is not int:
+                dtype = _eager_dtype(x)
+                if dtype is not None:
+                    break
+        args = []
+        for i, x in enumerate(inputs):
+            v = _value_of(x, dtype)
+            if dtype is None:
+                dtype = _NP_TO_DTYPE[v.dtype]
+            elif v.dtype is not dtype._np_dtype and _NP_TO_DTYPE[v.dtype] is not dtype:
+                raise _mismatch(op, i, dtype, _NP_TO_DTYPE[v.dtype])
+            args.append(v)
+        attr = op.inputs[0].type_attr
+        if dtype not in op.type_attrs[attr].allowed:
+            raise _not_allowed(op, attr, dtype)
+        return args
+
+    def _convert_general(self, op, inputs):
+        found = resolve_type_attrs(op, inputs, _eager_dtype)
+        args = []
+        for i, (spec, x) in enumerate(zip(op.inputs, inputs)):
+            attr = spec.type_attr
+            if spec.list_kind is not None:
+                args.append(self._convert_list(op, spec, x, found))
+                continue
+            want = spec.fixed_dtype if attr is None else found.get(attr)
+            if want is d.resource:
+                args.append(x._handle if isinstance(x, Variable) else x)
+                continue
+            v = _value_of(x, want)
+            got = _NP_TO_DTYPE[v.dtype]
+            if want is None:
+                found[attr] = want = got
+            elif got is not want:
+                raise _mismatch(op, i, want, got)
+            if attr is not None and want not in op.type_attrs[attr].allowed:
+                raise _not_allowed(op, attr, want)
+            args.append(v)
+        return args
+
+    def _convert_list(self, op, spec, values, found):
+        if not isinstance(values, (list, tuple)):
+            raise TypeError(f"Expected list for '{spec.name}' argument to '{op.tf_type}' Op, "
+                            f"not {values!r}.")
+        if spec.list_kind == "typelist":
+            return [_value_of(x, None) for x in values]
+        attr = spec.type_attr
+        want = spec.fixed_dtype if attr is None else found.get(attr)
+        out = []
+        for j, x in enumerate(values):
+            v = _value_of(x, want)
+            got = _NP_TO_DTYPE[v.dtype]
+            if want is None:
+                found[attr] = want = got
+            elif got is not want:
+                raise _mismatch(op, j, want, got)
+            out.append(v)
+        if attr is not None and want is not None and want not in op.type_attrs[attr].allowed:
+            raise _not_allowed(op, attr, want)
+        return out
+
+    def _state_for(self, op, attrs):
+        key = (op.name, attrs.get("seed", 0), attrs.get("seed2", 0))
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = op.make_state(attrs)
+        return state
+
+    def _explain(self, op, args, attrs, error) -> InvalidArgumentError:
+        """Turns a kernel failure into TensorFlow's error, using the op's type inference."""
+        types = [_type_of(a) for a in args]
+        full = {**op.attr_defaults, **attrs}
+        try:
+            op.infer(*types, **full)
+        except (ValueError, TypeError) as e:
+            return InvalidArgumentError(f"{e} [Op:{op.tf_type}]")
+        return InvalidArgumentError(f"{type(error).__name__}: {error} [Op:{op.tf_type}]")
+
+    # --- conversion ------------------------------------------------------------------------
+    def convert(self, value, dtype, dtype_hint, name):
+        t = type(value)
+        if t is EagerTensor or isinstance(value, (Variable, Tensor)):
+            if isinstance(value, Variable):
+                value = wrap(value._handle.value)
+            elif t is not EagerTensor:
+                raise _symbolic_error(value)
+            if dtype is not None and value.dtype is not dtype:
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
+                                 f"with dtype {value.dtype.name}: {value!r}")
+            return value
+        if dtype is None and dtype_hint is not None:
+            try:
+                return wrap(to_array(value, dtype_hint))
+            except (TypeError, ValueError):
+                pass
+        return wrap(to_array(value, dtype))
+
+    def next_op_seed(self) -> int:
+        from .. import config
+        return config.next_eager_op_seed()
+
+
+def _type_of(value) -> TensorType | list:
+    if isinstance(value, list):
+        return [_type_of(v) for v in value]
+    if isinstance(value, ResourceHandle):
+        return TensorType(d.resource, (), value)
+    arr = value if isinstance(value, (_NDARRAY, _GENERIC)) else np.asarray(value)
+    return TensorType(_NP_TO_DTYPE.get(arr.dtype, d.string), arr.shape, arr)
+
+
+EAGER = EagerContext()
+set_default_context(EAGER)

@@ -1,0 +1,317 @@
+"""`tf.Tensor`: the operators every tensor-like shares, and `EagerTensor`, which holds a value.
+
+Every operator binds an op record; the current context decides whether that runs a kernel or
+records an Operation. Symbolic (graph) tensors live in `graph/` and subclass `Tensor`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import OperatorNotAllowedInGraphError
+from ..ops import math as m
+from ..ops.registry import NO_ATTRS, _state
+from ..shapes import TensorShape, format_shape
+
+__all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
+
+_NP_TO_DTYPE = d.NUMPY_TO_DTYPE
+_NDARRAY = np.ndarray
+_GENERIC = np.generic
+
+
+def _apply(op, a, b):
+    return _state.current.apply(op, (a, b), NO_ATTRS, None)
+
+
+class TensorOperators:
+    """Python operators for tensors and Variables, each one op record (like `tf.Tensor`'s)."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    def __add__(self, other):
+        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, None)
+
+    def __radd__(self, other):
+        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, None)
+
+    def __sub__(self, other):
+        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, None)
+
+    def __rsub__(self, other):
+        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, None)
+
+    def __mul__(self, other):
+        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, None)
+
+    def __rmul__(self, other):
+        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, None)
+
+    def __truediv__(self, other):
+        return m.truediv(self, other)
+
+    def __rtruediv__(self, other):
+        return m.truediv(other, self)
+
+    def __floordiv__(self, other):
+        return _apply(m.floor_div_op, self, other)
+
+    def __rfloordiv__(self, other):
+        return _apply(m.floor_div_op, other, self)
+
+    def __mod__(self, other):
+        return _apply(m.floor_mod_op, self, other)
+
+    def __rmod__(self, other):
+        return _apply(m.floor_mod_op, other, self)
+
+    def __pow__(self, other):
+        return _apply(m.pow_op, self, other)
+
+    def __rpow__(self, other):
+        return _apply(m.pow_op, other, self)
+
+    def __matmul__(self, other):
+        from ..ops.linalg import matmul
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        from ..ops.linalg import matmul
+        return matmul(other, self)
+
+    def __neg__(self):
+        return _state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _state.current.apply(m.abs_op, (self,), NO_ATTRS, None)
+
+    def __invert__(self):
+        if self.dtype is d.bool:
+            return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
+        return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
+
+    def _logic(self, other, bool_op, int_op, reverse=False):
+        op = bool_op if self.dtype is d.bool else int_op
+        return _apply(op, other, self) if reverse else _apply(op, self, other)
+
+    def __and__(self, other):
+        return self._logic(other, m.logical_and_op, m.bitwise_and_op)
+
+    def __rand__(self, other):
+        return self._logic(other, m.logical_and_op, m.bitwise_and_op, True)
+
+    def __or__(self, other):
+        return self._logic(other, m.logical_or_op, m.bitwise_or_op)
+
+    def __ror__(self, other):
+        return self._logic(other, m.logical_or_op, m.bitwise_or_op, True)
+
+    def __xor__(self, other):
+        if self.dtype is d.bool:
+            return m.logical_xor(self, other)
+        return _apply(m.bitwise_xor_op, self, other)
+
+    def __rxor__(self, other):
+        if self.dtype is d.bool:
+            return m.logical_xor(other, self)
+        return _apply(m.bitwise_xor_op, other, self)
+
+    def __lt__(self, other):
+        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
+
+    def __le__(self, other):
+        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
+
+    def __gt__(self, other):
+        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
+
+    def __ge__(self, other):
+        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        return _state.current.apply(m.equal_op, (self, other),
+                                    {"incompatible_shape_error": False}, None)
+
+    def __ne__(self, other):
+        if other is None:
+            return True
+        return _state.current.apply(m.not_equal_op, (self, other),
+                                    {"incompatible_shape_error": False}, None)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __getitem__(self, key):
+        from ..ops.slicing import getitem
+        return getitem(self, key)
+
+    def ref(self) -> Reference:
+        """A hashable reference to this object (`tensor.ref()` as a dict key)."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+
+class Tensor(TensorOperators):
+    """A multi-dimensional array of one dtype: an eager value or a symbolic graph edge."""
+
+    __slots__ = ("__weakref__",)
+
+    @property
+    def dtype(self) -> d.DType:  # pragma: no cover - subclasses define it
+        raise NotImplementedError
+
+    @property
+    def shape(self) -> TensorShape:  # pragma: no cover - subclasses define it
+        raise NotImplementedError
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int | None:
+        return self.shape.rank
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def _symbolic_use(self, what: str):
+        raise OperatorNotAllowedInGraphError(
+            f"{what} a symbolic `tf.Tensor` ({self.name}) is not allowed: AutoGraph did not "
+            "convert this function. Use tf.cond/tf.while_loop, or decorate the function with "
+            "@tf.function (autograph=True) so Python control flow on tensors is converted.")
+
+
+class EagerTensor(Tensor):
+    """A tensor holding a concrete NumPy value (an ndarray, or a NumPy scalar for rank 0)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        self._value = value
+
+    @property
+    def dtype(self) -> d.DType:
+        return _NP_TO_DTYPE[self._value.dtype]
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape._from_tuple(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    def numpy(self):
+        """The value as NumPy: a copy of the array, or a NumPy scalar (bytes for strings)."""
+        v = self._value
+        if type(v) is _NDARRAY:
+            if v.ndim == 0:
+                return v[()]
+            return v.copy()
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._value)
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        return v.copy() if copy else v
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        for i in range(self._value.shape[0]):
+            yield EagerTensor(self._value[i])
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __index__(self):
+        if self._value.dtype.kind not in "iu" or self._value.ndim:
+            raise TypeError("Only integer scalar tensors can be converted to an index")
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __format__(self, spec):
+        if not spec:
+            return str(self)
+        return format(self.numpy(), spec)
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={format_shape(self._value.shape)}, dtype={self.dtype.name}, "
+                f"numpy={numpy_text(self._value, True)}>")
+
+    def __str__(self):
+        return (f"tf.Tensor({numpy_text(self._value, False)}, "
+                f"shape={format_shape(self._value.shape)}, dtype={self.dtype.name})")
+
+    def __reduce__(self):
+        return EagerTensor, (self._value,)
+
+    def set_shape(self, shape) -> None:
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {TensorShape(shape)}.")
+
+
+def numpy_text(value, is_repr: bool) -> str:
+    """How TensorFlow prints a value inside a tensor's repr/str."""
+    if getattr(value, "ndim", 0) == 0:
+        scalar = value[()] if isinstance(value, _NDARRAY) else value
+        if is_repr:
+            text = repr(scalar.item() if isinstance(scalar, _GENERIC) else scalar)
+        else:
+            text = str(scalar.item() if isinstance(scalar, (np.bool_, np.bytes_)) else scalar)
+            if isinstance(scalar, bytes):
+                text = repr(scalar)
+    else:
+        text = repr(value) if is_repr else str(value)
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+class Reference:
+    """A hashable wrapper returned by `Tensor.ref()`; `.deref()` gives the object back."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and other._obj is self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"

@@ -1,0 +1,198 @@
+"""`tf.Variable`: mutable state, read and written through resource ops.
+
+A Variable owns a `ResourceHandle` holding the current array. Reads and writes are op records
+(`ReadVariableOp`, `AssignVariableOp`, ...) that take the handle, so a graph captures the handle
+by reference and sees updates made outside it, and its writes are visible after the call.
+Arrays are never mutated in place: an assignment rebinds the handle to a new array, so values
+read earlier stay what they were.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .. import dtypes as d
+from ..ops import state as state_ops
+from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
+from ..shapes import TensorShape, format_shape, shapes_compatible
+from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
+
+__all__ = ["Variable", "ResourceHandle"]
+
+_ids = itertools.count(1)
+
+
+class ResourceHandle:
+    """The storage behind a Variable: its current value, dtype, shape and a unique id."""
+
+    __slots__ = ("value", "dtype", "shape", "name", "id", "__weakref__")
+
+    def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
+        self.value = value
+        self.dtype = dtype
+        self.shape = shape
+        self.name = name
+        self.id = next(_ids)
+
+    def __repr__(self):
+        return f"<ResourceHandle {self.name} id={self.id}>"
+
+
+class Variable(TensorOperators):
+    """A mutable tensor-like value: `tf.Variable(initial_value, trainable=True, name=None, ...)`."""
+
+    __slots__ = ("_handle", "_trainable", "_name", "__weakref__")
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg (None) must be specified.")
+        ctx = current_context()
+        on_create = getattr(ctx, "on_variable_created", None)
+        value = _initial_array(initial_value, dtype)
+        if shape is not None:
+            shape = TensorShape(shape)._dims
+            if not shapes_compatible(shape, value.shape):
+                raise ValueError(f"The initial value's shape ({format_shape(value.shape)}) is "
+                                 f"not compatible with the explicitly supplied `shape` "
+                                 f"argument ({format_shape(shape)}).")
+        else:
+            shape = value.shape if validate_shape else None
+        base = name if name is not None else "Variable"
+        self._name = base if base.endswith(":0") else f"{base}:0"
+        self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
+        self._trainable = True if trainable is None else bool(trainable)
+        if on_create is not None:
+            on_create(self)
+
+    # --- properties ------------------------------------------------------------------------
+    @property
+    def handle(self) -> ResourceHandle:
+        return self._handle
+
+    @property
+    def dtype(self) -> d.DType:
+        return self._handle.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape._from_tuple(self._handle.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    # --- reading ---------------------------------------------------------------------------
+    def read_value(self):
+        """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
+        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self._handle.dtype})
+
+    def value(self):
+        return self.read_value()
+
+    def numpy(self):
+        return EagerTensor(self._handle.value).numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._handle.value)
+        return v.astype(dtype) if dtype is not None and v.dtype != dtype else v
+
+    # --- writing ---------------------------------------------------------------------------
+    def _checked(self, value, what: str):
+        value = convert_to_tensor(value, dtype=self._handle.dtype)
+        if self._handle.shape is not None and not shapes_compatible(
+                self._handle.shape, value.shape._dims):
+            raise ValueError(
+                f"Cannot {what} value to variable '{self._name}': Shape mismatch. The variable "
+                f"shape {format_shape(self._handle.shape)}, and the assigned value shape "
+                f"{format_shape(value.shape._dims)} are incompatible.")
+        return value
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Writes `value` (same dtype, compatible shape); returns the Variable."""
+        value = self._checked(value, "assign")
+        bind(state_ops.assign_variable_op, (self._handle, value), NO_ATTRS, name)
+        return self if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._checked(delta, "add")
+        bind(state_ops.assign_add_variable_op, (self._handle, delta), NO_ATTRS, name)
+        return self if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._checked(delta, "subtract")
+        bind(state_ops.assign_sub_variable_op, (self._handle, delta), NO_ATTRS, name)
+        return self if read_value else None
+
+    # --- Python protocol -------------------------------------------------------------------
+    def __bool__(self):
+        return bool(self._handle.value)
+
+    def __int__(self):
+        return int(self._handle.value)
+
+    def __float__(self):
+        return float(self._handle.value)
+
+    def __index__(self):
+        return int(self._handle.value)
+
+    def __len__(self):
+        return len(self._handle.value)
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def ref(self) -> Reference:
+        return Reference(self)
+
+    def __repr__(self):
+        shape = format_shape(self._handle.shape)
+        if getattr(current_context(), "executing_eagerly", True):
+            return (f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}, "
+                    f"numpy={numpy_text(self._handle.value, True)}>")
+        return f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+
+def _initial_array(initial_value, dtype):
+    """Evaluates the initial value eagerly (callables are called), as TF's init_scope does."""
+    from ..ops.registry import context_scope
+    from .eager import EAGER
+
+    with context_scope(EAGER):
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value._handle.value
+        from .tensor import Tensor
+        if isinstance(initial_value, Tensor) and not isinstance(initial_value, EagerTensor):
+            raise ValueError(
+                "A tf.Variable's initial value depends on a symbolic tensor (a tf.function "
+                "input or a value computed from one). Create the Variable outside the function "
+                "or initialize it from Python values, NumPy arrays or eager tensors.")
+        t = convert_to_tensor(initial_value, dtype=dtype)
+    return t._value

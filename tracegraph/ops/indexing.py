@@ -1,0 +1,477 @@
+"""Gathering, scattering, selecting and generating: gather (axis, batch_dims), gather_nd,
+scatter_nd, where/select, one_hot, top_k, sort, unique, boolean_mask, clip, range, linspace.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..shapes import TensorType, broadcast_shapes, format_dims
+from . import infer as I
+from .registry import (ALL_TYPES, BOOL, FLOAT, INDEX, NO_ATTRS, NUMBER, REAL, TypeAttr, bind,
+                       convert_to_tensor, defop)
+
+_T = {"T": TypeAttr(ALL_TYPES)}
+_PURE = {"pure"}
+
+
+def _check_indices(indices: np.ndarray, bound: int) -> None:
+    """TensorFlow's bounds check: `indices[i] = v is not in [0, bound)`."""
+    if indices.size == 0:
+        return
+    bad = (indices < 0) | (indices >= bound)
+    if bad.any():
+        pos = np.unravel_index(int(np.argmax(bad)), indices.shape)
+        where = ",".join(str(int(p)) for p in pos)
+        raise InvalidArgumentError(f"indices[{where}] = {int(indices[pos])} is not in "
+                                   f"[0, {bound})")
+
+
+# ---- gather ------------------------------------------------------------------------------------
+
+def infer_gather(params, indices, axis, batch_dims=0):
+    a = I.known_ints(axis)
+    if params.shape is None or indices.shape is None or a is None:
+        return TensorType(params.dtype, None)
+    rank = len(params.shape)
+    ax = a[0]
+    if not -rank <= ax < rank:
+        raise ValueError(f"Expected axis in the range [{-rank}, {rank}), but got {ax}")
+    ax %= rank
+    bd = batch_dims % (len(indices.shape) + 1) if batch_dims < 0 else batch_dims
+    if bd > ax:
+        raise ValueError(f"batch_dims ({bd}) must be less than or equal to axis ({ax}).")
+    shape = params.shape[:ax] + indices.shape[bd:] + params.shape[ax + 1:]
+    return TensorType(params.dtype, shape)
+
+
+def kernel_gather(params, indices, axis, batch_dims=0):
+    params = np.asarray(params)
+    indices = np.asarray(indices)
+    ax = int(axis) % params.ndim
+    _check_indices(indices, params.shape[ax])
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    if batch_dims == 0:
+        return np.take(params, indices, axis=ax)
+    batch = params.shape[:batch_dims]
+    p = params.reshape((-1,) + params.shape[batch_dims:])
+    i = indices.reshape((-1,) + indices.shape[batch_dims:])
+    parts = [np.take(p[b], i[b], axis=ax - batch_dims) for b in range(p.shape[0])]
+    out = np.stack(parts) if parts else np.empty((0,) + params.shape[batch_dims:ax]
+                                                 + indices.shape[batch_dims:]
+                                                 + params.shape[ax + 1:], params.dtype)
+    return out.reshape(batch + out.shape[1:])
+
+
+gather_op = defop("gather", "GatherV2",
+                  inputs=("params: Tparams", "indices: Tindices", "axis: Taxis"),
+                  attrs={"Tparams": TypeAttr(ALL_TYPES), "Tindices": TypeAttr(INDEX),
+                         "Taxis": TypeAttr(INDEX, d.int32), "batch_dims": 0},
+                  infer=infer_gather, kernel=kernel_gather, flags=_PURE, onnx="Gather")
+
+
+def infer_gather_nd(params, indices, batch_dims=0):
+    if params.shape is None or indices.shape is None or indices.shape[-1] is None:
+        return TensorType(params.dtype, None)
+    k = indices.shape[-1]
+    if k > len(params.shape):
+        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                         f"{format_dims(indices.shape)} and params shape: "
+                         f"{format_dims(params.shape)}")
+    return TensorType(params.dtype, indices.shape[:-1] + params.shape[k:])
+
+
+def kernel_gather_nd(params, indices, batch_dims=0):
+    params, indices = np.asarray(params), np.asarray(indices)
+    if batch_dims:
+        raise InvalidArgumentError("gather_nd with batch_dims > 0 is not supported; reshape "
+                                   "the batch into the indices instead.")
+    k = indices.shape[-1]
+    flat = indices.reshape(-1, k)
+    for j in range(k):
+        bad = (flat[:, j] < 0) | (flat[:, j] >= params.shape[j])
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise InvalidArgumentError(f"indices[{row}] = [{', '.join(map(str, flat[row]))}] "
+                                       f"does not index into param shape "
+                                       f"{format_dims(params.shape)}")
+    out = params[tuple(flat[:, j] for j in range(k))]
+    return out.reshape(indices.shape[:-1] + params.shape[k:])
+
+
+gather_nd_op = defop("gather_nd", "GatherNd", inputs=("params: Tparams", "indices: Tindices"),
+                     attrs={"Tparams": TypeAttr(ALL_TYPES), "Tindices": TypeAttr(INDEX),
+                            "batch_dims": 0},
+                     infer=infer_gather_nd, kernel=kernel_gather_nd, flags=_PURE,
+                     onnx="GatherND")
+
+
+def infer_scatter_nd(indices, updates, shape):
+    target = I.known_ints(shape)
+    return TensorType(updates.dtype, None if target is None else tuple(target))
+
+
+def kernel_scatter_nd(indices, updates, shape):
+    target = tuple(int(s) for s in np.asarray(shape).reshape(-1))
+    indices = np.asarray(indices)
+    out = np.zeros(target, dtype=np.asarray(updates).dtype)
+    k = indices.shape[-1]
+    flat = indices.reshape(-1, k)
+    for j in range(k):
+        bad = (flat[:, j] < 0) | (flat[:, j] >= target[j])
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise InvalidArgumentError(f"indices[{row}] = [{', '.join(map(str, flat[row]))}] "
+                                       f"does not index into shape {format_dims(target)}")
+    upd = np.asarray(updates).reshape((flat.shape[0],) + target[k:])
+    np.add.at(out, tuple(flat[:, j] for j in range(k)), upd)
+    return out
+
+
+scatter_nd_op = defop("scatter_nd", "ScatterNd",
+                      inputs=("indices: Tindices", "updates: T", "shape: Tindices"),
+                      attrs={"T": TypeAttr(NUMBER), "Tindices": TypeAttr(INDEX)},
+                      infer=infer_scatter_nd, kernel=kernel_scatter_nd, flags=_PURE,
+                      onnx="ScatterND")
+
+# ---- where / select -----------------------------------------------------------------------------
+
+
+def infer_select(condition, t, e):
+    return TensorType(t.dtype, broadcast_shapes(condition.shape, broadcast_shapes(t.shape, e.shape)))
+
+
+def kernel_select(condition, t, e):
+    return np.where(condition, t, e)
+
+
+select_op = defop("select", "SelectV2", inputs=("condition: bool", "t: T", "e: T"), attrs=_T,
+                  infer=infer_select, kernel=kernel_select, flags=_PURE | {"elementwise"},
+                  onnx="Where")
+
+
+def infer_where_indices(input):  # noqa: A002
+    rank = None if input.shape is None else len(input.shape)
+    return TensorType(d.int64, (None, rank))
+
+
+def kernel_where_indices(input):  # noqa: A002
+    return np.argwhere(np.asarray(input)).astype(np.int64)
+
+
+where_indices_op = defop("where_indices", "Where", inputs=("input: T",),
+                         attrs={"T": TypeAttr(NUMBER | BOOL)}, infer=infer_where_indices,
+                         kernel=kernel_where_indices, flags=_PURE | {"data_dependent_shape"})
+
+# ---- one_hot, clip --------------------------------------------------------------------------------
+
+
+def infer_one_hot(indices, depth, on_value, off_value, axis=-1):
+    n = I.known_ints(depth)
+    if indices.shape is None:
+        return TensorType(on_value.dtype, None)
+    dim = None if n is None else n[0]
+    rank = len(indices.shape) + 1
+    ax = axis % rank
+    return TensorType(on_value.dtype, indices.shape[:ax] + (dim,) + indices.shape[ax:])
+
+
+def kernel_one_hot(indices, depth, on_value, off_value, axis=-1):
+    indices = np.asarray(indices)
+    n = int(depth)
+    hot = indices[..., None] == np.arange(n)
+    out = np.where(hot, on_value, off_value)
+    if axis != -1 and axis != indices.ndim:
+        out = np.moveaxis(out, -1, axis)
+    return out
+
+
+one_hot_op = defop("one_hot", "OneHot",
+                   inputs=("indices: TI", "depth: int32", "on_value: T", "off_value: T"),
+                   attrs={**_T, "TI": TypeAttr({d.uint8, d.int8, d.int32, d.int64}),
+                          "axis": -1},
+                   infer=infer_one_hot, kernel=kernel_one_hot, flags=_PURE, onnx="OneHot")
+
+
+def infer_clip(t, clip_value_min, clip_value_max):
+    return TensorType(t.dtype, t.shape)
+
+
+def kernel_clip(t, clip_value_min, clip_value_max):
+    return np.minimum(np.maximum(t, clip_value_min), clip_value_max)
+
+
+clip_op = defop("clip_by_value", "ClipByValue",
+                inputs=("t: T", "clip_value_min: T", "clip_value_max: T"),
+                attrs={"T": TypeAttr(REAL)}, infer=infer_clip, kernel=kernel_clip,
+                flags=_PURE | {"elementwise"}, onnx="Clip")
+
+# ---- top_k, unique ---------------------------------------------------------------------------------
+
+
+def infer_top_k(input, k, sorted=True):  # noqa: A002
+    kk = I.known_ints(k)
+    if input.shape is None:
+        return (TensorType(input.dtype, None), TensorType(d.int32, None))
+    last = None if kk is None else kk[0]
+    if last is not None and input.shape and input.shape[-1] is not None and \
+            input.shape[-1] < last:
+        raise ValueError(f"input must have at least k columns. Had {input.shape[-1]}, needed "
+                         f"{last}")
+    shape = input.shape[:-1] + (last,)
+    return (TensorType(input.dtype, shape), TensorType(d.int32, shape))
+
+
+def kernel_top_k(input, k, sorted=True):  # noqa: A002
+    x = np.asarray(input)
+    k = int(k)
+    n = x.shape[-1]
+    if k > n:
+        raise InvalidArgumentError(f"input must have at least k columns. Had {n}, needed {k}")
+    # Descending order; ties keep the lower index first (TensorFlow's order).
+    order = (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
+
+
+top_k_op = defop("top_k", "TopKV2", inputs=("input: T", "k: int32"),
+                 attrs={"T": TypeAttr(REAL), "sorted": True}, infer=infer_top_k,
+                 kernel=kernel_top_k, num_outputs=2, flags=_PURE, onnx="TopK")
+
+
+def infer_unique(x, out_idx=d.int32):
+    return (TensorType(x.dtype, (None,)), TensorType(out_idx, x.shape))
+
+
+def kernel_unique(x, out_idx=d.int32):
+    x = np.asarray(x)
+    seen: dict = {}
+    idx = np.empty(x.shape, dtype=out_idx.as_numpy_dtype)
+    values = []
+    for i, v in enumerate(x.tolist()):
+        j = seen.get(v)
+        if j is None:
+            j = seen[v] = len(values)
+            values.append(x[i])
+        idx[i] = j
+    y = np.array(values, dtype=x.dtype) if values else np.empty((0,), x.dtype)
+    return [y, idx]
+
+
+unique_op = defop("unique", "Unique", inputs=("x: T",), attrs={**_T, "out_idx": d.int32},
+                  infer=infer_unique, kernel=kernel_unique, num_outputs=2,
+                  flags=_PURE | {"data_dependent_shape"})
+
+# ---- range, linspace -----------------------------------------------------------------------------
+
+
+def infer_range(start, limit, delta):
+    vals = [I.known_ints(t) if start.dtype.is_integer else I.known_value(t)
+            for t in (start, limit, delta)]
+    if any(v is None for v in vals):
+        return TensorType(start.dtype, (None,))
+    s, lim, dl = (float(np.asarray(v).reshape(-1)[0]) for v in vals)
+    if dl == 0:
+        raise ValueError("Requires delta != 0")
+    n = max(0, int(np.ceil((lim - s) / dl)))
+    return TensorType(start.dtype, (n,))
+
+
+def kernel_range(start, limit, delta):
+    if delta == 0:
+        raise InvalidArgumentError(f"Requires delta != 0: {delta}")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {start}/{limit}"
+                                   if delta > 0 else
+                                   f"Requires start >= limit when delta < 0: {start}/{limit}")
+    return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
+
+
+range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta: Tidx"),
+                 attrs={"Tidx": TypeAttr(REAL - {d.uint8, d.uint16, d.uint32, d.uint64},
+                                         d.int32)},
+                 infer=infer_range, kernel=kernel_range, flags=_PURE, onnx="Range")
+
+
+def infer_linspace(start, stop, num):
+    n = I.known_ints(num)
+    return TensorType(start.dtype, (None if n is None else n[0],))
+
+
+def kernel_linspace(start, stop, num):
+    return np.linspace(start, stop, int(num), dtype=np.asarray(start).dtype)
+
+
+linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num: Tidx"),
+                    attrs={"T": TypeAttr(FLOAT), "Tidx": TypeAttr(INDEX, d.int32)},
+                    infer=infer_linspace, kernel=kernel_linspace, flags=_PURE)
+
+# ---- public functions ---------------------------------------------------------------------------
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """`tf.gather`: slices of `params` along `axis` at `indices` (bounds are checked)."""
+    if axis is None:
+        axis = batch_dims
+    return bind(gather_op, (params, indices, axis), {"batch_dims": int(batch_dims)}, name)
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    return bind(gather_nd_op, (params, indices), {"batch_dims": int(batch_dims)}, name)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    return bind(scatter_nd_op, (indices, updates, shape), NO_ATTRS, name)
+
+
+def where(condition, x=None, y=None, name=None):
+    """`tf.where`: elementwise select with x and y, else the indices of true elements."""
+    if x is None and y is None:
+        return bind(where_indices_op, (condition,), NO_ATTRS, name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    return bind(select_op, (condition, x, y), NO_ATTRS, name)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    dtype = d.as_dtype(dtype) if dtype is not None else None
+    if dtype is None:
+        probe = on_value if on_value is not None else off_value
+        dtype = convert_to_tensor(probe).dtype if probe is not None else d.float32
+    on = convert_to_tensor(1 if on_value is None else on_value, dtype=dtype)
+    off = convert_to_tensor(0 if off_value is None else off_value, dtype=dtype)
+    return bind(one_hot_op, (indices, depth, on, off), {"axis": -1 if axis is None else axis},
+                name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    return bind(clip_op, (t, clip_value_min, clip_value_max), NO_ATTRS, name)
+
+
+def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
+    values, indices = bind(top_k_op, (input, k), {"sorted": bool(sorted)}, name)
+    return _TopK(values, indices)
+
+
+class _TopK(tuple):
+    """`TopKV2(values=..., indices=...)` as TensorFlow returns it."""
+
+    def __new__(cls, values, indices):
+        return super().__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    return _sort(values, axis, direction, name, want_indices=False)
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    return _sort(values, axis, direction, name, want_indices=True)
+
+
+def _sort(values, axis, direction, name, want_indices):
+    from .array import transpose
+    from .math import negative
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"`direction` should be one of ASCENDING, DESCENDING, got {direction}")
+    values = convert_to_tensor(values)
+    rank = values.shape.rank
+    if rank is None:
+        raise ValueError("sort needs a tensor of known rank")
+    axis %= max(rank, 1)
+    perm = None
+    x = values
+    if axis != rank - 1:
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        x = transpose(x, perm)
+    n = x.shape[-1]
+    if n is None:
+        from .array import shape
+        n = shape(x)[-1]
+    if direction == "ASCENDING":
+        if values.dtype.is_unsigned:
+            raise ValueError("ascending sort of unsigned integers is not supported")
+        top = top_k(negative(x), n)
+        out = top.indices if want_indices else negative(top.values)
+    else:
+        top = top_k(x, n)
+        out = top.indices if want_indices else top.values
+    if perm is not None:
+        out = transpose(out, perm)
+    return out
+
+
+def unique(x, out_idx=d.int32, name=None):
+    y, idx = bind(unique_op, (x,), {"out_idx": d.as_dtype(out_idx)}, name)
+    return _Unique(y, idx)
+
+
+class _Unique(tuple):
+    def __new__(cls, y, idx):
+        return super().__new__(cls, (y, idx))
+
+    y = property(lambda self: self[0])
+    idx = property(lambda self: self[1])
+
+
+_RANGE_ORDER = (d.int32, d.int64, d.float16, d.float32, d.float64)
+
+
+def range_(start, limit=None, delta=1, dtype=None, name="range"):
+    """`tf.range`: like Python's range; the widest dtype among the arguments wins."""
+    from .math import cast
+    if limit is None:
+        start, limit = 0, start
+    dtype = None if dtype is None else d.as_dtype(dtype)
+    args = [convert_to_tensor(a, dtype=None if hasattr(a, "dtype") else dtype)
+            for a in (start, limit, delta)]
+    if dtype is None:
+        dtype = max((a.dtype for a in args),
+                    key=lambda t: _RANGE_ORDER.index(t) if t in _RANGE_ORDER else 0)
+    args = [cast(a, dtype) for a in args]
+    return bind(range_op, tuple(args), NO_ATTRS, name)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    start = convert_to_tensor(start)
+    if start.dtype.is_integer:
+        from .math import cast
+        start = cast(start, d.float64)
+    return bind(linspace_op, (start, stop, num), NO_ATTRS, name)
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """Elements (or slices along `axis`) of `tensor` where `mask` is true."""
+    from .array import concat, reshape, shape
+    tensor = convert_to_tensor(tensor)
+    mask = convert_to_tensor(mask)
+    k = mask.shape.rank
+    if k is None:
+        raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
+                         "are None.")
+    axis = 0 if axis is None else axis
+    sh = shape(tensor)
+    leading = reshape(tensor, concat([sh[:axis], [-1], sh[axis + k:]], 0))
+    idx = reshape(where(reshape(mask, [-1])), [-1])
+    return gather(leading, idx, axis=axis)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=d.bool, name=None):
+    from .math import cast, less
+    from .reduce import reduce_max
+    lengths = convert_to_tensor(lengths)
+    if maxlen is None:
+        maxlen = reduce_max(lengths)
+    r = range_(0, maxlen, 1, dtype=lengths.dtype)
+    from .array import expand_dims
+    out = less(r, expand_dims(lengths, -1))
+    return out if d.as_dtype(dtype) is d.bool else cast(out, dtype)
+

@@ -1,0 +1,457 @@
+"""Elementwise math, comparisons, logic, casts and reductions: records and `tf.math` functions.
+
+Binary ops share one type attr `T`: no implicit promotion between tensors, and a Python scalar
+takes the tensor operand's dtype (SPEC R-1.4). Integer ops stay integer.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..shapes import TensorType, format_dims
+from . import infer as I
+from .registry import (ALL_TYPES, COMPLEX, FLOAT, INTEGER, NO_ATTRS, NUMBER, REAL, REQUIRED,
+                       STRING, TypeAttr, bind, convert_to_tensor, defop)
+
+# ---- kernels that need more than a ufunc -----------------------------------------------------
+
+
+def _check_int_divisor(y) -> None:
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise InvalidArgumentError("Integer division by zero")
+
+
+def kernel_floor_div(x, y):
+    _check_int_divisor(np.asarray(y))
+    return np.floor_divide(x, y)
+
+
+def kernel_floor_mod(x, y):
+    _check_int_divisor(np.asarray(y))
+    return np.mod(x, y)
+
+
+def kernel_truncate_div(x, y):
+    y_arr = np.asarray(y)
+    _check_int_divisor(y_arr)
+    if y_arr.dtype.kind in "iu":
+        q = np.floor_divide(x, y)
+        fix = (np.mod(x, y) != 0) & ((np.asarray(x) < 0) != (y_arr < 0))
+        return np.where(fix, q + 1, q).astype(y_arr.dtype)
+    return np.trunc(np.true_divide(x, y))
+
+
+def kernel_truncate_mod(x, y):
+    _check_int_divisor(np.asarray(y))
+    return np.fmod(x, y)
+
+
+def kernel_pow(x, y):
+    y_arr = np.asarray(y)
+    if y_arr.dtype.kind in "iu" and np.any(y_arr < 0):
+        raise InvalidArgumentError("Integers to negative integer powers are not allowed")
+    return np.power(x, y)
+
+
+def kernel_div_no_nan(x, y):
+    y = np.asarray(y)
+    safe = np.where(y == 0, np.ones_like(y), y)
+    return np.where(y == 0, np.zeros((), dtype=y.dtype), np.true_divide(x, safe)).astype(y.dtype)
+
+
+def kernel_squared_difference(x, y):
+    diff = np.subtract(x, y)
+    return np.multiply(diff, np.conj(diff)) if diff.dtype.kind == "c" else np.multiply(diff, diff)
+
+
+def kernel_equal(x, y, incompatible_shape_error=True):
+    try:
+        return np.equal(x, y)
+    except ValueError:
+        if incompatible_shape_error:
+            raise
+        return np.bool_(False)
+
+
+def kernel_not_equal(x, y, incompatible_shape_error=True):
+    try:
+        return np.not_equal(x, y)
+    except ValueError:
+        if incompatible_shape_error:
+            raise
+        return np.bool_(True)
+
+
+def kernel_sigmoid(x):
+    x = np.asarray(x)
+    out = np.empty_like(x)
+    pos = x >= 0
+    np.divide(1, 1 + np.exp(-x, where=pos, out=np.zeros_like(x)), where=pos, out=out)
+    ex = np.exp(x, where=~pos, out=np.zeros_like(x))
+    np.divide(ex, 1 + ex, where=~pos, out=out)
+    return out
+
+
+def kernel_rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+def kernel_reciprocal(x):
+    return np.reciprocal(x) if np.asarray(x).dtype.kind not in "iu" else np.floor_divide(1, x)
+
+
+def kernel_round(x):
+    return np.round(x) if np.asarray(x).dtype.kind not in "iu" else x
+
+
+def kernel_softplus(x):
+    return np.logaddexp(np.zeros((), dtype=np.asarray(x).dtype), x)
+
+
+def kernel_softsign(x):
+    return x / (1 + np.abs(x))
+
+
+def kernel_erf(x):
+    import math
+
+    arr = np.asarray(x)
+    return np.vectorize(math.erf, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
+
+
+def kernel_cast(x, DstT=REQUIRED, Truncate=False):
+    arr = np.asarray(x)
+    if DstT is d.string or arr.dtype == object:
+        raise InvalidArgumentError(f"Cast {d.NUMPY_TO_DTYPE[arr.dtype].name} to {DstT.name} "
+                                   "is not supported")
+    if arr.dtype.kind == "c" and DstT._kind != "c":
+        arr = arr.real
+    return arr.astype(DstT.as_numpy_dtype)
+
+
+def kernel_is_finite(x):
+    return np.isfinite(x)
+
+
+def kernel_add_n(inputs):
+    out = inputs[0]
+    for x in inputs[1:]:
+        out = out + x
+    return np.asarray(out) if len(inputs) == 1 else out
+
+
+# ---- type inference ----------------------------------------------------------------------------
+
+def infer_cast(x, DstT=REQUIRED, Truncate=False):
+    return TensorType(DstT, x.shape)
+
+
+def infer_bool_unary(x, **_):
+    return TensorType(d.bool, x.shape)
+
+
+def infer_real_part(x, **_):
+    return TensorType(x.dtype.real_dtype, x.shape)
+
+
+def infer_add_n(inputs):
+    shape = inputs[0].shape
+    for t in inputs[1:]:
+        if shape is None or t.shape is None:
+            shape = shape if t.shape is None else t.shape
+            continue
+        if len(shape) != len(t.shape) or any(
+                a is not None and b is not None and a != b for a, b in zip(shape, t.shape)):
+            raise ValueError(f"Inputs to AddN must all have the same shape: "
+                             f"{format_dims(shape)} vs {format_dims(t.shape)}")
+        shape = tuple(a if a is not None else b for a, b in zip(shape, t.shape))
+    return TensorType(inputs[0].dtype, shape)
+
+
+# ---- records: binary ------------------------------------------------------------------------------
+
+_T = {"T": TypeAttr(NUMBER)}
+_T_REAL = {"T": TypeAttr(REAL)}
+_T_FLOAT = {"T": TypeAttr(FLOAT)}
+_T_FLOATC = {"T": TypeAttr(FLOAT | COMPLEX)}
+_T_INT = {"T": TypeAttr(INTEGER)}
+_XY = ("x: T", "y: T")
+_EW = {"elementwise", "pure"}
+_EWC = {"elementwise", "pure", "commutative"}
+
+add_op = defop("add", "AddV2", inputs=_XY, attrs={"T": TypeAttr(NUMBER | STRING)},
+               infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC, onnx="Add")
+subtract_op = defop("subtract", "Sub", inputs=_XY, attrs=_T, infer=I.binary,
+                    kernel=operator.sub, expr="{0} - {1}", flags=_EW, onnx="Sub")
+multiply_op = defop("multiply", "Mul", inputs=_XY, attrs=_T, infer=I.binary,
+                    kernel=operator.mul, expr="{0} * {1}", flags=_EWC, onnx="Mul")
+real_div_op = defop("real_div", "RealDiv", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
+                    kernel=operator.truediv, expr="{0} / {1}", flags=_EW, onnx="Div")
+floor_div_op = defop("floor_div", "FloorDiv", inputs=_XY, attrs=_T_REAL, infer=I.binary,
+                     kernel=kernel_floor_div, flags=_EW)
+floor_mod_op = defop("floor_mod", "FloorMod", inputs=_XY, attrs=_T_REAL, infer=I.binary,
+                     kernel=kernel_floor_mod, flags=_EW)
+truncate_div_op = defop("truncate_div", "TruncateDiv", inputs=_XY, attrs=_T_REAL,
+                        infer=I.binary, kernel=kernel_truncate_div, flags=_EW)
+truncate_mod_op = defop("truncate_mod", "TruncateMod", inputs=_XY, attrs=_T_REAL,
+                        infer=I.binary, kernel=kernel_truncate_mod, flags=_EW)
+pow_op = defop("pow", "Pow", inputs=_XY, attrs=_T, infer=I.binary, kernel=kernel_pow,
+               flags=_EW, onnx="Pow")
+maximum_op = defop("maximum", "Maximum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
+                   kernel=np.maximum, flags=_EWC, onnx="Max")
+minimum_op = defop("minimum", "Minimum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
+                   kernel=np.minimum, flags=_EWC, onnx="Min")
+squared_difference_op = defop("squared_difference", "SquaredDifference", inputs=_XY, attrs=_T,
+                              infer=I.binary, kernel=kernel_squared_difference, flags=_EWC)
+atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infer=I.binary,
+                 kernel=np.arctan2, flags=_EW)
+div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
+                      kernel=kernel_div_no_nan, flags=_EW)
+bitwise_and_op = defop("bitwise_and", "BitwiseAnd", inputs=_XY, attrs=_T_INT, infer=I.binary,
+                       kernel=operator.and_, expr="{0} & {1}", flags=_EWC)
+bitwise_or_op = defop("bitwise_or", "BitwiseOr", inputs=_XY, attrs=_T_INT, infer=I.binary,
+                      kernel=operator.or_, expr="{0} | {1}", flags=_EWC)
+bitwise_xor_op = defop("bitwise_xor", "BitwiseXor", inputs=_XY, attrs=_T_INT, infer=I.binary,
+                       kernel=operator.xor, expr="{0} ^ {1}", flags=_EWC)
+left_shift_op = defop("left_shift", "LeftShift", inputs=_XY, attrs=_T_INT, infer=I.binary,
+                      kernel=np.left_shift, flags=_EW)
+right_shift_op = defop("right_shift", "RightShift", inputs=_XY, attrs=_T_INT, infer=I.binary,
+                       kernel=np.right_shift, flags=_EW)
+
+# ---- records: comparisons and logic ---------------------------------------------------------------
+
+_EQ_ATTRS = {"T": TypeAttr(ALL_TYPES), "incompatible_shape_error": True}
+equal_op = defop("equal", "Equal", inputs=_XY, attrs=_EQ_ATTRS, infer=I.compare_lenient,
+                 kernel=kernel_equal, flags=_EWC, onnx="Equal")
+not_equal_op = defop("not_equal", "NotEqual", inputs=_XY, attrs=_EQ_ATTRS,
+                     infer=I.compare_lenient, kernel=kernel_not_equal, flags=_EWC)
+less_op = defop("less", "Less", inputs=_XY, attrs=_T_REAL, infer=I.compare, kernel=operator.lt,
+                expr="{0} < {1}", flags=_EW, onnx="Less")
+less_equal_op = defop("less_equal", "LessEqual", inputs=_XY, attrs=_T_REAL, infer=I.compare,
+                      kernel=operator.le, expr="{0} <= {1}", flags=_EW)
+greater_op = defop("greater", "Greater", inputs=_XY, attrs=_T_REAL, infer=I.compare,
+                   kernel=operator.gt, expr="{0} > {1}", flags=_EW, onnx="Greater")
+greater_equal_op = defop("greater_equal", "GreaterEqual", inputs=_XY, attrs=_T_REAL,
+                         infer=I.compare, kernel=operator.ge, expr="{0} >= {1}", flags=_EW)
+logical_and_op = defop("logical_and", "LogicalAnd", inputs=("x: bool", "y: bool"),
+                       infer=I.logical, kernel=np.logical_and, flags=_EWC, onnx="And")
+logical_or_op = defop("logical_or", "LogicalOr", inputs=("x: bool", "y: bool"),
+                      infer=I.logical, kernel=np.logical_or, flags=_EWC, onnx="Or")
+logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I.same,
+                       kernel=np.logical_not, flags=_EW | {"involution"}, onnx="Not")
+
+# ---- records: unary ---------------------------------------------------------------------------------
+
+
+def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None):
+    return defop(name, tf_type, inputs=("x: T",), attrs={"T": TypeAttr(allowed)}, infer=infer,
+                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx)
+
+
+_SIGNED = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64}
+negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involution"}, onnx="Neg")
+abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
+sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
+square_op = _unary("square", "Square", np.square, NUMBER)
+sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX, onnx="Sqrt")
+rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX)
+exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX, onnx="Exp")
+expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX)
+log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX, onnx="Log")
+log1p_op = _unary("log1p", "Log1p", np.log1p, FLOAT | COMPLEX)
+sin_op = _unary("sin", "Sin", np.sin, FLOAT | COMPLEX, onnx="Sin")
+cos_op = _unary("cos", "Cos", np.cos, FLOAT | COMPLEX, onnx="Cos")
+tan_op = _unary("tan", "Tan", np.tan, FLOAT | COMPLEX, onnx="Tan")
+asin_op = _unary("asin", "Asin", np.arcsin, FLOAT | COMPLEX)
+acos_op = _unary("acos", "Acos", np.arccos, FLOAT | COMPLEX)
+atan_op = _unary("atan", "Atan", np.arctan, FLOAT | COMPLEX)
+sinh_op = _unary("sinh", "Sinh", np.sinh, FLOAT | COMPLEX)
+cosh_op = _unary("cosh", "Cosh", np.cosh, FLOAT | COMPLEX)
+tanh_op = _unary("tanh", "Tanh", np.tanh, FLOAT | COMPLEX, onnx="Tanh")
+asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX)
+acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX)
+atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
+sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
+                    onnx="Sigmoid")
+reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
+                       flags={"involution"}, onnx="Reciprocal")
+floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
+ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
+round_op = _unary("round", "Round", kernel_round, REAL, onnx="Round")
+rint_op = _unary("rint", "Rint", np.rint, FLOAT)
+softplus_op = _unary("softplus", "Softplus", kernel_softplus, FLOAT, onnx="Softplus")
+softsign_op = _unary("softsign", "Softsign", kernel_softsign, FLOAT, onnx="Softsign")
+erf_op = _unary("erf", "Erf", kernel_erf, FLOAT, onnx="Erf")
+is_nan_op = _unary("is_nan", "IsNan", np.isnan, FLOAT, infer=infer_bool_unary, onnx="IsNaN")
+is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary, onnx="IsInf")
+is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary)
+invert_op = _unary("invert", "Invert", np.invert, INTEGER, "~{0}", {"involution"})
+real_op = defop("real", "Real", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
+                infer=infer_real_part, kernel=np.real, flags=_EW)
+imag_op = defop("imag", "Imag", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
+                infer=infer_real_part, kernel=np.imag, flags=_EW)
+conj_op = _unary("conj", "Conj", np.conj, COMPLEX | REAL)
+
+cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
+                attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
+                infer=infer_cast, kernel=kernel_cast, flags=_EW, onnx="Cast")
+add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
+                 infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
+                 onnx="Sum")
+
+# ---- public functions (tf.math) -------------------------------------------------------------------
+
+
+def _b(op):
+    def fn(x, y, name=None):
+        return bind(op, (x, y), NO_ATTRS, name)
+    fn.__name__ = op.name
+    fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
+    return fn
+
+
+def _u(op):
+    def fn(x, name=None):
+        return bind(op, (x,), NO_ATTRS, name)
+    fn.__name__ = op.name
+    fn.__doc__ = f"Elementwise `{op.tf_type}`."
+    return fn
+
+
+add = _b(add_op)
+subtract = _b(subtract_op)
+multiply = _b(multiply_op)
+floordiv = _b(floor_div_op)
+floormod = _b(floor_mod_op)
+truncatediv = _b(truncate_div_op)
+truncatemod = _b(truncate_mod_op)
+maximum = _b(maximum_op)
+minimum = _b(minimum_op)
+squared_difference = _b(squared_difference_op)
+atan2 = _b(atan2_op)
+divide_no_nan = _b(div_no_nan_op)
+less = _b(less_op)
+less_equal = _b(less_equal_op)
+greater = _b(greater_op)
+greater_equal = _b(greater_equal_op)
+logical_and = _b(logical_and_op)
+logical_or = _b(logical_or_op)
+bitwise_and = _b(bitwise_and_op)
+bitwise_or = _b(bitwise_or_op)
+bitwise_xor = _b(bitwise_xor_op)
+left_shift = _b(left_shift_op)
+right_shift = _b(right_shift_op)
+
+negative = _u(negative_op)
+abs = _u(abs_op)  # noqa: A001 - TensorFlow's name
+sign = _u(sign_op)
+square = _u(square_op)
+sqrt = _u(sqrt_op)
+rsqrt = _u(rsqrt_op)
+exp = _u(exp_op)
+expm1 = _u(expm1_op)
+log = _u(log_op)
+log1p = _u(log1p_op)
+sin = _u(sin_op)
+cos = _u(cos_op)
+tan = _u(tan_op)
+asin = _u(asin_op)
+acos = _u(acos_op)
+atan = _u(atan_op)
+sinh = _u(sinh_op)
+cosh = _u(cosh_op)
+tanh = _u(tanh_op)
+asinh = _u(asinh_op)
+acosh = _u(acosh_op)
+atanh = _u(atanh_op)
+sigmoid = _u(sigmoid_op)
+reciprocal = _u(reciprocal_op)
+floor = _u(floor_op)
+ceil = _u(ceil_op)
+rint = _u(rint_op)
+softplus = _u(softplus_op)
+softsign = _u(softsign_op)
+erf = _u(erf_op)
+is_nan = _u(is_nan_op)
+is_inf = _u(is_inf_op)
+is_finite = _u(is_finite_op)
+logical_not = _u(logical_not_op)
+invert = _u(invert_op)
+real = _u(real_op)
+imag = _u(imag_op)
+conj = _u(conj_op)
+
+
+def round(x, name=None):  # noqa: A001 - TensorFlow's name
+    """Rounds half to even, like `tf.math.round`."""
+    return bind(round_op, (x,), NO_ATTRS, name)
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    """`x ** y` elementwise; integers stay integers (negative integer powers are an error)."""
+    return bind(pow_op, (x, y), NO_ATTRS, name)
+
+
+def equal(x, y, name=None):
+    return bind(equal_op, (x, y), NO_ATTRS, name)
+
+
+def not_equal(x, y, name=None):
+    return bind(not_equal_op, (x, y), NO_ATTRS, name)
+
+
+def logical_xor(x, y, name=None):
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def cast(x, dtype, name=None):
+    """Casts to `dtype`; floats truncate toward zero when cast to integers."""
+    dtype = d.as_dtype(dtype)
+    x = convert_to_tensor(x)
+    if x.dtype == dtype:
+        return x
+    return bind(cast_op, (x,), {"DstT": dtype}, name)
+
+
+def saturate_cast(value, dtype, name=None):
+    """Casts, clipping values to the target dtype's range first."""
+    dtype = d.as_dtype(dtype)
+    value = convert_to_tensor(value)
+    src = value.dtype
+    if src.is_numeric and not src.is_complex and dtype.is_numeric and not dtype.is_complex:
+        lo, hi = max(src.min, dtype.min), min(src.max, dtype.max)
+        if lo > src.min:
+            value = maximum(value, lo)
+        if hi < src.max:
+            value = minimum(value, hi)
+    return cast(value, dtype, name=name)
+
+
+def add_n(inputs, name=None):
+    """Sums a list of tensors of the same shape and dtype."""
+    if not inputs:
+        raise ValueError("inputs must be a non-empty list of tensors")
+    return bind(add_n_op, (list(inputs),), NO_ATTRS, name)
+
+
+def truediv(x, y, name=None):
+    """`x / y`; integer tensors are cast to floating point first, as TensorFlow does."""
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if x.dtype.is_integer:
+        target = d.float32 if x.dtype in (d.int8, d.int16, d.uint8, d.uint16) else d.float64
+        x, y = cast(x, target), cast(y, target)
+    return bind(real_div_op, (x, y), NO_ATTRS, name)
+
+
+divide = truediv
+
+
+def scalar_mul(scalar, x, name=None):
+    return multiply(scalar, x, name=name)

@@ -1,0 +1,211 @@
+"""Random ops (`tf.random`): stateful kernels with TensorFlow's seed rules.
+
+Each random op carries `seed`/`seed2` attrs. Its runtime state is a NumPy Generator made by the
+record's `make_state`: eagerly one per (op, seeds), so repeated calls continue one stream; in a
+graph one per Operation, so every call of a function draws new numbers, reproducibly after
+`tf.random.set_seed`. Seeds (0, 0) mean nondeterministic, as in TensorFlow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import config
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..shapes import TensorType
+from . import infer as I
+from .registry import (ALL_TYPES, FLOAT, INDEX, REQUIRED, TypeAttr, bind, convert_to_tensor,
+                       current_context, defop)
+
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+
+
+def get_seed(op_seed: int | None) -> tuple[int, int]:
+    """TensorFlow's rule for the (seed, seed2) pair of a random op."""
+    global_seed = config.global_seed()
+    if global_seed is not None:
+        if op_seed is None:
+            op_seed = current_context().next_op_seed()
+        seeds = (global_seed, int(op_seed))
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+    else:
+        return (0, 0)
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def make_generator(attrs) -> np.random.Generator:
+    seed, seed2 = attrs.get("seed", 0), attrs.get("seed2", 0)
+    if seed == 0 and seed2 == 0:
+        return np.random.default_rng()
+    return np.random.default_rng([seed & 0xFFFFFFFF, seed2 & 0xFFFFFFFF])
+
+
+def _shape_of(shape) -> tuple:
+    dims = tuple(int(s) for s in np.asarray(shape).reshape(-1))
+    if any(s < 0 for s in dims):
+        raise InvalidArgumentError(f"Dimension must be non-negative, got {list(dims)}")
+    return dims
+
+
+def infer_random(shape, dtype=REQUIRED, seed=0, seed2=0):
+    dims = I.known_ints(shape)
+    if dims is None:
+        n = shape.shape[0] if shape.shape else None
+        return TensorType(dtype, None if n is None else (None,) * n)
+    return TensorType(dtype, tuple(dims))
+
+
+def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
+    return rng.random(_shape_of(shape), dtype=np.float64).astype(dtype.as_numpy_dtype)
+
+
+def kernel_normal(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
+    return rng.standard_normal(_shape_of(shape)).astype(dtype.as_numpy_dtype)
+
+
+def kernel_truncated_normal(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
+    out = rng.standard_normal(_shape_of(shape))
+    bad = np.abs(out) > 2
+    while bad.any():
+        out[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(out) > 2
+    return out.astype(dtype.as_numpy_dtype)
+
+
+_RANDOM = dict(inputs=("shape: T",), infer=infer_random, stateful=True, make_state=make_generator,
+               flags={"random"})
+_RANDOM_ATTRS = {"T": TypeAttr(INDEX, d.int32), "dtype": REQUIRED, "seed": 0, "seed2": 0}
+
+random_uniform_op = defop("random_uniform", "RandomUniform", attrs=_RANDOM_ATTRS,
+                          kernel=kernel_uniform, onnx="RandomUniform", **_RANDOM)
+random_normal_op = defop("random_normal", "RandomStandardNormal", attrs=_RANDOM_ATTRS,
+                         kernel=kernel_normal, onnx="RandomNormal", **_RANDOM)
+truncated_normal_op = defop("truncated_normal", "TruncatedNormal", attrs=_RANDOM_ATTRS,
+                            kernel=kernel_truncated_normal, **_RANDOM)
+
+
+def infer_uniform_int(shape, minval, maxval, seed=0, seed2=0):
+    return infer_random(shape, dtype=minval.dtype)
+
+
+def kernel_uniform_int(rng, shape, minval, maxval, seed=0, seed2=0):
+    if not minval < maxval:
+        raise InvalidArgumentError(f"Need minval < maxval: {minval} >= {maxval}")
+    dt = np.asarray(minval).dtype
+    return rng.integers(int(minval), int(maxval), size=_shape_of(shape), dtype=dt)
+
+
+random_uniform_int_op = defop(
+    "random_uniform_int", "RandomUniformInt",
+    inputs=("shape: T", "minval: Tout", "maxval: Tout"),
+    attrs={"T": TypeAttr(INDEX, d.int32), "Tout": TypeAttr(INDEX), "seed": 0, "seed2": 0},
+    infer=infer_uniform_int, kernel=kernel_uniform_int, stateful=True, make_state=make_generator,
+    flags={"random"})
+
+
+def kernel_shuffle(rng, value, seed=0, seed2=0):
+    value = np.asarray(value)
+    if value.ndim == 0:
+        return value
+    return value[rng.permutation(value.shape[0])]
+
+
+random_shuffle_op = defop("random_shuffle", "RandomShuffle", inputs=("value: T",),
+                          attrs={"T": TypeAttr(ALL_TYPES), "seed": 0, "seed2": 0},
+                          infer=I.same, kernel=kernel_shuffle, stateful=True,
+                          make_state=make_generator, flags={"random"})
+
+
+def infer_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
+    n = I.known_ints(num_samples)
+    batch = None if logits.shape is None else logits.shape[0]
+    return TensorType(output_dtype, (batch, None if n is None else n[0]))
+
+
+def kernel_multinomial(rng, logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
+    x = np.asarray(logits, dtype=np.float64)
+    p = np.exp(x - x.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    n = int(num_samples)
+    out = np.stack([rng.choice(p.shape[1], size=n, p=row) for row in p]) if len(p) else \
+        np.zeros((0, n))
+    return out.astype(output_dtype.as_numpy_dtype)
+
+
+multinomial_op = defop("multinomial", "Multinomial", inputs=("logits: T", "num_samples: int32"),
+                       attrs={"T": TypeAttr(FLOAT), "seed": 0, "seed2": 0,
+                              "output_dtype": d.int64},
+                       infer=infer_multinomial, kernel=kernel_multinomial, stateful=True,
+                       make_state=make_generator, flags={"random"})
+
+# ---- public functions (tf.random) ---------------------------------------------------------------
+
+
+def set_seed(seed):
+    """`tf.random.set_seed`: makes random ops reproducible from here on."""
+    config.set_global_seed(seed)
+
+
+def _seed_attrs(seed):
+    s1, s2 = get_seed(seed)
+    return {"seed": s1, "seed2": s2}
+
+
+def _shape_input(shape):
+    from .array import _shape_arg
+    return _shape_arg(shape) if isinstance(shape, (list, tuple)) or hasattr(shape, "as_list") \
+        else shape
+
+
+def uniform(shape, minval=0, maxval=None, dtype=d.float32, seed=None, name=None):
+    """Uniform values in [minval, maxval); integer dtypes need `maxval`."""
+    from .math import add, multiply, subtract
+    dtype = d.as_dtype(dtype)
+    shape = _shape_input(shape)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        return bind(random_uniform_int_op, (shape, convert_to_tensor(minval, dtype=dtype),
+                                            convert_to_tensor(maxval, dtype=dtype)),
+                    _seed_attrs(seed), name)
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype {dtype!r} for tf.random.uniform")
+    maxval = 1 if maxval is None else maxval
+    rnd = bind(random_uniform_op, (shape,), {"dtype": dtype, **_seed_attrs(seed)}, None)
+    if _is_python_number(minval, 0):
+        return rnd if _is_python_number(maxval, 1) else multiply(rnd, maxval, name=name)
+    return add(multiply(rnd, subtract(maxval, minval)), minval, name=name)
+
+
+def _is_python_number(x, value) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == value
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=d.float32, seed=None, name=None):
+    from .math import add, multiply
+    dtype = d.as_dtype(dtype)
+    rnd = bind(random_normal_op, (_shape_input(shape),), {"dtype": dtype, **_seed_attrs(seed)})
+    return add(multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
+               convert_to_tensor(mean, dtype=dtype), name=name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=d.float32, seed=None, name=None):
+    from .math import add, multiply
+    dtype = d.as_dtype(dtype)
+    rnd = bind(truncated_normal_op, (_shape_input(shape),),
+               {"dtype": dtype, **_seed_attrs(seed)})
+    return add(multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
+               convert_to_tensor(mean, dtype=dtype), name=name)
+
+
+def shuffle(value, seed=None, name=None):
+    return bind(random_shuffle_op, (value,), _seed_attrs(seed), name)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    out = d.int64 if dtype is None else d.as_dtype(dtype)
+    return bind(multinomial_op, (logits, num_samples),
+                {**_seed_attrs(seed), "output_dtype": out}, name)

@@ -1,0 +1,238 @@
+"""Reductions (sum, mean, max, min, prod, any, all, argmax/argmin) and scans (cumsum, cumprod).
+
+Integer reductions stay integer: `reduce_mean` of int32 is int32, truncated toward zero as in
+TensorFlow. The axes are a tensor input (`reduction_indices`), as in TensorFlow's graphs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..shapes import TensorType, format_dims
+from . import infer as I
+from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, bind, convert_to_tensor, defop
+
+
+def _axes(x, reduction_indices, op: str) -> tuple:
+    rank = np.ndim(x)
+    axes = []
+    for a in np.asarray(reduction_indices).reshape(-1).tolist():
+        if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
+            raise InvalidArgumentError(f"Invalid reduction dimension ({a} for input with {rank} "
+                                       f"dimension(s)")
+        if rank:
+            axes.append(a % rank)
+    return tuple(axes)
+
+
+def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
+    """A reduction record: `fn(x, axes, keepdims)` does the NumPy work."""
+
+    def kernel(input, reduction_indices, keep_dims=False):  # noqa: A002
+        x = np.asarray(input)
+        return fn(x, _axes(x, reduction_indices, tf_type), keep_dims)
+
+    def infer(input, reduction_indices, keep_dims=False):  # noqa: A002
+        return TensorType(input.dtype, I.reduce_shape(input, reduction_indices, keep_dims,
+                                                      tf_type))
+
+    kernel.__name__ = f"kernel_{name}"
+    return defop(name, tf_type, inputs=("input: T", "reduction_indices: Tidx"),
+                 attrs={"T": TypeAttr(allowed), "Tidx": TypeAttr(INDEX, d.int32),
+                        "keep_dims": False},
+                 infer=infer, kernel=kernel, flags={"pure", "reduction"}, onnx=onnx)
+
+
+def _sum(x, axes, keep):
+    return np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+def _prod(x, axes, keep):
+    return np.prod(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+def _mean(x, axes, keep):
+    if x.dtype.kind in "iu":
+        total = np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+        count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64)) if axes else 1
+        if count == 0:
+            return np.zeros_like(total)
+        q = np.abs(total.astype(np.int64)) // count
+        return np.where(total < 0, -q, q).astype(x.dtype)
+    return np.mean(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+def _extreme(fn, lowest: bool):
+    def reduce(x, axes, keep):
+        if x.size == 0:
+            kind = x.dtype.kind
+            if kind == "f":
+                init = -np.inf if lowest else np.inf
+            elif kind == "b":
+                init = not lowest
+            else:
+                info = np.iinfo(x.dtype)
+                init = info.min if lowest else info.max
+            return fn(x, axis=axes, keepdims=keep, initial=init)
+        return fn(x, axis=axes, keepdims=keep)
+    return reduce
+
+
+def _any(x, axes, keep):
+    return np.any(x, axis=axes, keepdims=keep)
+
+
+def _all(x, axes, keep):
+    return np.all(x, axis=axes, keepdims=keep)
+
+
+sum_op = _reducer("reduce_sum", "Sum", _sum, NUMBER, onnx="ReduceSum")
+mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER, onnx="ReduceMean")
+prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER, onnx="ReduceProd")
+max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL, onnx="ReduceMax")
+min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL, onnx="ReduceMin")
+any_op = _reducer("reduce_any", "Any", _any, BOOL)
+all_op = _reducer("reduce_all", "All", _all, BOOL)
+
+
+def _arg_reducer(name, tf_type, fn, onnx):
+    def kernel(input, dimension, output_type=d.int64):  # noqa: A002
+        x = np.asarray(input)
+        axis = int(dimension)
+        if not -x.ndim <= axis < max(x.ndim, 1):
+            raise InvalidArgumentError(f"Expected dimension in the range [{-x.ndim}, {x.ndim}),"
+                                       f" but got {axis}")
+        if x.shape[axis] == 0:
+            raise InvalidArgumentError(f"Reduction axis {axis} is empty in shape "
+                                       f"{format_dims(x.shape)}")
+        return fn(x, axis=axis).astype(output_type.as_numpy_dtype)
+
+    def infer(input, dimension, output_type=d.int64):  # noqa: A002
+        shape = I.reduce_shape(input, dimension, False, tf_type)
+        return TensorType(output_type, shape)
+
+    return defop(name, tf_type, inputs=("input: T", "dimension: Tidx"),
+                 attrs={"T": TypeAttr(REAL | BOOL), "Tidx": TypeAttr(INDEX, d.int32),
+                        "output_type": d.int64},
+                 infer=infer, kernel=kernel, flags={"pure", "reduction"}, onnx=onnx)
+
+
+argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax, "ArgMax")
+argmin_op = _arg_reducer("argmin", "ArgMin", np.argmin, "ArgMin")
+
+
+def _scan(name, tf_type, fn, identity):
+    def kernel(x, axis, exclusive=False, reverse=False):
+        x = np.asarray(x)
+        ax = int(axis)
+        if not -x.ndim <= ax < x.ndim:
+            raise InvalidArgumentError(f"ScanOp: Expected scan axis in the range "
+                                       f"[{-x.ndim}, {x.ndim}), but got {ax}")
+        if reverse:
+            x = np.flip(x, ax)
+        out = fn(x, axis=ax, dtype=x.dtype)
+        if exclusive:
+            out = np.roll(out, 1, axis=ax)
+            index = [slice(None)] * x.ndim
+            index[ax] = 0
+            out[tuple(index)] = identity
+        return np.flip(out, ax) if reverse else out
+
+    return defop(name, tf_type, inputs=("x: T", "axis: Tidx"),
+                 attrs={"T": TypeAttr(NUMBER), "Tidx": TypeAttr(INDEX, d.int32),
+                        "exclusive": False, "reverse": False},
+                 infer=lambda x, axis, **_: TensorType(x.dtype, x.shape), kernel=kernel,
+                 flags={"pure"})
+
+
+cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0)
+cumprod_op = _scan("cumprod", "Cumprod", np.cumprod, 1)
+
+# ---- public functions ---------------------------------------------------------------------------
+
+
+def _reduction_axes(x, axis):
+    """TensorFlow passes every axis when `axis` is None (dynamically if the rank is unknown)."""
+    if axis is not None:
+        return axis
+    rank = x.shape.rank
+    if rank is not None:
+        return list(range(rank))
+    from .array import rank_
+    from .indexing import range_
+    return range_(0, rank_(x), 1)
+
+
+def _public(op):
+    def fn(input_tensor, axis=None, keepdims=False, name=None):
+        x = convert_to_tensor(input_tensor)
+        return bind(op, (x, _reduction_axes(x, axis)), {"keep_dims": bool(keepdims)}, name)
+    fn.__name__ = op.name
+    fn.__doc__ = f"`{op.tf_type}` over `axis` (all axes when None)."
+    return fn
+
+
+reduce_sum = _public(sum_op)
+reduce_mean = _public(mean_op)
+reduce_prod = _public(prod_op)
+reduce_max = _public(max_op)
+reduce_min = _public(min_op)
+reduce_any = _public(any_op)
+reduce_all = _public(all_op)
+
+
+def argmax(input, axis=None, output_type=d.int64, name=None):  # noqa: A002
+    return bind(argmax_op, (input, 0 if axis is None else axis),
+                {"output_type": d.as_dtype(output_type)}, name)
+
+
+def argmin(input, axis=None, output_type=d.int64, name=None):  # noqa: A002
+    return bind(argmin_op, (input, 0 if axis is None else axis),
+                {"output_type": d.as_dtype(output_type)}, name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    return bind(cumsum_op, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)},
+                name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    return bind(cumprod_op, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)},
+                name)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    from .math import square, subtract
+    x = convert_to_tensor(input_tensor)
+    mean = reduce_mean(x, axis=axis, keepdims=True)
+    return reduce_mean(square(subtract(x, mean)), axis=axis, keepdims=keepdims, name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    from .math import sqrt
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims), name=name)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    from .array import stop_gradient, zeros_like
+    from .indexing import where
+    from .math import add, exp, is_finite, log, subtract
+    x = convert_to_tensor(input_tensor)
+    raw_max = reduce_max(x, axis=axis, keepdims=True)
+    my_max = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
+    result = log(reduce_sum(exp(subtract(x, my_max)), axis=axis, keepdims=keepdims))
+    if not keepdims:
+        from .array import reshape, shape
+        my_max = reshape(my_max, shape(result))
+    return add(result, my_max, name=name)
+
+
+def count_nonzero(input, axis=None, keepdims=False, dtype=d.int64, name=None):  # noqa: A002
+    from .math import cast, not_equal
+    x = convert_to_tensor(input)
+    zero = "" if x.dtype is d.string else (False if x.dtype is d.bool else 0)
+    nz = cast(not_equal(x, zero), d.as_dtype(dtype))
+    return reduce_sum(nz, axis=axis, keepdims=keepdims, name=name)
+

@@ -1,0 +1,263 @@
+"""The op registry: one record per op, and `bind`, the single way an op is applied.
+
+An `OpDef` holds everything about an op in one place: its TensorFlow type name (`MatMul`), its
+inputs and attrs (written like TensorFlow's op definitions: `"x: T"`, `"values: N * T"`), a pure
+type-inference function, a NumPy kernel, whether it is stateful, flags for the optimizer, and an
+optional inline expression for the code generator.
+
+`bind(op, inputs, attrs)` asks the current context what to do: the eager context runs the kernel,
+a graph-building context infers output types and records an Operation. Nothing else in the code
+base asks "am I tracing?". Contexts are per thread, so tracing in one thread never records ops
+made by another.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import threading
+from types import MappingProxyType
+from typing import Callable
+
+from .. import dtypes as d
+
+__all__ = [
+    "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
+    "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
+    "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
+]
+
+# ---- dtype groups used in op definitions ---------------------------------------------------
+FLOAT = frozenset({d.float16, d.float32, d.float64, d.bfloat16})
+INTEGER = frozenset({d.int8, d.int16, d.int32, d.int64, d.uint8, d.uint16, d.uint32, d.uint64})
+COMPLEX = frozenset({d.complex64, d.complex128})
+REAL = FLOAT | INTEGER
+NUMBER = REAL | COMPLEX
+BOOL = frozenset({d.bool})
+STRING = frozenset({d.string})
+ALL_TYPES = NUMBER | BOOL | STRING
+INDEX = frozenset({d.int32, d.int64})
+
+NO_ATTRS = MappingProxyType({})
+
+
+class _Required:
+    def __repr__(self):
+        return "REQUIRED"
+
+
+REQUIRED = _Required()
+
+
+class TypeAttr:
+    """A type attr (`T`): the allowed dtypes, and the dtype used when only Python values bind it."""
+
+    __slots__ = ("allowed", "default")
+
+    def __init__(self, allowed, default=None):
+        self.allowed = frozenset(allowed)
+        self.default = default
+
+
+class InputSpec:
+    """One input argument: `x: T` (typed by attr T), `a: int32` (fixed), `v: N * T` (a list of
+    N tensors of type T), `args: list(T)` (a list of tensors each with its own dtype)."""
+
+    __slots__ = ("name", "type_attr", "fixed_dtype", "list_kind", "number_attr")
+
+    _PATTERN = re.compile(r"^\s*(\w+)\s*:\s*(?:(\w+)\s*\*\s*)?(list\()?\s*(\w+)\s*\)?\s*$")
+
+    def __init__(self, text: str, type_attrs: dict):
+        m = self._PATTERN.match(text)
+        if not m:
+            raise ValueError(f"bad input spec {text!r}")
+        self.name, number_attr, is_typelist, type_name = m.groups()
+        self.number_attr = number_attr
+        self.list_kind = "typelist" if is_typelist else ("homogeneous" if number_attr else None)
+        if type_name in type_attrs:
+            self.type_attr, self.fixed_dtype = type_name, None
+        else:
+            self.type_attr, self.fixed_dtype = None, d.as_dtype(type_name)
+
+    def __repr__(self):
+        return f"InputSpec({self.name})"
+
+
+class OpDef:
+    """Everything about one op. Built by `defop`; never mutated after registration."""
+
+    def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
+                 flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
+                 onnx=None, gradient=None, doc=None):
+        self.name = name
+        self.tf_type = tf_type
+        self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
+        self.attr_defaults = {k: v for k, v in attrs.items() if not isinstance(v, TypeAttr)}
+        self.inputs = tuple(InputSpec(s, self.type_attrs) for s in inputs)
+        self.infer = infer
+        self.kernel = kernel
+        self.stateful = stateful
+        self.flags = frozenset(flags)
+        self.expr = expr                # inline template for codegen, e.g. "({0} + {1})"
+        self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
+        self.make_state = make_state    # per-op runtime state (random generators), or None
+        self.emit = emit                # structured code emission (control flow), or None
+        self.onnx = onnx
+        self.gradient = gradient
+        self.doc = doc
+        self.has_lists = any(s.list_kind for s in self.inputs)
+        self.single_type_attr = (len(self.type_attrs) == 1 and not self.has_lists and all(
+            s.type_attr is not None for s in self.inputs))
+
+    @property
+    def multi_output(self) -> bool:
+        return self.num_outputs != 1
+
+    def __call__(self, *inputs, name=None, **attrs):
+        return bind(self, inputs, attrs or NO_ATTRS, name)
+
+    def __repr__(self):
+        return f"<OpDef {self.name} ({self.tf_type})>"
+
+
+_REGISTRY: dict[str, OpDef] = {}
+_BY_TF_TYPE: dict[str, OpDef] = {}
+
+
+def defop(name: str, tf_type: str, *, inputs=(), attrs=None, infer: Callable,
+          kernel: Callable | None, **options) -> OpDef:
+    """Defines and registers an op. See `OpDef` for the options."""
+    if name in _REGISTRY:
+        raise ValueError(f"op {name!r} is already defined")
+    op = OpDef(name, tf_type, inputs, attrs or {}, infer, kernel, **options)
+    _check_kernel_defaults(op)
+    _REGISTRY[name] = op
+    _BY_TF_TYPE.setdefault(tf_type, op)
+    return op
+
+
+def _check_kernel_defaults(op: OpDef) -> None:
+    """The record's attr defaults and the kernel's keyword defaults must agree."""
+    if op.kernel is None:
+        return
+    try:
+        params = inspect.signature(op.kernel).parameters
+    except (TypeError, ValueError):  # builtins and ufuncs: nothing to compare
+        return
+    for key, default in op.attr_defaults.items():
+        p = params.get(key)
+        if p is not None and p.default is not inspect.Parameter.empty and default is not REQUIRED:
+            if p.default != default:
+                raise ValueError(f"op {op.name}: attr {key} defaults to {default!r} in the record "
+                                 f"but {p.default!r} in the kernel")
+
+
+def get_op(name: str) -> OpDef:
+    """The record of an op by its name or its TensorFlow type."""
+    op = _REGISTRY.get(name) or _BY_TF_TYPE.get(name)
+    if op is None:
+        raise KeyError(f"no op named {name!r}")
+    return op
+
+
+def all_ops() -> list[OpDef]:
+    return list(_REGISTRY.values())
+
+
+# ---- contexts --------------------------------------------------------------------------------
+
+class _ContextState(threading.local):
+    default = None
+
+    def __init__(self):
+        self.stack = []
+        self.current = _ContextState.default
+
+
+_state = _ContextState()
+
+
+def set_default_context(ctx) -> None:
+    """Installs the eager context every thread starts with (called once by the framework)."""
+    _ContextState.default = ctx
+    if not _state.stack:
+        _state.current = ctx
+
+
+def current_context():
+    return _state.current
+
+
+class context_scope:
+    """`with context_scope(ctx):` makes `ctx` the context `bind` uses in this thread."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def __enter__(self):
+        _state.stack.append(_state.current)
+        _state.current = self.ctx
+        return self.ctx
+
+    def __exit__(self, *exc):
+        _state.current = _state.stack.pop()
+        return False
+
+
+def bind(op: OpDef, inputs: tuple, attrs=NO_ATTRS, name: str | None = None):
+    """Applies `op` in the current context: run it (eager) or record it (graph)."""
+    return _state.current.apply(op, inputs, attrs, name)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None):
+    """`tf.convert_to_tensor`: a Tensor of the current context (eager value or graph edge).
+
+    `dtype` is a requirement (a mismatch is an error); `dtype_hint` is used only when the value
+    has no dtype of its own and converts cleanly to it.
+    """
+    if dtype is not None:
+        dtype = d.as_dtype(dtype)
+    if dtype_hint is not None:
+        dtype_hint = d.as_dtype(dtype_hint)
+    return _state.current.convert(value, dtype, dtype_hint, name)
+
+
+# ---- dtype resolution shared by every context ------------------------------------------------
+
+def resolve_type_attrs(op: OpDef, inputs, dtype_of) -> dict:
+    """Decides the dtype of each type attr, TensorFlow's way.
+
+    A type attr takes the dtype of the first tensor-like input bound to it (`dtype_of(x)` returns
+    a DType for tensors and Variables, None for Python values). When only Python values bind it,
+    the attr's declared default decides, else the first value's own natural dtype (returned as
+    None here; the context converts that value first and uses its dtype for the rest).
+    """
+    found = {}
+    for spec, x in zip(op.inputs, inputs):
+        attr = spec.type_attr
+        if attr is None or attr in found:
+            continue
+        if spec.list_kind == "homogeneous":
+            for item in x:
+                dt = dtype_of(item)
+                if dt is not None:
+                    found[attr] = dt
+                    break
+        elif spec.list_kind is None:
+            dt = dtype_of(x)
+            if dt is not None:
+                found[attr] = dt
+    for attr, ta in op.type_attrs.items():
+        if attr not in found and ta.default is not None:
+            found[attr] = ta.default
+    return found
+
+
+def check_allowed(op: OpDef, attr: str, dtype, arg_name: str) -> None:
+    allowed = op.type_attrs[attr].allowed
+    if dtype not in allowed:
+        names = ", ".join(sorted(t.name for t in allowed))
+        raise TypeError(f"Value passed to parameter '{arg_name}' has DataType {dtype.name} not in "
+                        f"list of allowed values: {names} (op {op.tf_type})")

@@ -1,0 +1,181 @@
+"""`StridedSlice` and tensor indexing (`t[1:, ::2, tf.newaxis, ..., -1]`).
+
+`getitem` turns a Python index into begin/end/strides vectors and TensorFlow's five bit masks;
+the kernel turns them back into a NumPy index, so both directions use Python's slice rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..shapes import TensorType
+from . import infer as I
+from .registry import ALL_TYPES, INDEX, TypeAttr, bind, defop
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _dense_index(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                 shrink_axis_mask):
+    """The NumPy index the sparse spec stands for; shrink entries stay ints (checked later)."""
+    index = []
+    for i in range(len(begin)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            index.append(Ellipsis)
+        elif new_axis_mask & bit:
+            index.append(None)
+        elif shrink_axis_mask & bit:
+            index.append(int(begin[i]))
+        else:
+            if strides[i] == 0:
+                raise ValueError("strides[%d] must be non-zero" % i)
+            index.append(slice(None if begin_mask & bit else int(begin[i]),
+                               None if end_mask & bit else int(end[i]), int(strides[i])))
+    return index
+
+
+def _expand_ellipsis(index, rank):
+    """Replaces the ellipsis (or appends one) so each entry maps to an input dim or a new axis."""
+    used = sum(1 for e in index if e is not None and e is not Ellipsis)
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        fill = [slice(None)] * max(rank - used, 0)
+        return index[:at] + fill + index[at + 1:]
+    return index + [slice(None)] * max(rank - used, 0)
+
+
+def _out_shape(shape, index, strict: bool):
+    out, dim = [], 0
+    for e in _expand_ellipsis(list(index), len(shape)):
+        if e is None:
+            out.append(1)
+            continue
+        size = shape[dim]
+        if isinstance(e, int):
+            if size is not None and not -size <= e < size:
+                raise ValueError(f"slice index {e} of dimension {dim} out of bounds.")
+        elif size is None:
+            out.append(None)
+        else:
+            out.append(len(range(*e.indices(size))))
+        dim += 1
+    return tuple(out)
+
+
+def infer_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  # noqa: A002
+                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
+    b, e, s = I.known_ints(begin), I.known_ints(end), I.known_ints(strides)
+    if input.shape is None:
+        return TensorType(input.dtype, None)
+    if b is None or e is None or s is None:
+        n = begin.shape[0] if begin.shape else None
+        if n is None or ellipsis_mask:
+            return TensorType(input.dtype, None)
+        rank = len(input.shape) + bin(new_axis_mask).count("1") - bin(shrink_axis_mask).count("1")
+        return TensorType(input.dtype, (None,) * rank)
+    index = _dense_index(b, e, s, *masks)
+    return TensorType(input.dtype, _out_shape(input.shape, index, strict=True))
+
+
+def kernel_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  # noqa: A002
+                         ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    arr = np.asarray(input)
+    index = _dense_index(np.asarray(begin).reshape(-1), np.asarray(end).reshape(-1),
+                         np.asarray(strides).reshape(-1), begin_mask, end_mask, ellipsis_mask,
+                         new_axis_mask, shrink_axis_mask)
+    dim = 0
+    for e in _expand_ellipsis(list(index), arr.ndim):
+        if e is None:
+            continue
+        if dim >= arr.ndim:
+            raise InvalidArgumentError(f"Index out of range using input dim {arr.ndim}; input "
+                                       f"has only {arr.ndim} dims")
+        if isinstance(e, int) and not -arr.shape[dim] <= e < arr.shape[dim]:
+            raise InvalidArgumentError(f"slice index {e} of dimension {dim} out of bounds.")
+        dim += 1
+    return arr[tuple(index)]
+
+
+strided_slice_op = defop(
+    "strided_slice", "StridedSlice",
+    inputs=("input: T", "begin: Index", "end: Index", "strides: Index"),
+    attrs={"T": TypeAttr(ALL_TYPES), "Index": TypeAttr(INDEX, d.int32), **dict.fromkeys(_MASKS,
+                                                                                         0)},
+    infer=infer_strided_slice, kernel=kernel_strided_slice, flags={"pure"}, onnx="Slice")
+
+
+def _is_int_scalar(x) -> bool:
+    dt = getattr(x, "dtype", None)
+    return isinstance(dt, d.DType) and dt.is_integer and x.shape.rank == 0
+
+
+def getitem(tensor, key):
+    """Indexing with ints, slices, `tf.newaxis`, `...` and scalar integer tensors."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    begin, end, strides = [], [], []
+    masks = dict.fromkeys(_MASKS, 0)
+    for i, item in enumerate(key):
+        bit = 1 << i
+        if isinstance(item, slice):
+            for value, mask, out, default in ((item.start, "begin_mask", begin, 0),
+                                              (item.stop, "end_mask", end, 0)):
+                if value is None:
+                    masks[mask] |= bit
+                    out.append(default)
+                else:
+                    out.append(_index_value(value))
+            strides.append(1 if item.step is None else _index_value(item.step))
+        elif item is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif item is None:
+            masks["new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        else:
+            value = _index_value(item)
+            masks["shrink_axis_mask"] |= bit
+            begin.append(value)
+            end.append(value + 1 if isinstance(value, int) else value)
+            strides.append(1)
+    if masks["ellipsis_mask"] & (masks["ellipsis_mask"] - 1):
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    return bind(strided_slice_op, (tensor, _pack(begin), _pack(end), _pack(strides)), masks)
+
+
+def _index_value(item):
+    if isinstance(item, (bool, np.bool_)):
+        raise TypeError(_INDEX_ERROR.format(item))
+    if isinstance(item, (int, np.integer)):
+        return int(item)
+    if _is_int_scalar(item):
+        return item
+    raise TypeError(_INDEX_ERROR.format(item))
+
+
+_INDEX_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                "tf.int32/tf.int64 tensors are valid indices, got {!r}")
+
+
+def _pack(values):
+    if all(isinstance(v, int) for v in values):
+        return np.array(values, dtype=np.int32 if all(-2**31 <= v < 2**31 for v in values)
+                        else np.int64)
+    from .array import stack
+    from .math import cast
+    dtype = d.int64 if any(getattr(v, "dtype", None) is d.int64 for v in values) else d.int32
+    return stack([cast(v, dtype) if hasattr(v, "dtype") else np.array(v, dtype.as_numpy_dtype)
+                  for v in values])
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    if strides is None:
+        strides = [1] * len(begin)
+    masks = dict(zip(_MASKS, (begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                              shrink_axis_mask)))
+    return bind(strided_slice_op, (input_, begin, end, strides), masks, name)

@@ -1,0 +1,56 @@
+"""Variable reads and writes: ops on a resource handle.
+
+The handle is a Python object with a `.value` array. A resource tensor's known value (its
+`TensorType.value`) is the handle itself, which gives reads their shape at graph-building time.
+Writes rebind `handle.value` to a new array; they never mutate an array that may be shared.
+"""
+
+from __future__ import annotations
+
+from ..shapes import TensorType
+from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
+
+
+def _handle_shape(resource: TensorType):
+    handle = resource.value
+    return None if handle is None else handle.shape
+
+
+def infer_read(resource, dtype=REQUIRED):
+    return TensorType(dtype, _handle_shape(resource))
+
+
+def infer_none(*_, **__):
+    return ()
+
+
+def kernel_read(handle, dtype=REQUIRED):
+    return handle.value
+
+
+def kernel_assign(handle, value):
+    handle.value = value
+
+
+def kernel_assign_add(handle, value):
+    handle.value = handle.value + value
+
+
+def kernel_assign_sub(handle, value):
+    handle.value = handle.value - value
+
+
+read_variable_op = defop(
+    "read_variable", "ReadVariableOp", inputs=("resource: resource",),
+    attrs={"dtype": REQUIRED}, infer=infer_read, kernel=kernel_read,
+    flags={"resource_read"})
+
+_ASSIGN = dict(inputs=("resource: resource", "value: dtype"),
+               attrs={"dtype": TypeAttr(ALL_TYPES)}, infer=infer_none, num_outputs=0,
+               stateful=True, flags={"resource_write"})
+
+assign_variable_op = defop("assign_variable", "AssignVariableOp", kernel=kernel_assign, **_ASSIGN)
+assign_add_variable_op = defop("assign_add_variable", "AssignAddVariableOp",
+                               kernel=kernel_assign_add, **_ASSIGN)
+assign_sub_variable_op = defop("assign_sub_variable", "AssignSubVariableOp",
+                               kernel=kernel_assign_sub, **_ASSIGN)
