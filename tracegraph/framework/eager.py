@@ -78,9 +78,28 @@ def _eager_dtype(x):
     return None
 
 
+_SCALARS: dict = {}  # (dtype, type, value) -> NumPy scalar, for Python numbers in `x + 1`
+_SCALARS_MAX = 4096
+
+
+def _python_scalar(x, t, dtype):
+    """A Python number converted to `dtype`, memoized (NumPy scalars are immutable)."""
+    key = (dtype, t, x)
+    v = _SCALARS.get(key)
+    if v is None:
+        v = to_array(x, dtype)
+        if x == x and (t is not float or x != 0.0):  # keep NaN and +-0.0 out of the table
+            if len(_SCALARS) >= _SCALARS_MAX:
+                _SCALARS.clear()
+            _SCALARS[key] = v
+    return v
+
+
 def _value_of(x, dtype):
     """The NumPy value of one input, converted to `dtype` (None: its natural dtype)."""
     t = type(x)
+    if (t is int or t is float or t is bool) and dtype is not None:
+        return _python_scalar(x, t, dtype)
     if t is EagerTensor:
         return x._value
     if t is Variable or isinstance(x, Variable):
@@ -107,10 +126,12 @@ class EagerContext:
         else:
             args = self._convert_general(op, inputs)
         try:
-            if op.make_state is None:
+            if op.make_state is not None:
+                out = op.kernel(self._state_for(op, attrs), *args, **attrs)
+            elif attrs:
                 out = op.kernel(*args, **attrs)
             else:
-                out = op.kernel(self._state_for(op, attrs), *args, **attrs)
+                out = op.kernel(*args)
         except OpError as e:
             raise with_op_name(e, op.tf_type) from None
         except (ValueError, TypeError, IndexError, ArithmeticError, np.exceptions.AxisError) as e:
@@ -128,27 +149,29 @@ class EagerContext:
 
     def _convert_uniform(self, op, inputs):
         """All inputs share one type attr: the first tensor decides, Python values follow."""
-        dtype = None
+        np_dtype = None
         for x in inputs:
-            t = type(x)
-            if t is EagerTensor:
-                dtype = _NP_TO_DTYPE[x._value.dtype]
+            if type(x) is EagerTensor:
+                np_dtype = x._value.dtype
                 break
-            if t is not float and t is not int:
-                dtype = _eager_dtype(x)
-                if dtype is not None:
-                    break
+        if np_dtype is None:
+            return self._convert_general(op, inputs)
+        dtype = None
         args = []
         for i, x in enumerate(inputs):
-            v = _value_of(x, dtype)
-            if dtype is None:
-                dtype = _NP_TO_DTYPE[v.dtype]
-            elif v.dtype is not dtype._np_dtype and _NP_TO_DTYPE[v.dtype] is not dtype:
-                raise _mismatch(op, i, dtype, _NP_TO_DTYPE[v.dtype])
+            if type(x) is EagerTensor:
+                v = x._value
+                if v.dtype is not np_dtype and v.dtype != np_dtype:
+                    raise _mismatch(op, i, _NP_TO_DTYPE[np_dtype], _NP_TO_DTYPE[v.dtype])
+            else:
+                if dtype is None:
+                    dtype = _NP_TO_DTYPE[np_dtype]
+                v = _value_of(x, dtype)
+                if v.dtype != np_dtype:
+                    raise _mismatch(op, i, dtype, _NP_TO_DTYPE[v.dtype])
             args.append(v)
-        attr = op.inputs[0].type_attr
-        if dtype not in op.type_attrs[attr].allowed:
-            raise _not_allowed(op, attr, dtype)
+        if np_dtype not in op.allowed_np:
+            raise _not_allowed(op, op.inputs[0].type_attr, _NP_TO_DTYPE[np_dtype])
         return args
 
     def _convert_general(self, op, inputs):

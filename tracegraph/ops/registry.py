@@ -108,6 +108,10 @@ class OpDef:
         self.has_lists = any(s.list_kind for s in self.inputs)
         self.single_type_attr = (len(self.type_attrs) == 1 and not self.has_lists and all(
             s.type_attr is not None for s in self.inputs))
+        # For the eager fast path: the allowed dtypes of the single type attr, as NumPy dtypes.
+        self.allowed_np = frozenset(
+            t.numpy_dtype for ta in self.type_attrs.values() for t in ta.allowed
+            if t is not d.bfloat16) if self.single_type_attr else frozenset()
 
     @property
     def multi_output(self) -> bool:

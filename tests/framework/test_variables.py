@@ -1,0 +1,68 @@
+"""SPEC R-1.8: tf.Variable."""
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+
+
+def test_variable_basics():
+    v = tf.Variable([1.0, 2.0], name="v")
+    assert v.name == "v:0" and v.trainable and v.dtype is tf.float32 and v.shape == (2,)
+    assert repr(v) == ("<tf.Variable 'v:0' shape=(2,) dtype=float32, "
+                       "numpy=array([1., 2.], dtype=float32)>")
+    assert tf.Variable(1.0).name == "Variable:0"
+    assert not tf.Variable(1.0, trainable=False).trainable
+
+
+def test_assign_family():
+    v = tf.Variable(1.0)
+    assert v.assign(3.0) is v and v.numpy() == 3.0
+    v.assign_add(2.0)
+    v.assign_sub(0.5)
+    assert v.numpy() == 4.5 and v.read_value().numpy() == 4.5 and v.value().numpy() == 4.5
+
+
+def test_reads_are_snapshots():
+    v = tf.Variable([1, 2])
+    before = v.read_value()
+    v.assign_add([1, 1])
+    assert before.numpy().tolist() == [1, 2] and v.numpy().tolist() == [2, 3]
+
+
+def test_usable_wherever_a_tensor_is():
+    v = tf.Variable([[1.0, 2.0]])
+    assert (v + 1).numpy().tolist() == [[2.0, 3.0]]
+    assert (2 * v).numpy().tolist() == [[2.0, 4.0]]
+    assert tf.matmul(v, tf.constant([[1.0], [1.0]])).numpy().tolist() == [[3.0]]
+    assert tf.reduce_sum(v).numpy() == 3.0 and v[0, 1].numpy() == 2.0
+    assert np.asarray(v).tolist() == [[1.0, 2.0]] and (v > 1).numpy().tolist() == [[False, True]]
+    assert float(tf.Variable(2.5)) == 2.5
+
+
+def test_assign_wrong_shape_is_value_error():
+    v = tf.Variable(1.0)
+    with pytest.raises(ValueError, match=r"Shape mismatch.*shape \(\), and the assigned value "
+                                         r"shape \(2,\)"):
+        v.assign([1.0, 2.0])
+    assert v.numpy() == 1.0
+
+
+def test_assign_wrong_dtype():
+    v = tf.Variable(1.0)
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype int32"):
+        v.assign(tf.constant(1))
+    w = tf.Variable(1)
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
+        w.assign(1.5)
+    assert v.numpy() == 1.0 and w.numpy() == 1
+
+
+def test_initial_value_forms():
+    assert tf.Variable(lambda: tf.ones([2])).numpy().tolist() == [1.0, 1.0]
+    assert tf.Variable(np.zeros(3)).dtype is tf.float64
+    assert tf.Variable(1, dtype=tf.float32).dtype is tf.float32
+    with pytest.raises(ValueError):
+        tf.Variable(None)
+    with pytest.raises(ValueError, match="not compatible"):
+        tf.Variable([1.0, 2.0], shape=[3])
