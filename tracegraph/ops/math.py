@@ -11,11 +11,24 @@ import operator
 import numpy as np
 
 from .. import dtypes as d
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
-from .registry import (ALL_TYPES, COMPLEX, FLOAT, INTEGER, NO_ATTRS, NUMBER, REAL, REQUIRED,
-                       STRING, TypeAttr, bind, convert_to_tensor, defop)
+from .registry import (
+    ALL_TYPES,
+    COMPLEX,
+    FLOAT,
+    INTEGER,
+    NO_ATTRS,
+    NUMBER,
+    REAL,
+    REQUIRED,
+    STRING,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    defop,
+)
 
 # ---- kernels that need more than a ufunc -----------------------------------------------------
 
@@ -123,10 +136,10 @@ def kernel_erf(x):
     return np.vectorize(math.erf, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
 
 
-def kernel_cast(x, DstT=REQUIRED, Truncate=False):
+def kernel_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's attr names
     arr = np.asarray(x)
     if DstT is d.string or arr.dtype == object:
-        raise InvalidArgumentError(f"Cast {d.NUMPY_TO_DTYPE[arr.dtype].name} to {DstT.name} "
+        raise UnimplementedError(f"Cast {d.NUMPY_TO_DTYPE[arr.dtype].name} to {DstT.name} "
                                    "is not supported")
     if arr.dtype.kind == "c" and DstT._kind != "c":
         arr = arr.real
@@ -137,7 +150,16 @@ def kernel_is_finite(x):
     return np.isfinite(x)
 
 
+def _add_n_mismatch(i, a, b) -> str:
+    return (f"Inputs to operation AddN of type AddN must have the same size and shape.  "
+            f"Input 0: {format_dims(a)} != input {i}: {format_dims(b)}")
+
+
 def kernel_add_n(inputs):
+    first = np.shape(inputs[0])
+    for i, x in enumerate(inputs[1:], 1):
+        if np.shape(x) != first:
+            raise InvalidArgumentError(_add_n_mismatch(i, first, np.shape(x)))
     out = inputs[0]
     for x in inputs[1:]:
         out = out + x
@@ -146,7 +168,7 @@ def kernel_add_n(inputs):
 
 # ---- type inference ----------------------------------------------------------------------------
 
-def infer_cast(x, DstT=REQUIRED, Truncate=False):
+def infer_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's attr names
     return TensorType(DstT, x.shape)
 
 
@@ -160,14 +182,13 @@ def infer_real_part(x, **_):
 
 def infer_add_n(inputs):
     shape = inputs[0].shape
-    for t in inputs[1:]:
+    for i, t in enumerate(inputs[1:], 1):
         if shape is None or t.shape is None:
             shape = shape if t.shape is None else t.shape
             continue
         if len(shape) != len(t.shape) or any(
                 a is not None and b is not None and a != b for a, b in zip(shape, t.shape)):
-            raise ValueError(f"Inputs to AddN must all have the same shape: "
-                             f"{format_dims(shape)} vs {format_dims(t.shape)}")
+            raise ValueError(_add_n_mismatch(i, shape, t.shape))
         shape = tuple(a if a is not None else b for a, b in zip(shape, t.shape))
     return TensorType(inputs[0].dtype, shape)
 
@@ -295,6 +316,9 @@ real_op = defop("real", "Real", inputs=("input: T",), attrs={"T": TypeAttr(COMPL
 imag_op = defop("imag", "Imag", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
                 infer=infer_real_part, kernel=np.imag, flags=_EW)
 conj_op = _unary("conj", "Conj", np.conj, COMPLEX | REAL)
+complex_abs_op = defop("complex_abs", "ComplexAbs", inputs=("x: T",),
+                       attrs={"T": TypeAttr(COMPLEX)}, infer=infer_real_part, kernel=np.abs,
+                       flags=_EW)
 
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
@@ -333,7 +357,6 @@ maximum = _b(maximum_op)
 minimum = _b(minimum_op)
 squared_difference = _b(squared_difference_op)
 atan2 = _b(atan2_op)
-divide_no_nan = _b(div_no_nan_op)
 less = _b(less_op)
 less_equal = _b(less_equal_op)
 greater = _b(greater_op)
@@ -347,7 +370,6 @@ left_shift = _b(left_shift_op)
 right_shift = _b(right_shift_op)
 
 negative = _u(negative_op)
-abs = _u(abs_op)  # noqa: A001 - TensorFlow's name
 sign = _u(sign_op)
 square = _u(square_op)
 sqrt = _u(sqrt_op)
@@ -384,6 +406,14 @@ invert = _u(invert_op)
 real = _u(real_op)
 imag = _u(imag_op)
 conj = _u(conj_op)
+
+
+def abs(x, name=None):  # noqa: A001 - TensorFlow's name
+    """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_complex:
+        return bind(complex_abs_op, (x,), NO_ATTRS, name)
+    return bind(abs_op, (x,), NO_ATTRS, name)
 
 
 def round(x, name=None):  # noqa: A001 - TensorFlow's name
@@ -434,20 +464,53 @@ def saturate_cast(value, dtype, name=None):
 def add_n(inputs, name=None):
     """Sums a list of tensors of the same shape and dtype."""
     if not inputs:
-        raise ValueError("inputs must be a non-empty list of tensors")
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
     return bind(add_n_op, (list(inputs),), NO_ATTRS, name)
+
+
+# TensorFlow's `_TRUEDIV_TABLE`: integers divide in floating point, floats stay as they are.
+_TRUEDIV = {
+    d.uint8: d.float32, d.int8: d.float32, d.uint16: d.float32, d.int16: d.float32,
+    d.uint32: d.float64, d.int32: d.float64, d.uint64: d.float64, d.int64: d.float64,
+    d.bfloat16: None, d.float16: None, d.float32: None, d.float64: None,
+    d.complex64: None, d.complex128: None,
+}
+
+
+def _division_operands(x, y, where: str):
+    """Converts both operands TensorFlow's way and casts integers to their float dtype."""
+    if not _is_tensor(x) and _is_tensor(y):
+        y = convert_to_tensor(y)
+        x = convert_to_tensor(x, dtype=y.dtype)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if x.dtype not in _TRUEDIV:
+        expected = ", ".join(repr(t) for t in _TRUEDIV)
+        raise TypeError(f"Invalid dtype {x.dtype!r} in {where}. Expected one of {{{expected}}}.")
+    target = _TRUEDIV[x.dtype]
+    if target is not None:
+        x, y = cast(x, target), cast(y, target)
+    return x, y
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(getattr(x, "dtype", None), d.DType)
 
 
 def truediv(x, y, name=None):
     """`x / y`; integer tensors are cast to floating point first, as TensorFlow does."""
-    x = convert_to_tensor(x)
-    y = convert_to_tensor(y, dtype_hint=x.dtype)
-    if x.dtype != y.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
-    if x.dtype.is_integer:
-        target = d.float32 if x.dtype in (d.int8, d.int16, d.uint8, d.uint16) else d.float64
-        x, y = cast(x, target), cast(y, target)
+    x, y = _division_operands(x, y, "__truediv__")
     return bind(real_div_op, (x, y), NO_ATTRS, name)
+
+
+def divide_no_nan(x, y, name=None):
+    """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
+    x, y = _division_operands(x, y, "tf.math.divide_no_nan")
+    return bind(div_no_nan_op, (x, y), NO_ATTRS, name)
 
 
 divide = truediv
