@@ -12,8 +12,8 @@ import warnings as _warnings
 # the kernels and the code we generate, never from the user's.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(\.|$)")
 
-from . import dtypes, errors  # noqa: E402
-from .api import config, debugging, linalg, math, nn, random, strings  # noqa: E402
+from . import config, dtypes, errors, nest  # noqa: E402, F401
+from .api import debugging, linalg, math, nn, random, strings  # noqa: E402
 from .dtypes import (  # noqa: E402, F401
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -43,6 +43,8 @@ from .ops.reduce import (  # noqa: E402, F401
 )
 from .ops.registry import convert_to_tensor  # noqa: E402, F401
 from .shapes import TensorShape, TensorSpec  # noqa: E402, F401
+from .trace.concrete import ConcreteFunction  # noqa: E402, F401
+from .trace.function import Function, function  # noqa: E402, F401
 
 newaxis = None
 __version__ = "0.1.0"

@@ -49,3 +49,15 @@ def next_eager_op_seed() -> int:
     """The op seed an eager random op gets when only the global seed is set."""
     with _lock:
         return _op_seed_rng.randint(0, _MAXINT32)
+
+
+def list_physical_devices(device_type=None) -> list:
+    """tracegraph runs on the CPU only."""
+    from collections import namedtuple
+    device = namedtuple("PhysicalDevice", "name device_type")
+    devices = [device("/physical_device:CPU:0", "CPU")]
+    return [x for x in devices if device_type in (None, x.device_type)]
+
+
+def list_logical_devices(device_type=None) -> list:
+    return list_physical_devices(device_type)

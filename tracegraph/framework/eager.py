@@ -19,7 +19,7 @@ from ..shapes import TensorType
 from .tensor import EagerTensor, Tensor
 from .variables import ResourceHandle, Variable
 
-__all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name"]
+__all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name", "explain_kernel_error"]
 
 _NP_TO_DTYPE = d.NUMPY_TO_DTYPE
 _NDARRAY = np.ndarray
@@ -135,7 +135,7 @@ class EagerContext:
         except OpError as e:
             raise with_op_name(e, op.tf_type) from None
         except (ValueError, TypeError, IndexError, ArithmeticError, np.exceptions.AxisError) as e:
-            raise self._explain(op, args, attrs, e) from None
+            raise explain_kernel_error(op, args, attrs, e) from None
         n = op.num_outputs
         if n == 1:
             if type(out) is _NDARRAY or isinstance(out, _GENERIC):
@@ -225,16 +225,6 @@ class EagerContext:
             state = self._states[key] = op.make_state(attrs)
         return state
 
-    def _explain(self, op, args, attrs, error) -> InvalidArgumentError:
-        """Turns a kernel failure into TensorFlow's error, using the op's type inference."""
-        types = [_type_of(a) for a in args]
-        full = {**op.attr_defaults, **attrs}
-        try:
-            op.infer(*types, **full)
-        except (ValueError, TypeError) as e:
-            return InvalidArgumentError(f"{e} [Op:{op.tf_type}]")
-        return InvalidArgumentError(f"{type(error).__name__}: {error} [Op:{op.tf_type}]")
-
     # --- conversion ------------------------------------------------------------------------
     def convert(self, value, dtype, dtype_hint, name):
         t = type(value)
@@ -257,6 +247,17 @@ class EagerContext:
     def next_op_seed(self) -> int:
         from .. import config
         return config.next_eager_op_seed()
+
+
+def explain_kernel_error(op, args, attrs, error) -> InvalidArgumentError:
+    """A kernel failure as TensorFlow's error, worded by the op's type inference."""
+    types = [_type_of(a) for a in args]
+    full = {**op.attr_defaults, **attrs}
+    try:
+        op.infer(*types, **full)
+    except (ValueError, TypeError) as e:
+        return InvalidArgumentError(f"{e} [Op:{op.tf_type}]")
+    return InvalidArgumentError(f"{type(error).__name__}: {error} [Op:{op.tf_type}]")
 
 
 def _type_of(value) -> TensorType | list:

@@ -104,7 +104,7 @@ class Variable(TensorOperators):
     # --- reading ---------------------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
-        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self._handle.dtype})
+        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self.dtype})
 
     def value(self):
         return self.read_value()
@@ -118,12 +118,12 @@ class Variable(TensorOperators):
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
-        value = convert_to_tensor(value, dtype=self._handle.dtype)
-        if self._handle.shape is not None and not shapes_compatible(
-                self._handle.shape, value.shape._dims):
+        value = convert_to_tensor(value, dtype=self.dtype)
+        shape = self.shape._dims
+        if shape is not None and not shapes_compatible(shape, value.shape._dims):
             raise ValueError(
                 f"Cannot {what} value to variable '{self._name}': Shape mismatch. The variable "
-                f"shape {format_shape(self._handle.shape)}, and the assigned value shape "
+                f"shape {format_shape(shape)}, and the assigned value shape "
                 f"{format_shape(value.shape._dims)} are incompatible.")
         return value
 

@@ -1,0 +1,235 @@
+"""The code generator: one readable Python function per graph, compiled once.
+
+    def power(x):
+        v1 = k_eye(num_rows=10, num_columns=None, batch_shape=(), dtype=int32)  # Eye ...
+        v2 = x @ v1                                                             # MatMul ...
+
+One line per op, with the op type, its name and the user's line as a comment. Ops with an
+inline expression in their record (`{0} + {1}`) become plain Python operators; the rest call
+their kernel, bound as a global. Constants and captured values are globals, so a call passes only
+the arguments. Variable names are recycled as soon as a value is dead, which frees it without
+an extra statement. The source is registered with `linecache` so tracebacks show it, and a
+failing line is mapped back to its op to name it and the user's line in the error (R-4.6).
+"""
+
+from __future__ import annotations
+
+import itertools
+import keyword
+import linecache
+import math
+import re
+
+import numpy as np
+
+from .. import dtypes as d
+from ..graph.graph import Graph
+from .errors import graph_error
+from .plan import Plan
+
+__all__ = ["generate", "GeneratedFunction"]
+
+_counter = itertools.count()
+_COMMENT_COLUMN = 60
+
+
+def _identifier(name: str, taken: set) -> str:
+    base = re.sub(r"\W", "_", name) or "arg"
+    if base[0].isdigit() or keyword.iskeyword(base):
+        base = f"_{base}"
+    candidate, n = base, 1
+    while candidate in taken:
+        candidate = f"{base}_{n}"
+        n += 1
+    taken.add(candidate)
+    return candidate
+
+
+class GeneratedFunction:
+    """A compiled graph function with its source (`.source`) and line -> op table."""
+
+    def __init__(self, fn, source: str, filename: str, globals_: dict):
+        self.fn = fn
+        self.source = source
+        self.filename = filename
+        self.globals = globals_
+
+    def __call__(self, *values):
+        return self.fn(*values)
+
+    def __repr__(self):
+        return f"<GeneratedFunction {self.fn.__name__}>"
+
+
+class _Emitter:
+    def __init__(self, plan: Plan, compile_subgraph, name: str):
+        self.plan = plan
+        self.compile_subgraph = compile_subgraph
+        self.name = name
+        self.globals: dict = {"np": np, "__name__": "tracegraph.generated",
+                              "__builtins__": __builtins__}
+        self.global_names: set = set(self.globals)
+        self.expr: dict[int, str] = {}     # slot -> expression that holds its value
+        self.lines: list[str] = []
+        self.line_ops: dict[int, object] = {}
+        self.free: list[str] = []
+        self.temp_count = itertools.count(1)
+        self.taken = set(keyword.kwlist) | self.global_names
+        self.indent = 2
+
+    # --- names and globals -------------------------------------------------------------------
+    def bind_global(self, prefix: str, value) -> str:
+        for name, existing in self.globals.items():
+            if existing is value and name.startswith(prefix):
+                return name
+        name = _identifier(prefix, self.global_names)
+        self.globals[name] = value
+        self.taken.add(name)
+        return name
+
+    def temp(self) -> str:
+        if self.free:
+            return self.free.pop()
+        while True:
+            name = f"v{next(self.temp_count)}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def literal(self, value) -> str:
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        if isinstance(value, float) and math.isfinite(value):
+            return repr(value)
+        if isinstance(value, d.DType):
+            return self.bind_global(value.name, value)
+        if isinstance(value, tuple) and all(isinstance(v, (bool, int, str)) for v in value):
+            return repr(value)
+        return self.bind_global("a", value)
+
+    # --- lines -------------------------------------------------------------------------------
+    def line(self, text: str, op=None) -> None:
+        pad = "    " * self.indent
+        if op is not None:
+            where = f"  {op.source.short()}" if op.source is not None else ""
+            comment = f"# {op.type:<12} {op.name}{where}"
+            text = f"{pad}{text}"
+            text = f"{text:<{_COMMENT_COLUMN}}  {comment}" if len(text) < _COMMENT_COLUMN \
+                else f"{text}  {comment}"
+            self.line_ops[len(self.lines)] = op
+        else:
+            text = f"{pad}{text}"
+        self.lines.append(text)
+
+    # --- ops ---------------------------------------------------------------------------------
+    def emit_op(self, index: int, op) -> None:
+        plan = self.plan
+        op_def = op.op_def
+        ins = [self.expr[plan.slot(t)] for t in op.inputs]
+        out_slots = [plan.slot(t) for t in op.outputs]
+        if "constant" in op_def.flags:
+            self.expr[out_slots[0]] = self.bind_global("c", op.attrs["value"])
+            return
+        template = op_def.expr(op.kernel_attrs) if callable(op_def.expr) else op_def.expr
+        if template == "{0}":  # identity: an alias, no line
+            self.expr[out_slots[0]] = ins[0]
+            return
+        self.release(index, op)
+        outs = [self.temp() for _ in out_slots]
+        for s, name in zip(out_slots, outs):
+            self.expr[s] = name
+        if op_def.emit is not None:
+            op_def.emit(self, op, ins, outs)
+            return
+        if template is not None:
+            call = template.format(*ins)
+        else:
+            call = self.kernel_call(op, ins)
+        lhs = ", ".join(outs)
+        if len(outs) == 1 and op_def.num_outputs != 1:
+            lhs += ","
+        self.line(f"{lhs} = {call}" if outs else call, op)
+
+    def kernel_call(self, op, ins) -> str:
+        op_def = op.op_def
+        kernel = self.bind_global(f"k_{op_def.name}", op_def.kernel)
+        args = []
+        if op_def.make_state is not None:
+            args.append(self.bind_global("s", op_def.make_state(op.kernel_attrs)))
+        i = 0
+        for n in op.input_arity:
+            if n is None:
+                args.append(ins[i])
+                i += 1
+            else:
+                args.append("[" + ", ".join(ins[i:i + n]) + "]")
+                i += n
+        for key, value in op.kernel_attrs.items():
+            if isinstance(value, Graph):
+                value = self.compile_subgraph(value)
+                args.append(f"{key}={self.bind_global('f_' + key, value)}")
+            else:
+                args.append(f"{key}={self.literal(value)}")
+        return f"{kernel}({', '.join(args)})"
+
+    def release(self, index: int, op) -> None:
+        """Returns the names of values that die at this op to the free list."""
+        plan = self.plan
+        for t in op.inputs:
+            slot = plan.slot(t)
+            name = self.expr.get(slot)
+            if plan.last_use.get(slot) == index and name and name.startswith("v") and \
+                    name not in self.free and self._root_dead(name, index):
+                self.free.append(name)
+
+    def _root_dead(self, name: str, index: int) -> bool:
+        """A name may be shared by aliases (identities): free it when none is used later."""
+        plan = self.plan
+        return all(plan.last_use.get(s, -1) <= index for s, e in self.expr.items() if e == name)
+
+
+def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
+    """Emits, compiles and registers the Python function that runs `plan`."""
+    em = _Emitter(plan, compile_subgraph, name)
+    params = []
+    for t in plan.inputs:
+        param = _identifier(t.op.name.split("/")[-1], em.taken)
+        params.append(param)
+        em.expr[plan.slot(t)] = param
+    for slot, value in plan.constants.items():
+        em.expr[slot] = em.bind_global("capture", value)
+    for index, op in enumerate(plan.schedule):
+        em.emit_op(index, op)
+    outs = [em.expr[plan.slot(t)] for t in plan.outputs]
+    ret = "(" + ", ".join(outs) + ("," if len(outs) == 1 else "") + ")"
+    fn_name = _identifier(name, set(em.globals))
+    body = em.lines or ["        pass"]
+    header = [f"def {fn_name}({', '.join(params)}):", "    try:"]
+    footer = [f"        return {ret}", "    except Exception as e:",
+              "        raise _raise(e) from None"]
+    source_lines = header + body + footer
+    source = "\n".join(source_lines) + "\n"
+    filename = f"<tracegraph-codegen {fn_name}#{next(_counter)}>"
+    line_ops = {i + len(header) + 1: op for i, op in em.line_ops.items()}
+    em.globals["_raise"] = _make_raiser(line_ops, em)
+    code = compile(source, filename, "exec")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(code, em.globals)
+    return GeneratedFunction(em.globals[fn_name], source, filename, em.globals)
+
+
+def _make_raiser(line_ops: dict, em: _Emitter):
+    plan = em.plan
+
+    def _raise(error: BaseException) -> BaseException:
+        tb = error.__traceback__
+        op = line_ops.get(tb.tb_lineno) if tb is not None else None
+        if op is None:
+            return error
+        frame_locals = tb.tb_frame.f_locals
+        args = []
+        for t in op.inputs:
+            expr = em.expr.get(plan.slot(t))
+            args.append(frame_locals.get(expr, em.globals.get(expr)))
+        return graph_error(error, op, op.grouped_inputs(args))
+    return _raise

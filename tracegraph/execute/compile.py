@@ -1,0 +1,152 @@
+"""Turning a graph into a callable: choose an executor, compile sub-graphs the same way.
+
+Executors: "codegen" (the default) and "interpreter" (the reference). With cross-checking on
+(`set_crosscheck(True)`, used by the test suite), every compiled graph runs on both and any
+difference in outputs, printed text, variable updates or raised error is an AssertionError.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+
+import numpy as np
+
+from ..graph.graph import Graph
+from .codegen import generate
+from .interpreter import Interpreter
+from .plan import make_plan
+
+__all__ = ["compile_graph", "compile_subgraph", "EXECUTORS", "set_crosscheck", "crosscheck"]
+
+EXECUTORS = ("codegen", "interpreter")
+_crosscheck = False
+
+
+def set_crosscheck(enabled: bool) -> None:
+    """Run every graph on both executors and compare (a testing aid; slow)."""
+    global _crosscheck
+    _crosscheck = bool(enabled)
+
+
+def crosscheck() -> bool:
+    return _crosscheck
+
+
+def _build(graph: Graph, inputs, outputs, constants, executor: str, name: str):
+    plan = make_plan(graph, inputs, outputs, constants)
+
+    def sub(g):
+        return compile_subgraph(g, executor)
+    if executor == "codegen":
+        return generate(plan, sub, name)
+    if executor == "interpreter":
+        return Interpreter(plan, sub)
+    raise ValueError(f"Unknown executor {executor!r}; choose one of {EXECUTORS}.")
+
+
+def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str = "codegen",
+                  name: str | None = None):
+    """A callable taking values for `inputs` and returning a tuple of the `outputs`' values."""
+    name = name or graph.name
+    fn = _build(graph, inputs, outputs, constants, executor, name)
+    if _crosscheck and executor != "interpreter":
+        reference = _build(graph, inputs, outputs, constants, "interpreter", name)
+        return _CrossChecked(fn, reference, graph)
+    return fn
+
+
+def compile_subgraph(graph: Graph, executor: str):
+    """A sub-graph (branch, body, called function) as a callable of its inputs and captures."""
+    cache = graph.__dict__.setdefault("_compiled", {})
+    key = (executor, _crosscheck)
+    if key not in cache:
+        inputs = list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
+                                                                   []))
+        cache[key] = compile_graph(graph, inputs, list(graph.outputs), None, executor,
+                                   graph.name)
+    return cache[key]
+
+
+class _CrossChecked:
+    """Runs the reference interpreter first (on a snapshot of the state), then the executor,
+    and compares everything observable."""
+
+    def __init__(self, fn, reference, graph: Graph):
+        self.fn = fn
+        self.reference = reference
+        self.source = getattr(fn, "source", None)
+        self.deterministic = not any("random" in op.op_def.flags and
+                                     op.attrs.get("seed", 0) == 0 and
+                                     op.attrs.get("seed2", 0) == 0
+                                     for op in _all_ops(graph))
+        self.handles = [v for v in _captured_handles(graph)]
+
+    def __call__(self, *values):
+        if not self.deterministic:
+            return self.fn(*values)
+        before = [h.value for h in self.handles]
+        ref_out, ref_err, ref_text, ref_state = _observe(self.reference, values, self.handles)
+        for h, v in zip(self.handles, before):
+            h.value = v
+        out, err, text, state = _observe(self.fn, values, self.handles)
+        _compare(ref_out, out, ref_err, err, ref_text, text, ref_state, state)
+        sys.stdout.write(text[0])
+        sys.stderr.write(text[1])
+        if err is not None:
+            raise err
+        return out
+
+
+def _all_ops(graph):
+    for op in graph.operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _all_ops(sub)
+
+
+def _captured_handles(graph):
+    from ..framework.variables import ResourceHandle
+    seen = []
+    for value, _ in getattr(graph, "captures", {}).values():
+        if isinstance(value, ResourceHandle) and value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _observe(fn, values, handles):
+    out_buf, err_buf = io.StringIO(), io.StringIO()
+    error = None
+    out = None
+    with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
+        try:
+            out = fn(*values)
+        except Exception as e:  # compared below, then re-raised
+            error = e
+    return out, error, (out_buf.getvalue(), err_buf.getvalue()), [h.value for h in handles]
+
+
+def _same(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind in "fc":
+        return bool(np.array_equal(a, b, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def _compare(ref_out, out, ref_err, err, ref_text, text, ref_state, state) -> None:
+    if (ref_err is None) != (err is None) or (err is not None and type(err) is not
+                                              type(ref_err)):
+        raise AssertionError(f"executors disagree on errors: interpreter {ref_err!r}, "
+                             f"executor {err!r}")
+    if ref_text != text:
+        raise AssertionError(f"executors printed different text: {ref_text!r} vs {text!r}")
+    if err is None:
+        for i, (a, b) in enumerate(zip(ref_out, out)):
+            if not _same(a, b):
+                raise AssertionError(f"executors disagree on output {i}: {a!r} vs {b!r}")
+    for i, (a, b) in enumerate(zip(ref_state, state)):
+        if not _same(a, b):
+            raise AssertionError(f"executors disagree on variable {i}: {a!r} vs {b!r}")

@@ -1,0 +1,251 @@
+"""The graph-building context: what `bind` does while tracing.
+
+Inputs are converted to tensors of the graph being built (Python values become `Const` ops named
+after the op and argument, like `Greater/y`; eager tensors, Variable handles and tensors of an
+enclosing graph become captures). Type inference gives the outputs' dtypes and shapes; when
+every input's value is known and small, the kernel computes the output's value too, so shape
+arithmetic stays static. Stateful ops keep program order and resource accesses are ordered
+(automatic control dependencies, SPEC R-4.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..framework.tensor import EagerTensor, Tensor
+from ..framework.variables import ResourceHandle, Variable
+from ..ops.array import const_op, pack_op
+from ..ops.convert import to_array
+from ..ops.registry import check_allowed, resolve_type_attrs
+from ..ops.state import read_variable_op
+from ..shapes import TensorType, format_dims
+from .graph import FuncGraph, Graph, Operation, group_values
+from .source import user_location
+from .tensor import SymbolicTensor
+
+__all__ = ["GraphContext", "capture"]
+
+_CONST_PROPAGATION_LIMIT = 1000  # elements: values this small are computed at trace time
+
+
+def _graph_dtype(x):
+    if isinstance(x, (Tensor, Variable)):
+        return x.dtype
+    if isinstance(x, ResourceHandle):
+        return d.resource
+    return None
+
+
+def _has_tensor(x) -> bool:
+    if isinstance(x, (list, tuple)):
+        return any(_has_tensor(v) for v in x)
+    return isinstance(x, (Tensor, Variable))
+
+
+def capture(graph: Graph, value, name: str) -> SymbolicTensor:
+    """The placeholder through which `graph` reads an outside value (created once per value)."""
+    if not isinstance(graph, FuncGraph):
+        raise ValueError(f"Tensor {getattr(value, 'name', value)} must be from the same graph "
+                         f"as the op that uses it (graph {graph.name!r}).")
+    key = id(value)
+    found = graph.captures.get(key)
+    if found is not None:
+        return found[1]
+    if isinstance(value, SymbolicTensor):
+        if graph.outer_graph is None:
+            raise ValueError(
+                f"Tensor {value.name} belongs to another tf.function graph and cannot be used "
+                f"in graph {graph.name!r}. Pass it as an argument or return it instead.")
+        external = value if value.graph is graph.outer_graph else \
+            capture(graph.outer_graph, value, name)
+        tensor_type = TensorType(value.dtype, value._shape, value._value)
+    else:
+        if isinstance(value, ResourceHandle):
+            tensor_type = TensorType(d.resource, (), value)
+        else:
+            arr = value._value
+            tensor_type = TensorType(d.NUMPY_TO_DTYPE[arr.dtype], np.shape(arr))
+        external = value if graph.outer_graph is None else \
+            capture(graph.outer_graph, value, name)
+    placeholder = graph.placeholder(tensor_type, name)
+    graph.captures[key] = (external, placeholder)
+    return placeholder
+
+
+class GraphContext:
+    """Records ops into `graph` instead of running them."""
+
+    executing_eagerly = False
+
+    def __init__(self, graph: Graph, on_variable_created=None):
+        self.graph = graph
+        self.on_variable_created = on_variable_created
+        self._last_stateful: Operation | None = None
+        self._last_write: dict[int, Operation] = {}
+        self._reads: dict[int, list[Operation]] = {}
+
+    # --- bind --------------------------------------------------------------------------------
+    def apply(self, op, inputs, attrs, name):
+        g = self.graph
+        op_name = g.unique_name(name or op.tf_type)
+        found = resolve_type_attrs(op, inputs, _graph_dtype)
+        flat, arity = [], []
+        for i, (spec, x) in enumerate(zip(op.inputs, inputs)):
+            if spec.list_kind is None:
+                flat.append(self._input(op, op_name, spec, x, found, i))
+                arity.append(None)
+                continue
+            if not isinstance(x, (list, tuple)):
+                raise TypeError(f"Expected list for '{spec.name}' argument to '{op.tf_type}' Op,"
+                                f" not {x!r}.")
+            items = [self._input(op, op_name, spec, v, found, i) for v in x]
+            flat.extend(items)
+            arity.append(len(items))
+        full = {**op.attr_defaults, **attrs}
+        full.update(found)
+        types = [t.tensor_type for t in flat]
+        grouped = group_values(types, arity)
+        kernel_attrs = {k: v for k, v in full.items() if k not in op.type_attrs}
+        location = user_location(2)
+        try:
+            out = op.infer(*grouped, **kernel_attrs)
+        except (ValueError, TypeError) as e:
+            shapes = ", ".join(format_dims(t.shape) for t in types)
+            where = f" (defined at {location})" if location else ""
+            raise type(e)(f"{e} for '{{{{node {op_name}}}}} = {op.tf_type}"
+                          f"({', '.join(t.name for t in flat)})' with input shapes: "
+                          f"{shapes}.{where}") from None
+        out_types = [out] if isinstance(out, TensorType) else list(out)
+        if not op.stateful and op.kernel is not None and op.make_state is None and flat:
+            _propagate_constants(op, grouped, kernel_attrs, out_types)
+        controls = self._control_inputs(op, flat)
+        new = g.add_operation(op, op_name, flat, arity, full, out_types, controls, location)
+        self._record_effects(new, flat)
+        n = op.num_outputs
+        if n == 1:
+            return new.outputs[0]
+        if n == 0:
+            return new
+        return list(new.outputs)
+
+    def _input(self, op, op_name, spec, x, found, index) -> SymbolicTensor:
+        attr = spec.type_attr
+        if spec.list_kind == "typelist":
+            return self._to_graph_tensor(x, None, f"{op_name}/{spec.name}")
+        want = spec.fixed_dtype if attr is None else found.get(attr)
+        t = self._to_graph_tensor(x, want, f"{op_name}/{spec.name}")
+        if want is None:
+            found[attr] = want = t.dtype
+        elif t.dtype is not want:
+            first = next(s.name for s in op.inputs if s.type_attr == attr) if attr else spec.name
+            raise TypeError(f"Input '{spec.name}' of '{op.tf_type}' Op has type {t.dtype.name} "
+                            f"that does not match type {want.name} of argument '{first}'.")
+        if attr is not None:
+            check_allowed(op, attr, want, spec.name)
+        return t
+
+    def _to_graph_tensor(self, x, dtype, name) -> SymbolicTensor:
+        g = self.graph
+        if isinstance(x, SymbolicTensor):
+            return x if x.op.graph is g else capture(g, x, name)
+        if type(x) is EagerTensor:
+            return capture(g, x, name)
+        if isinstance(x, Variable):
+            if dtype is d.resource:
+                return self._to_graph_tensor(x.handle, dtype, name)
+            return self.apply(read_variable_op, (x.handle,), {"dtype": x.dtype}, None)
+        if isinstance(x, ResourceHandle):
+            return capture(g, x, name)
+        if isinstance(x, (list, tuple)) and _has_tensor(x):
+            parts = [self._to_graph_tensor(v, dtype, name) for v in x]
+            return self.apply(pack_op, (parts,), {"axis": 0}, None)
+        arr = to_array(x, dtype)
+        return self.apply(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]},
+                          name)
+
+    # --- automatic control dependencies --------------------------------------------------------
+    def _control_inputs(self, op, flat) -> list[Operation]:
+        controls = self.graph.current_control_inputs()
+        if not (isinstance(self.graph, FuncGraph) and self.graph.auto_control_deps):
+            return controls
+        controls = list(controls)
+        if op.stateful and self._last_stateful is not None:
+            controls.append(self._last_stateful)
+        for t in flat:
+            if t.dtype is not d.resource:
+                continue
+            key = id(t)
+            last = self._last_write.get(key)
+            if last is not None:
+                controls.append(last)
+            if op.stateful:
+                controls.extend(self._reads.get(key, ()))
+        seen, unique = set(), []
+        for c in controls:
+            if id(c) not in seen:
+                seen.add(id(c))
+                unique.append(c)
+        return unique
+
+    def _record_effects(self, new: Operation, flat) -> None:
+        if new.op_def.stateful:
+            self._last_stateful = new
+        for t in flat:
+            if t.dtype is not d.resource:
+                continue
+            key = id(t)
+            if new.op_def.stateful:
+                self._last_write[key] = new
+                self._reads[key] = []
+            else:
+                self._reads.setdefault(key, []).append(new)
+
+    # --- conversion ----------------------------------------------------------------------------
+    def convert(self, value, dtype, dtype_hint, name):
+        if isinstance(value, (Tensor, Variable)):
+            t = self._to_graph_tensor(value, None, name or "Const")
+            if dtype is not None and t.dtype is not dtype:
+                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
+                                 f"with dtype {t.dtype.name}: {t!r}")
+            return t
+        if dtype is None and dtype_hint is not None:
+            try:
+                return self._to_graph_tensor(to_array(value, dtype_hint), dtype_hint,
+                                             name or "Const")
+            except (TypeError, ValueError):
+                pass
+        return self._to_graph_tensor(value, dtype, name or "Const")
+
+    def next_op_seed(self) -> int:
+        return len(self.graph.operations)
+
+
+def _small(value) -> bool:
+    return value is not None and not isinstance(value, ResourceHandle) and \
+        np.size(value) <= _CONST_PROPAGATION_LIMIT
+
+
+def _propagate_constants(op, grouped, attrs, out_types) -> None:
+    """Computes output values at trace time when all inputs are known, small constants."""
+    args = []
+    for g in grouped:
+        if isinstance(g, list):
+            if not all(_small(t.value) for t in g):
+                return
+            args.append([t.value for t in g])
+        else:
+            if not _small(g.value):
+                return
+            args.append(g.value)
+    try:
+        with np.errstate(all="ignore"):
+            out = op.kernel(*args, **attrs) if attrs else op.kernel(*args)
+    except Exception:  # a runtime error: leave it to run time (the op may never run)
+        return
+    outs = [out] if op.num_outputs == 1 else list(out)
+    for t, v in zip(out_types, outs):
+        v = np.asarray(v, dtype=object if t.dtype is d.string else None)
+        if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
+            t.value = v
+

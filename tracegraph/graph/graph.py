@@ -1,0 +1,234 @@
+"""The graph IR: `Graph`, `FuncGraph` (a traced function's graph) and `Operation`.
+
+A graph is a list of Operations in creation order, which is a topological order: an op's inputs
+and control inputs always come before it. Names are unique and scoped (`Greater/y`). Attrs may
+hold sub-graphs (the branches of `cond`, the body of `while_loop`, a called function).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from ..shapes import TensorType
+from .source import SourceLocation
+from .tensor import SymbolicTensor
+
+__all__ = ["Graph", "FuncGraph", "Operation", "group_values"]
+
+
+def group_values(values, arity) -> list:
+    """Regroups flat input values into an op's arguments (list inputs become lists)."""
+    if all(n is None for n in arity):
+        return list(values)
+    out, i = [], 0
+    for n in arity:
+        if n is None:
+            out.append(values[i])
+            i += 1
+        else:
+            out.append(list(values[i:i + n]))
+            i += n
+    return out
+
+
+class Operation:
+    """One node: an op record applied to inputs, with attrs, control inputs and outputs."""
+
+    __slots__ = ("graph", "name", "op_def", "inputs", "input_arity", "attrs", "control_inputs",
+                 "outputs", "source", "kernel_attrs", "__weakref__")
+
+    def __init__(self, graph, op_def, name: str, inputs, input_arity, attrs: dict,
+                 output_types, control_inputs=(), source: SourceLocation | None = None):
+        self.graph = graph
+        self.op_def = op_def
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.input_arity = tuple(input_arity)
+        self.attrs = attrs
+        self.control_inputs = list(control_inputs)
+        self.source = source
+        self.outputs = [SymbolicTensor(self, i, t) for i, t in enumerate(output_types)]
+        # attrs the kernel takes: everything but the type attrs the inputs already determine
+        self.kernel_attrs = {k: v for k, v in attrs.items() if k not in op_def.type_attrs}
+
+    @property
+    def type(self) -> str:
+        return self.op_def.tf_type
+
+    @property
+    def values(self):
+        return tuple(self.outputs)
+
+    def get_attr(self, name: str):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
+
+    def grouped_inputs(self, values) -> list:
+        """Regroups flat input values into the op's arguments (list inputs become lists)."""
+        return group_values(values, self.input_arity)
+
+    def subgraphs(self) -> list[tuple[str, Graph]]:
+        """(attr name, graph) for every sub-graph attr (cond branches, loop bodies, calls)."""
+        return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class Graph:
+    """A dataflow graph of Operations."""
+
+    def __init__(self, name: str = "graph", outer_graph: Graph | None = None):
+        self.name = name
+        self.outer_graph = outer_graph
+        self._ops: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._name_counts: dict[str, int] = {}
+        self._scope = ""
+        self._control_stack: list[list[Operation]] = []
+        self.seed = None
+
+    # --- building ----------------------------------------------------------------------------
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """`name` in the current scope, or `name_1`, `name_2`, ... (case-insensitive)."""
+        if self._scope:
+            name = f"{self._scope}{name}"
+        key = name.lower()
+        i = self._name_counts.get(key, 0)
+        if mark_as_used:
+            self._name_counts[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._name_counts:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._name_counts[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    def add_operation(self, op_def, name: str, inputs, input_arity, attrs, output_types,
+                      control_inputs=(), source=None) -> Operation:
+        op = Operation(self, op_def, name, inputs, input_arity, attrs, output_types,
+                       control_inputs, source)
+        self._ops.append(op)
+        self._by_name[name] = op
+        return op
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str):
+        """Ops created inside get `name/` prefixed to their names."""
+        old = self._scope
+        scope = self.unique_name(name.rstrip("/")) if name else ""
+        self._scope = f"{scope}/" if scope else ""
+        try:
+            yield self._scope
+        finally:
+            self._scope = old
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run after `control_inputs` (tensors or operations)."""
+        ops = []
+        for c in control_inputs or ():
+            c = getattr(c, "op", c)
+            if isinstance(c, Operation):
+                ops.append(c)
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    def current_control_inputs(self) -> list[Operation]:
+        return [op for frame in self._control_stack for op in frame]
+
+    # --- inspection ----------------------------------------------------------------------------
+    def get_operations(self) -> list[Operation]:
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> SymbolicTensor:
+        m = re.fullmatch(r"(.+):(\d+)", name)
+        if not m:
+            raise ValueError(f"The name '{name}' looks like an (invalid) Operation name, not a "
+                             "Tensor. Tensor names must be of the form '<op_name>:<output_index>'.")
+        op = self.get_operation_by_name(m.group(1))
+        index = int(m.group(2))
+        if index >= len(op.outputs):
+            raise KeyError(f"The name '{name}' refers to a Tensor which does not exist. The "
+                           f"operation, '{op.name}', exists but only has {len(op.outputs)} "
+                           "outputs.")
+        return op.outputs[index]
+
+    @property
+    def operations(self) -> list[Operation]:
+        return self._ops
+
+    def __len__(self):
+        return len(self._ops)
+
+    def as_graph_def(self, add_shapes: bool = False):
+        from .graph_def import graph_to_graph_def
+        return graph_to_graph_def(self)
+
+    def to_text(self) -> str:
+        from .printer import graph_text
+        return graph_text(self)
+
+    def __str__(self):
+        return self.to_text()
+
+    def as_default(self):
+        """`with graph.as_default():` builds ops into this graph (TensorFlow 1 style)."""
+        from ..ops.registry import context_scope
+        from .building import GraphContext
+        return context_scope(GraphContext(self))
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name!r} with {len(self._ops)} ops>"
+
+
+class FuncGraph(Graph):
+    """The graph of a traced function: placeholders for inputs, outputs, and captures.
+
+    A capture is a value from outside the graph (an eager tensor, a Variable's handle, or a
+    tensor of an enclosing graph) that the graph reads through a placeholder.
+    """
+
+    def __init__(self, name: str, outer_graph: Graph | None = None):
+        super().__init__(name, outer_graph)
+        self.inputs: list[SymbolicTensor] = []
+        self.outputs: list[SymbolicTensor] = []
+        self.structured_outputs = None
+        self.structured_input_signature = None
+        # key -> (external value, placeholder); external values are eager values/handles for a
+        # top-level graph, or symbolic tensors of `outer_graph` for a nested one.
+        self.captures: dict = {}
+        self.variables: list = []
+        self.auto_control_deps = True
+
+    @property
+    def capture_placeholders(self) -> list[SymbolicTensor]:
+        return [ph for _, ph in self.captures.values()]
+
+    @property
+    def external_captures(self) -> list:
+        return [value for value, _ in self.captures.values()]
+
+    def placeholder(self, tensor_type: TensorType, name: str, user_name: str | None = None):
+        from ..ops.array import placeholder_op
+        attrs = {"dtype": tensor_type.dtype, "shape": tensor_type.shape}
+        if user_name is not None:
+            attrs["_user_specified_name"] = user_name
+        op = self.add_operation(placeholder_op, self.unique_name(name), (), (), attrs,
+                                [tensor_type])
+        return op.outputs[0]

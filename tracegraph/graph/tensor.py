@@ -1,0 +1,102 @@
+"""Symbolic tensors: the edges of a graph, named `op_name:index` like TensorFlow's."""
+
+from __future__ import annotations
+
+from ..framework.tensor import Tensor
+from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
+
+__all__ = ["SymbolicTensor"]
+
+
+class SymbolicTensor(Tensor):
+    """Output `value_index` of Operation `op`: a dtype, a (partial) shape, maybe a known value."""
+
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_value")
+
+    def __init__(self, op, value_index: int, tensor_type: TensorType):
+        self.op = op
+        self.value_index = value_index
+        self._dtype = tensor_type.dtype
+        self._shape = tensor_type.shape
+        self._value = tensor_type.value
+
+    # --- identity --------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape._from_tuple(self._shape)
+
+    @property
+    def ndim(self):
+        return None if self._shape is None else len(self._shape)
+
+    @property
+    def tensor_type(self) -> TensorType:
+        return TensorType(self._dtype, self._shape, self._value)
+
+    def consumers(self) -> list:
+        return [op for op in self.op.graph.get_operations() if self in op.inputs]
+
+    def set_shape(self, shape) -> None:
+        """Refines the static shape (it must be compatible with what inference found)."""
+        new = TensorShape(shape)._dims
+        if not shapes_compatible(self._shape, new):
+            raise ValueError(f"Tensor's shape {format_shape(self._shape)} is not compatible "
+                             f"with supplied shape {format_shape(new)}.")
+        if new is not None:
+            if self._shape is None:
+                self._shape = new
+            else:
+                self._shape = tuple(a if a is not None else b for a, b in zip(self._shape, new))
+
+    # --- printing --------------------------------------------------------------------------
+    def __repr__(self):
+        return (f"<tf.Tensor '{self.name}' shape={format_shape(self._shape)} "
+                f"dtype={self._dtype.name}>")
+
+    def __str__(self):
+        return (f'Tensor("{self.name}", shape={format_shape(self._shape)}, '
+                f"dtype={self._dtype.name})")
+
+    # --- what only eager tensors can do ----------------------------------------------------
+    def __bool__(self):
+        self._symbolic_use("Using")
+
+    def __iter__(self):
+        self._symbolic_use("Iterating over")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please "
+                        "call `x.shape` rather than `len(x)` for shape information.")
+
+    def __int__(self):
+        self._symbolic_use("Converting to int")
+
+    def __float__(self):
+        self._symbolic_use("Converting to float")
+
+    def __index__(self):
+        self._symbolic_use("Using as an index")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            "may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
+            "supported inside a tf.function.")
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"numpy() is only available on eager tensors; {self.name} is a symbolic tensor "
+            "inside a tf.function graph. Return it from the function to get its value, or use "
+            "tf.print to see it at run time.")

@@ -1,0 +1,138 @@
+"""Matching calls against traced signatures: compatibility, specificity and relaxation.
+
+A trace's signature is its trace key: per leaf, a tensor spec (dims may be None), a Variable
+spec with its aliasing, or an exact Python value/identity. A call is accepted by a trace when
+the structure and every non-tensor leaf match exactly and every tensor fits the traced spec.
+`reduce_retracing` relaxes a new call's shapes against an earlier trace: differing dims become
+None, a rank change makes the rank unknown (R-2.4).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..nest import is_nested
+from ..shapes import TensorSpec, most_specific_common, shapes_compatible
+from .keys import TraceKey, make_key
+
+__all__ = ["Signature", "signature_of", "input_signature_canonical"]
+
+
+@dataclasses.dataclass
+class Signature:
+    structure: tuple
+    leaves: list   # [(path, leaf key)]; tensor leaf keys are ("T", dtype, shape)
+
+    def accepts(self, key: TraceKey) -> bool:
+        if key.structure != self.structure or len(key.leaves) != len(self.leaves):
+            return False
+        for (path, want), (other, _, got) in zip(self.leaves, key.leaves):
+            if path != other:
+                return False
+            if _is_tensor(want):
+                if not _is_tensor(got) or got[1] != want[1] or \
+                        not shapes_compatible(want[2], got[2]):
+                    return False
+            elif got != want:
+                return False
+        return True
+
+    def known_dims(self) -> int:
+        """How specific the signature is: more known dims wins among compatible traces."""
+        n = 0
+        for _, k in self.leaves:
+            if _is_tensor(k) and k[2] is not None:
+                n += 1 + sum(1 for s in k[2] if s is not None)
+        return n
+
+    def relax(self, canonical: list, key: TraceKey) -> list | None:
+        """`canonical` with tensor leaves relaxed to also cover this signature, or None."""
+        if key.structure != self.structure:
+            return None
+        relaxed = {}
+        for (path, want), (other, _, got) in zip(self.leaves, key.leaves):
+            if path != other:
+                return None
+            if _is_tensor(want):
+                if not _is_tensor(got) or got[1] != want[1]:
+                    return None
+                relaxed[path] = TensorSpec(most_specific_common(want[2], got[2]), got[1])
+            elif got != want:
+                return None
+        return _replace_leaves(canonical, relaxed)
+
+
+def _is_tensor(leaf_key) -> bool:
+    return isinstance(leaf_key, tuple) and len(leaf_key) == 3 and leaf_key[0] == "T"
+
+
+def signature_of(canonical: list) -> Signature:
+    key = make_key(canonical)
+    return Signature(key.structure, [(path, k) for path, _, k in key.leaves])
+
+
+def _replace_leaves(canonical: list, by_path: dict) -> list:
+    def walk(value, path):
+        if is_nested(value) and not isinstance(value, type):
+            if isinstance(value, dict):
+                return type(value)((k, walk(value[k], f"{path}[{k!r}]")) for k in value)
+            if isinstance(value, (list, tuple)):
+                items = [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
+                return type(value)(*items) if hasattr(type(value), "_fields") else \
+                    type(value)(items)
+            return dataclasses.replace(value, **{f.name: walk(getattr(value, f.name),
+                                                             f"{path}.{f.name}")
+                                                 for f in dataclasses.fields(value)})
+        return by_path.get(path, value)
+    return [(name, walk(value, name)) for name, value in canonical]
+
+
+def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple[list, list]:
+    """(key canonical, value canonical) for a call under an input_signature.
+
+    The key uses the signature's specs, so every matching call shares one trace; the values are
+    the arguments converted to the specs' dtypes. A mismatch is a TypeError (dtype, structure)
+    or ValueError (shape) naming the argument, the expected spec and what was received.
+    """
+    from ..framework.eager import wrap
+    from ..nest import flatten, pack_sequence_as
+    from ..ops.convert import to_array
+    from ..shapes import format_shape
+    from .keys import leaf_spec
+    if len(canonical) < len(specs):
+        raise TypeError(f"{name}: expected {len(specs)} arguments for input_signature "
+                        f"{list(specs)}, got {len(canonical)}.")
+    if len(canonical) > len(specs):
+        extra = [n for n, _ in canonical[len(specs):]]
+        raise TypeError(f"{name}: input_signature {list(specs)} has {len(specs)} entries but "
+                        f"the call also binds {extra}.")
+    keys, values = [], []
+    for (pname, value), spec in zip(canonical, specs):
+        spec_leaves = flatten(spec)
+        leaves = [value] if isinstance(spec, TensorSpec) else flatten(value)
+        if len(leaves) != len(spec_leaves) or (not isinstance(spec, TensorSpec) and
+                                               type(value) is not type(spec)):
+            raise TypeError(f"{name}: argument '{pname}' does not match the structure of the "
+                            f"input_signature {spec!r}: received {value!r}.")
+        converted = []
+        for s, v in zip(spec_leaves, leaves):
+            got = leaf_spec(v)
+            if got is None:
+                try:
+                    v = wrap(to_array(v, s.dtype))
+                except (TypeError, ValueError) as e:
+                    raise TypeError(f"{name}: argument '{pname}' expected {s!r}, received "
+                                    f"{v!r}: {e}") from None
+                got = leaf_spec(v)
+            if got.dtype != s.dtype:
+                raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
+                                f"tensor with dtype {got.dtype.name} and shape "
+                                f"{format_shape(got.shape._dims)}.")
+            if not shapes_compatible(s.shape._dims, got.shape._dims):
+                raise ValueError(f"{name}: argument '{pname}' expected {s!r} but received a "
+                                 f"tensor with shape {format_shape(got.shape._dims)}.")
+            converted.append(v)
+        keys.append((pname, spec))
+        values.append((pname, converted[0] if isinstance(spec, TensorSpec) else
+                       pack_sequence_as(spec, converted)))
+    return keys, values

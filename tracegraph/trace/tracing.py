@@ -1,0 +1,144 @@
+"""Tracing: running a Python function on symbolic inputs to record its graph.
+
+Tensor arguments become placeholders named after their parameter (`x`, `b`, `b_1`, ...),
+Variable arguments become resource placeholders wrapped in a `SymbolicVariable`, Python values
+are passed as they are. The returned structure's tensors become graph outputs through `Identity`
+ops, as in TensorFlow; its Python values are kept as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.variables import Variable
+from ..graph.building import GraphContext
+from ..graph.graph import FuncGraph
+from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.array import identity_op
+from ..ops.registry import NO_ATTRS, context_scope
+from ..shapes import TensorShape, TensorType, format_shape
+from .concrete import ConcreteFunction
+from .keys import VariableSpec, leaf_spec, rebuild_call
+
+__all__ = ["trace_function", "SymbolicVariable"]
+
+
+class SymbolicVariable(Variable):
+    """A Variable argument inside a trace: its handle is a resource placeholder."""
+
+    __slots__ = ("_spec",)
+
+    def __init__(self, placeholder, spec: VariableSpec, name: str):
+        self._handle = placeholder
+        self._spec = spec
+        self._trainable = True
+        self._name = f"{name}:0"
+
+    @property
+    def dtype(self):
+        return self._spec.dtype
+
+    @property
+    def shape(self):
+        return TensorShape._from_tuple(self._spec.shape)
+
+    def numpy(self):
+        raise NotImplementedError(f"Variable argument '{self._name}' is symbolic inside a "
+                                  "tf.function; read it with read_value().")
+
+    def __repr__(self):
+        return (f"<tf.Variable '{self._name}' shape={format_shape(self._spec.shape)} "
+                f"dtype={self.dtype.name}>")
+
+
+def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list:
+    """Canonical arguments with every tensor/Variable leaf replaced by a graph placeholder."""
+
+    def leaf(value, path, param):
+        spec = leaf_spec(value)
+        if spec is None:
+            return value
+        if isinstance(spec, VariableSpec):
+            ph = graph.placeholder(TensorType(d.resource, (), spec), param, param)
+            graph.inputs.append(ph)
+            input_paths.append((path, spec))
+            return SymbolicVariable(ph, spec, param)
+        ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), param, param)
+        graph.inputs.append(ph)
+        input_paths.append((path, spec))
+        return ph
+
+    def walk(value, path, param):
+        if is_nested(value) and not isinstance(value, type):
+            if isinstance(value, dict):
+                items = {k: walk(value[k], f"{path}[{k!r}]", param)
+                         for k in sorted(value, key=repr)}
+                return type(value)((k, items[k]) for k in value)
+            if isinstance(value, (list, tuple)):
+                items = [walk(v, f"{path}[{i}]", param) for i, v in enumerate(value)]
+                if hasattr(type(value), "_fields"):
+                    return type(value)(*items)
+                return type(value)(items)
+            fields = dataclasses.fields(value)
+            return dataclasses.replace(value, **{f.name: walk(getattr(value, f.name),
+                                                             f"{path}.{f.name}", param)
+                                                 for f in fields})
+        return leaf(value, path, param)
+
+    return [(name, walk(value, name, name.split("[")[0])) for name, value in canonical]
+
+
+def _spec_structure(canonical: list) -> list:
+    """Canonical arguments with tensor leaves as TensorSpecs (what the signature shows)."""
+    def walk(value):
+        if is_nested(value) and not isinstance(value, type):
+            leaves = [leaf_spec(v) or v for v in flatten(value)]
+            return pack_sequence_as(value, leaves)
+        spec = leaf_spec(value)
+        return spec if spec is not None else value
+    return [(name, walk(value)) for name, value in canonical]
+
+
+def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
+    """Every returned leaf becomes a graph output (Python numbers and strings are converted to
+    tensors, as TensorFlow does); None stays None; other objects are an error."""
+    leaves = flatten(result)
+    out = []
+    for leaf in leaves:
+        if leaf is None:
+            out.append(None)
+            continue
+        if not isinstance(leaf, (Tensor, Variable, bool, int, float, complex, str, bytes,
+                                 np.ndarray, np.generic)):
+            raise TypeError(
+                f"To be compatible with tf.function, Python functions must return zero or more "
+                f"Tensors or None values; in compilation of {name}, found return value of type "
+                f"{type(leaf).__name__}, which is not a Tensor.")
+        t = ctx.convert(leaf, None, None, "Const")
+        t = ctx.apply(identity_op, (t,), NO_ATTRS, "Identity")
+        graph.outputs.append(t)
+        out.append(t)
+    return pack_sequence_as(result, out) if is_nested(result) else out[0]
+
+
+def trace_function(python_function, name: str, signature, canonical: list,
+                   on_variable_created, executor: str, call_function=None) -> ConcreteFunction:
+    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
+    graph = FuncGraph(name)
+    input_paths: list = []
+    symbolic = _symbolic_args(graph, canonical, input_paths)
+    args, kwargs = rebuild_call(signature, symbolic)
+    ctx = GraphContext(graph, on_variable_created)
+    call = call_function or python_function
+    with context_scope(ctx):
+        result = call(*args, **kwargs)
+        structured = _graph_outputs(ctx, graph, result, name)
+    graph.structured_outputs = structured
+    graph.structured_input_signature = _spec_structure(canonical)
+    return ConcreteFunction(graph, name, graph.structured_input_signature, signature,
+                            input_paths, structured, executor)
+
