@@ -10,8 +10,19 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
-from .registry import (ALL_TYPES, BOOL, FLOAT, INDEX, NO_ATTRS, NUMBER, REAL, TypeAttr, bind,
-                       convert_to_tensor, defop)
+from .registry import (
+    ALL_TYPES,
+    BOOL,
+    FLOAT,
+    INDEX,
+    NO_ATTRS,
+    NUMBER,
+    REAL,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    defop,
+)
 
 _T = {"T": TypeAttr(ALL_TYPES)}
 _PURE = {"pure"}
@@ -29,20 +40,50 @@ def _check_indices(indices: np.ndarray, bound: int) -> None:
                                    f"[0, {bound})")
 
 
+def _runtime(check, *args):
+    """Runs a check shared with inference: its ValueError is a runtime InvalidArgumentError."""
+    try:
+        return check(*args)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
+
+
 # ---- gather ------------------------------------------------------------------------------------
+
+def _gather_dims(params: tuple, indices: tuple | None, axis: int, batch_dims: int):
+    """GatherV2's checks, in TensorFlow's order; returns the normalized (axis, batch_dims)."""
+    rank = len(params)
+    if rank == 0:
+        raise ValueError("params must be at least 1 dimensional")
+    if not -rank <= axis < rank:
+        need = axis + 1 if axis >= 0 else -axis
+        raise ValueError(f"Shape must be at least rank {need} but is rank {rank}")
+    axis %= rank
+    if batch_dims and indices is not None:
+        n = len(indices)
+        if not -n <= batch_dims <= n:
+            raise ValueError(f"Expected batch_dims in the range [{-n}, {n}], but got "
+                             f"{batch_dims}")
+        if batch_dims < 0:
+            batch_dims += n
+        if batch_dims >= rank:
+            raise ValueError(f"batch_dims ({batch_dims}) must be less than rank(params) "
+                             f"({rank}).")
+        if axis < batch_dims:
+            raise ValueError(f"batch_dims ({batch_dims}) must be less than or equal to axis "
+                             f"({axis}).")
+        for i in range(batch_dims):
+            if None not in (params[i], indices[i]) and params[i] != indices[i]:
+                raise ValueError(f"params.shape[{i}]: {params[i]} should be equal to "
+                                 f"indices.shape[{i}]: {indices[i]}")
+    return axis, batch_dims
+
 
 def infer_gather(params, indices, axis, batch_dims=0):
     a = I.known_ints(axis)
     if params.shape is None or indices.shape is None or a is None:
         return TensorType(params.dtype, None)
-    rank = len(params.shape)
-    ax = a[0]
-    if not -rank <= ax < rank:
-        raise ValueError(f"Expected axis in the range [{-rank}, {rank}), but got {ax}")
-    ax %= rank
-    bd = batch_dims % (len(indices.shape) + 1) if batch_dims < 0 else batch_dims
-    if bd > ax:
-        raise ValueError(f"batch_dims ({bd}) must be less than or equal to axis ({ax}).")
+    ax, bd = _gather_dims(params.shape, indices.shape, a[0], batch_dims)
     shape = params.shape[:ax] + indices.shape[bd:] + params.shape[ax + 1:]
     return TensorType(params.dtype, shape)
 
@@ -50,10 +91,8 @@ def infer_gather(params, indices, axis, batch_dims=0):
 def kernel_gather(params, indices, axis, batch_dims=0):
     params = np.asarray(params)
     indices = np.asarray(indices)
-    ax = int(axis) % params.ndim
+    ax, batch_dims = _runtime(_gather_dims, params.shape, indices.shape, int(axis), batch_dims)
     _check_indices(indices, params.shape[ax])
-    if batch_dims < 0:
-        batch_dims += indices.ndim
     if batch_dims == 0:
         return np.take(params, indices, axis=ax)
     batch = params.shape[:batch_dims]
@@ -73,22 +112,34 @@ gather_op = defop("gather", "GatherV2",
                   infer=infer_gather, kernel=kernel_gather, flags=_PURE, onnx="Gather")
 
 
+def _gather_nd_depth(params: tuple, indices: tuple, batch_dims: int):
+    """GatherNd's checks; returns the index depth (the last dim of `indices`)."""
+    if len(indices) == 0:
+        raise ValueError("indices must be at least a vector")
+    if batch_dims and len(indices) <= batch_dims:
+        raise ValueError(f"batch_dims ({batch_dims}) must be less than the rank of indices "
+                         f"({len(indices)})")
+    for i in range(batch_dims):
+        if None not in (params[i], indices[i]) and params[i] != indices[i]:
+            raise ValueError(f"params.shape[{i}]: {params[i]} should be equal to "
+                             f"indices.shape[{i}]: {indices[i]}")
+    k = indices[-1]
+    if k is not None and k > len(params) - batch_dims:
+        raise ValueError(f"index innermost dimension length must be <= params rank; saw: {k} "
+                         f"vs. {len(params) - batch_dims}")
+    return k
+
+
 def infer_gather_nd(params, indices, batch_dims=0):
-    if params.shape is None or indices.shape is None or indices.shape[-1] is None:
+    if params.shape is None or indices.shape is None:
         return TensorType(params.dtype, None)
-    k = indices.shape[-1]
-    if k > len(params.shape):
-        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
-                         f"{format_dims(indices.shape)} and params shape: "
-                         f"{format_dims(params.shape)}")
-    return TensorType(params.dtype, indices.shape[:-1] + params.shape[k:])
+    k = _gather_nd_depth(params.shape, indices.shape, batch_dims)
+    if k is None:
+        return TensorType(params.dtype, None)
+    return TensorType(params.dtype, indices.shape[:-1] + params.shape[batch_dims + k:])
 
 
-def kernel_gather_nd(params, indices, batch_dims=0):
-    params, indices = np.asarray(params), np.asarray(indices)
-    if batch_dims:
-        raise InvalidArgumentError("gather_nd with batch_dims > 0 is not supported; reshape "
-                                   "the batch into the indices instead.")
+def _gather_nd(params: np.ndarray, indices: np.ndarray) -> np.ndarray:
     k = indices.shape[-1]
     flat = indices.reshape(-1, k)
     for j in range(k):
@@ -102,6 +153,21 @@ def kernel_gather_nd(params, indices, batch_dims=0):
     return out.reshape(indices.shape[:-1] + params.shape[k:])
 
 
+def kernel_gather_nd(params, indices, batch_dims=0):
+    params, indices = np.asarray(params), np.asarray(indices)
+    k = _runtime(_gather_nd_depth, params.shape, indices.shape, batch_dims)
+    if not batch_dims:
+        return _gather_nd(params, indices)
+    # As TensorFlow does: fold the batch dims into one and prepend its index to each index row.
+    batch = int(np.prod(params.shape[:batch_dims], dtype=np.int64))
+    p = params.reshape((batch,) + params.shape[batch_dims:])
+    rows = indices.reshape(batch, -1, k)
+    prefix = np.broadcast_to(np.arange(batch, dtype=rows.dtype)[:, None, None],
+                             rows.shape[:2] + (1,))
+    out = _gather_nd(p, np.concatenate([prefix, rows], axis=-1))
+    return out.reshape(indices.shape[:-1] + params.shape[batch_dims + k:])
+
+
 gather_nd_op = defop("gather_nd", "GatherNd", inputs=("params: Tparams", "indices: Tindices"),
                      attrs={"Tparams": TypeAttr(ALL_TYPES), "Tindices": TypeAttr(INDEX),
                             "batch_dims": 0},
@@ -109,15 +175,39 @@ gather_nd_op = defop("gather_nd", "GatherNd", inputs=("params: Tparams", "indice
                      onnx="GatherND")
 
 
+def _check_scatter_shapes(indices: tuple, updates: tuple, shape: tuple) -> None:
+    """ScatterNd: updates must be indices.shape[:-1] + shape[indices.shape[-1]:]."""
+    slice_dim = indices[-1] if len(indices) > 1 else 1
+    batch_dim = len(indices) - 1 if len(indices) > 1 else 1
+    if None in indices or None in updates or None in shape:
+        return
+    prefix = ValueError(f"Dimensions [0,{batch_dim}) of indices[shape={format_dims(indices)}] "
+                        f"must match dimensions [0,{batch_dim}) of "
+                        f"updates[shape={format_dims(updates)}]")
+    suffix = ValueError(f"Dimensions [{slice_dim},{len(shape)}) of input[shape="
+                        f"{format_dims(shape)}] must match dimensions [{batch_dim},"
+                        f"{len(updates)}) of updates[shape={format_dims(updates)}]")
+    if len(updates) < batch_dim or any(updates[i] != indices[i] for i in range(batch_dim)):
+        raise prefix
+    if len(updates) != batch_dim + len(shape) - slice_dim:
+        raise suffix
+    if any(updates[i + batch_dim] != shape[i + slice_dim]
+           for i in range(len(updates) - batch_dim)):
+        raise suffix
+
+
 def infer_scatter_nd(indices, updates, shape):
     target = I.known_ints(shape)
+    if target is not None and indices.shape is not None and updates.shape is not None:
+        _check_scatter_shapes(indices.shape, updates.shape, tuple(target))
     return TensorType(updates.dtype, None if target is None else tuple(target))
 
 
 def kernel_scatter_nd(indices, updates, shape):
     target = tuple(int(s) for s in np.asarray(shape).reshape(-1))
-    indices = np.asarray(indices)
-    out = np.zeros(target, dtype=np.asarray(updates).dtype)
+    indices, updates = np.asarray(indices), np.asarray(updates)
+    _runtime(_check_scatter_shapes, indices.shape, updates.shape, target)
+    out = np.zeros(target, dtype=updates.dtype)
     k = indices.shape[-1]
     flat = indices.reshape(-1, k)
     for j in range(k):
@@ -126,25 +216,38 @@ def kernel_scatter_nd(indices, updates, shape):
             row = int(np.argmax(bad))
             raise InvalidArgumentError(f"indices[{row}] = [{', '.join(map(str, flat[row]))}] "
                                        f"does not index into shape {format_dims(target)}")
-    upd = np.asarray(updates).reshape((flat.shape[0],) + target[k:])
-    np.add.at(out, tuple(flat[:, j] for j in range(k)), upd)
+    upd = updates.reshape((flat.shape[0],) + target[k:])
+    index = tuple(flat[:, j] for j in range(k))
+    if out.dtype == np.bool_:
+        np.logical_or.at(out, index, upd)
+    else:
+        np.add.at(out, index, upd)
     return out
 
 
 scatter_nd_op = defop("scatter_nd", "ScatterNd",
                       inputs=("indices: Tindices", "updates: T", "shape: Tindices"),
-                      attrs={"T": TypeAttr(NUMBER), "Tindices": TypeAttr(INDEX)},
+                      attrs={"T": TypeAttr(NUMBER | BOOL), "Tindices": TypeAttr(INDEX)},
                       infer=infer_scatter_nd, kernel=kernel_scatter_nd, flags=_PURE,
                       onnx="ScatterND")
 
 # ---- where / select -----------------------------------------------------------------------------
 
 
+def _select_shape(condition, t, e):
+    try:
+        return broadcast_shapes(condition, broadcast_shapes(t, e))
+    except ValueError:
+        raise ValueError(f"condition {format_dims(condition)}, then {format_dims(t)}, and else "
+                         f"{format_dims(e)} must be broadcastable") from None
+
+
 def infer_select(condition, t, e):
-    return TensorType(t.dtype, broadcast_shapes(condition.shape, broadcast_shapes(t.shape, e.shape)))
+    return TensorType(t.dtype, _select_shape(condition.shape, t.shape, e.shape))
 
 
 def kernel_select(condition, t, e):
+    _runtime(_select_shape, np.shape(condition), np.shape(t), np.shape(e))
     return np.where(condition, t, e)
 
 
@@ -169,24 +272,33 @@ where_indices_op = defop("where_indices", "Where", inputs=("input: T",),
 # ---- one_hot, clip --------------------------------------------------------------------------------
 
 
+def _one_hot_axis(rank: int, depth, axis: int) -> int:
+    """The output axis of OneHot for indices of rank `rank`, with TensorFlow's checks."""
+    if depth is not None and depth < 0:
+        raise ValueError(f"depth must be non-negative, got: {depth}")
+    if axis != -1 and not 0 <= axis <= rank:
+        raise ValueError(f"Expected axis to be -1 or between [0, {rank + 1}).  But received: "
+                         f"{axis}")
+    return rank if axis == -1 else axis
+
+
 def infer_one_hot(indices, depth, on_value, off_value, axis=-1):
     n = I.known_ints(depth)
-    if indices.shape is None:
-        return TensorType(on_value.dtype, None)
     dim = None if n is None else n[0]
-    rank = len(indices.shape) + 1
-    ax = axis % rank
+    if indices.shape is None:
+        _one_hot_axis(0, dim, -1)
+        return TensorType(on_value.dtype, None)
+    ax = _one_hot_axis(len(indices.shape), dim, axis)
     return TensorType(on_value.dtype, indices.shape[:ax] + (dim,) + indices.shape[ax:])
 
 
 def kernel_one_hot(indices, depth, on_value, off_value, axis=-1):
     indices = np.asarray(indices)
     n = int(depth)
+    ax = _runtime(_one_hot_axis, indices.ndim, n, axis)
     hot = indices[..., None] == np.arange(n)
     out = np.where(hot, on_value, off_value)
-    if axis != -1 and axis != indices.ndim:
-        out = np.moveaxis(out, -1, axis)
-    return out
+    return out if ax == indices.ndim else np.moveaxis(out, -1, ax)
 
 
 one_hot_op = defop("one_hot", "OneHot",
@@ -196,12 +308,22 @@ one_hot_op = defop("one_hot", "OneHot",
                    infer=infer_one_hot, kernel=kernel_one_hot, flags=_PURE, onnx="OneHot")
 
 
+def _clip_shape(t, lo, hi):
+    """The bounds broadcast against `t`, never `t` against them (TensorFlow's check)."""
+    out = broadcast_shapes(broadcast_shapes(t, hi), lo)
+    if out is not None and t is not None and tuple(out) != tuple(t):
+        raise ValueError(f"Incompatible shapes: {format_dims(t)} vs. {format_dims(out)}")
+    return t
+
+
 def infer_clip(t, clip_value_min, clip_value_max):
-    return TensorType(t.dtype, t.shape)
+    return TensorType(t.dtype, _clip_shape(t.shape, clip_value_min.shape, clip_value_max.shape))
 
 
 def kernel_clip(t, clip_value_min, clip_value_max):
-    return np.minimum(np.maximum(t, clip_value_min), clip_value_max)
+    _runtime(_clip_shape, np.shape(t), np.shape(clip_value_min), np.shape(clip_value_max))
+    # min(t, max) first, then max(., min): with min > max every value becomes min, as in TF.
+    return np.maximum(np.minimum(t, clip_value_max), clip_value_min)
 
 
 clip_op = defop("clip_by_value", "ClipByValue",
@@ -212,15 +334,21 @@ clip_op = defop("clip_by_value", "ClipByValue",
 # ---- top_k, unique ---------------------------------------------------------------------------------
 
 
+def _check_top_k(shape: tuple, k) -> None:
+    if len(shape) == 0:
+        raise ValueError("input must be >= 1-D, got shape []")
+    if k is not None and k < 0:
+        raise ValueError(f"Need k >= 0, got {k}")
+    if k is not None and shape[-1] is not None and shape[-1] < k:
+        raise ValueError(f"input must have at least k columns. Had {shape[-1]}, needed {k}")
+
+
 def infer_top_k(input, k, sorted=True):  # noqa: A002
     kk = I.known_ints(k)
     if input.shape is None:
         return (TensorType(input.dtype, None), TensorType(d.int32, None))
     last = None if kk is None else kk[0]
-    if last is not None and input.shape and input.shape[-1] is not None and \
-            input.shape[-1] < last:
-        raise ValueError(f"input must have at least k columns. Had {input.shape[-1]}, needed "
-                         f"{last}")
+    _check_top_k(input.shape, last)
     shape = input.shape[:-1] + (last,)
     return (TensorType(input.dtype, shape), TensorType(d.int32, shape))
 
@@ -228,11 +356,11 @@ def infer_top_k(input, k, sorted=True):  # noqa: A002
 def kernel_top_k(input, k, sorted=True):  # noqa: A002
     x = np.asarray(input)
     k = int(k)
+    _runtime(_check_top_k, x.shape, k)
     n = x.shape[-1]
-    if k > n:
-        raise InvalidArgumentError(f"input must have at least k columns. Had {n}, needed {k}")
+    key = np.where(np.isnan(x), -np.inf, x) if x.dtype.kind == "f" else x  # NaN sorts last
     # Descending order; ties keep the lower index first (TensorFlow's order).
-    order = (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    order = (n - 1 - np.argsort(key[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
     return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
 
 
@@ -241,12 +369,19 @@ top_k_op = defop("top_k", "TopKV2", inputs=("input: T", "k: int32"),
                  kernel=kernel_top_k, num_outputs=2, flags=_PURE, onnx="TopK")
 
 
+def _check_unique(shape) -> None:
+    if shape is not None and len(shape) != 1:
+        raise ValueError("unique expects a 1D vector.")
+
+
 def infer_unique(x, out_idx=d.int32):
+    _check_unique(x.shape)
     return (TensorType(x.dtype, (None,)), TensorType(out_idx, x.shape))
 
 
 def kernel_unique(x, out_idx=d.int32):
     x = np.asarray(x)
+    _runtime(_check_unique, x.shape)
     seen: dict = {}
     idx = np.empty(x.shape, dtype=out_idx.as_numpy_dtype)
     values = []
@@ -336,12 +471,22 @@ def where(condition, x=None, y=None, name=None):
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`tf.one_hot`; `dtype` defaults to on/off values' dtype, else float32 (TF's rules)."""
     dtype = d.as_dtype(dtype) if dtype is not None else None
-    if dtype is None:
-        probe = on_value if on_value is not None else off_value
-        dtype = convert_to_tensor(probe).dtype if probe is not None else d.float32
-    on = convert_to_tensor(1 if on_value is None else on_value, dtype=dtype)
-    off = convert_to_tensor(0 if off_value is None else off_value, dtype=dtype)
+    on = None if on_value is None else convert_to_tensor(on_value, dtype_hint=dtype)
+    off = None if off_value is None else convert_to_tensor(off_value, dtype_hint=dtype)
+    if dtype is not None:
+        for what, v in (("on_value", on), ("off_value", off)):
+            if v is not None and v.dtype != dtype:
+                raise TypeError(f"dtype {v.dtype} of {what} does not match dtype parameter "
+                                f"{dtype}")
+    else:
+        dtype = on.dtype if on is not None else (off.dtype if off is not None else d.float32)
+    on = convert_to_tensor(1, dtype=dtype) if on is None else on
+    off = convert_to_tensor(0, dtype=dtype) if off is None else off
+    if on.dtype != off.dtype:
+        raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
+                        "off_value")
     return bind(one_hot_op, (indices, depth, on, off), {"axis": -1 if axis is None else axis},
                 name)
 
@@ -377,33 +522,44 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 
 def _sort(values, axis, direction, name, want_indices):
-    from .array import transpose
-    from .math import negative
+    """Sorting with top_k, as TensorFlow does; ascending order flips the values first: the
+    dtype's max minus x (unsigned), ~x (signed ints: no overflow at the minimum), -x (floats)."""
+    from .array import shape, transpose
+    from .math import bitwise_xor, negative, subtract
     if direction not in ("ASCENDING", "DESCENDING"):
-        raise ValueError(f"`direction` should be one of ASCENDING, DESCENDING, got {direction}")
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
+                         f"Received: direction={direction}")
     values = convert_to_tensor(values)
     rank = values.shape.rank
     if rank is None:
         raise ValueError("sort needs a tensor of known rank")
-    axis %= max(rank, 1)
+    n = shape(values)[axis]  # like TensorFlow: an out-of-range axis fails in StridedSlice
+    axis %= rank
     perm = None
     x = values
     if axis != rank - 1:
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = transpose(x, perm)
-    n = x.shape[-1]
-    if n is None:
-        from .array import shape
-        n = shape(x)[-1]
+    if values.shape[axis] is not None:
+        n = values.shape[axis]
+    flip = None
     if direction == "ASCENDING":
-        if values.dtype.is_unsigned:
-            raise ValueError("ascending sort of unsigned integers is not supported")
-        top = top_k(negative(x), n)
-        out = top.indices if want_indices else negative(top.values)
+        dtype = values.dtype
+        if dtype.is_unsigned:
+            def flip(t):
+                return subtract(dtype.max, t)
+        elif dtype.is_integer:
+            def flip(t):
+                return bitwise_xor(t, -1)
+        else:
+            flip = negative
+        x = flip(x)
+    top = top_k(x, n)
+    if want_indices:
+        out = top.indices
     else:
-        top = top_k(x, n)
-        out = top.indices if want_indices else top.values
+        out = top.values if flip is None else flip(top.values)
     if perm is not None:
         out = transpose(out, perm)
     return out
@@ -454,10 +610,13 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     tensor = convert_to_tensor(tensor)
     mask = convert_to_tensor(mask)
     k = mask.shape.rank
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
     if k is None:
         raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
                          "are None.")
-    axis = 0 if axis is None else axis
+    axis = 0 if axis is None else int(axis)
+    tensor.shape[axis:axis + k].assert_is_compatible_with(mask.shape)
     sh = shape(tensor)
     leading = reshape(tensor, concat([sh[:axis], [-1], sh[axis + k:]], 0))
     idx = reshape(where(reshape(mask, [-1])), [-1])
