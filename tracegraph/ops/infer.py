@@ -73,10 +73,10 @@ def check_rank(t: TensorType, rank: int, what: str, op: str) -> None:
 
 
 def normalize_axis(axis: int, rank: int, op: str) -> int:
-    if not -rank <= axis < max(rank, 1) or (rank == 0 and axis not in (0, -1)):
+    if not -rank <= axis < rank:
         raise ValueError(f"Invalid reduction dimension ({axis} for input with {rank} "
                          f"dimension(s) ({op})")
-    return axis % rank if rank else 0
+    return axis % rank
 
 
 def reduce_shape(x: TensorType, axis: TensorType, keep_dims: bool, op: str) -> tuple | None:
@@ -92,12 +92,13 @@ def reduce_shape(x: TensorType, axis: TensorType, keep_dims: bool, op: str) -> t
             n = axis.shape[0]
             return (None,) * (rank - n) if n <= rank else None
         return None
-    axes = {normalize_axis(a, rank, op) for a in axes} if rank else set()
-    if rank == 0:
-        for a in known_ints(axis):
-            if a not in (0, -1):
-                raise ValueError(f"Invalid reduction dimension ({a} for input with 0 "
-                                 f"dimension(s) ({op})")
+    seen: list = []
+    for a in axes:
+        a = normalize_axis(a, rank, op)
+        if a in seen:
+            raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: "
+                             f"{a}")
+        seen.append(a)
     if keep_dims:
-        return tuple(1 if i in axes else s for i, s in enumerate(x.shape))
-    return tuple(s for i, s in enumerate(x.shape) if i not in axes)
+        return tuple(1 if i in seen else s for i, s in enumerate(x.shape))
+    return tuple(s for i, s in enumerate(x.shape) if i not in seen)

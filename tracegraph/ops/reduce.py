@@ -19,16 +19,19 @@ def _axes(x, reduction_indices, op: str) -> tuple:
     rank = np.ndim(x)
     axes = []
     for a in np.asarray(reduction_indices).reshape(-1).tolist():
-        if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
+        if not -rank <= a < rank:
             raise InvalidArgumentError(f"Invalid reduction dimension ({a} for input with {rank} "
                                        f"dimension(s)")
-        if rank:
-            axes.append(a % rank)
+        if a % rank in axes:
+            raise InvalidArgumentError(f"Invalid reduction arguments: Axes contains duplicate "
+                                       f"dimension: {a % rank}")
+        axes.append(a % rank)
     return tuple(axes)
 
 
 def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
-    """A reduction record: `fn(x, axes, keepdims)` does the NumPy work."""
+    """A reduction record: `fn(x, axes, keepdims)` does the NumPy work. `allowed` is a set of
+    dtypes (a type attr `T`) or one dtype name (a fixed input type, as `Any`/`All` have)."""
 
     def kernel(input, reduction_indices, keep_dims=False):  # noqa: A002
         x = np.asarray(input)
@@ -39,9 +42,11 @@ def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
                                                       tf_type))
 
     kernel.__name__ = f"kernel_{name}"
-    return defop(name, tf_type, inputs=("input: T", "reduction_indices: Tidx"),
-                 attrs={"T": TypeAttr(allowed), "Tidx": TypeAttr(INDEX, d.int32),
-                        "keep_dims": False},
+    fixed = isinstance(allowed, str)
+    attrs = {} if fixed else {"T": TypeAttr(allowed)}
+    return defop(name, tf_type,
+                 inputs=(f"input: {allowed if fixed else 'T'}", "reduction_indices: Tidx"),
+                 attrs={**attrs, "Tidx": TypeAttr(INDEX, d.int32), "keep_dims": False},
                  infer=infer, kernel=kernel, flags={"pure", "reduction"}, onnx=onnx)
 
 
@@ -55,12 +60,17 @@ def _prod(x, axes, keep):
 
 def _mean(x, axes, keep):
     if x.dtype.kind in "iu":
-        total = np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+        # TensorFlow sums narrow integers in a wider accumulator, then divides truncating
+        # toward zero; int64 sums wrap.
+        wide = np.uint64 if x.dtype.kind == "u" else np.int64
+        total = np.sum(x, axis=axes, keepdims=keep, dtype=wide)
         count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64)) if axes else 1
         if count == 0:
-            return np.zeros_like(total)
-        q = np.abs(total.astype(np.int64)) // count
-        return np.where(total < 0, -q, q).astype(x.dtype)
+            return np.zeros_like(total, dtype=x.dtype)
+        if x.dtype.kind == "u":
+            return (total // np.uint64(count)).astype(x.dtype)
+        q = total // count
+        return np.where((total < 0) & (total % count != 0), q + 1, q).astype(x.dtype)
     return np.mean(x, axis=axes, keepdims=keep, dtype=x.dtype)
 
 
@@ -93,20 +103,23 @@ mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER, onnx="ReduceMean")
 prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER, onnx="ReduceProd")
 max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL, onnx="ReduceMax")
 min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL, onnx="ReduceMin")
-any_op = _reducer("reduce_any", "Any", _any, BOOL)
-all_op = _reducer("reduce_all", "All", _all, BOOL)
+any_op = _reducer("reduce_any", "Any", _any, "bool")
+all_op = _reducer("reduce_all", "All", _all, "bool")
 
 
 def _arg_reducer(name, tf_type, fn, onnx):
     def kernel(input, dimension, output_type=d.int64):  # noqa: A002
         x = np.asarray(input)
         axis = int(dimension)
-        if not -x.ndim <= axis < max(x.ndim, 1):
+        if not -x.ndim <= axis < x.ndim:
             raise InvalidArgumentError(f"Expected dimension in the range [{-x.ndim}, {x.ndim}),"
                                        f" but got {axis}")
         if x.shape[axis] == 0:
             raise InvalidArgumentError(f"Reduction axis {axis} is empty in shape "
                                        f"{format_dims(x.shape)}")
+        if x.dtype.kind == "f":
+            # NaN never wins a comparison in TensorFlow's kernel; an all-NaN row gives 0.
+            x = np.where(np.isnan(x), -np.inf if fn is np.argmax else np.inf, x)
         return fn(x, axis=axis).astype(output_type.as_numpy_dtype)
 
     def infer(input, dimension, output_type=d.int64):  # noqa: A002
@@ -204,10 +217,19 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean squared deviation; complex inputs give a real variance (|x - mean|^2)."""
+    from .math import abs as abs_
     from .math import square, subtract
     x = convert_to_tensor(input_tensor)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        kind = "integer" if x.dtype.is_integer else x.dtype.name
+        raise TypeError(f"Input must be either real or complex. Received {kind} type "
+                        f"{x.dtype}.")
     mean = reduce_mean(x, axis=axis, keepdims=True)
-    return reduce_mean(square(subtract(x, mean)), axis=axis, keepdims=keepdims, name=name)
+    deviation = subtract(x, mean)
+    if x.dtype.is_complex:
+        deviation = abs_(deviation)
+    return reduce_mean(square(deviation), axis=axis, keepdims=keepdims, name=name)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):

@@ -20,6 +20,8 @@ _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_ax
 def _dense_index(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
                  shrink_axis_mask):
     """The NumPy index the sparse spec stands for; shrink entries stay ints (checked later)."""
+    if ellipsis_mask & (ellipsis_mask - 1):
+        raise ValueError("Multiple ellipses in slice spec not allowed")
     index = []
     for i in range(len(begin)):
         bit = 1 << i
@@ -31,7 +33,7 @@ def _dense_index(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_a
             index.append(int(begin[i]))
         else:
             if strides[i] == 0:
-                raise ValueError("strides[%d] must be non-zero" % i)
+                raise ValueError(f"strides[{i}] must be non-zero")
             index.append(slice(None if begin_mask & bit else int(begin[i]),
                                None if end_mask & bit else int(end[i]), int(strides[i])))
     return index
@@ -56,13 +58,19 @@ def _out_shape(shape, index, strict: bool):
         size = shape[dim]
         if isinstance(e, int):
             if size is not None and not -size <= e < size:
-                raise ValueError(f"slice index {e} of dimension {dim} out of bounds.")
+                raise ValueError(_out_of_bounds(e, size, dim))
         elif size is None:
             out.append(None)
         else:
             out.append(len(range(*e.indices(size))))
         dim += 1
     return tuple(out)
+
+
+def _out_of_bounds(index: int, size: int, dim: int) -> str:
+    """TensorFlow reports a negative index after adding the dim size (-3 of 2 is -1)."""
+    shown = index + size if index < 0 else index
+    return f"slice index {shown} of dimension {dim} out of bounds."
 
 
 def infer_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  # noqa: A002
@@ -84,6 +92,9 @@ def infer_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  #
 def kernel_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  # noqa: A002
                          ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
     arr = np.asarray(input)
+    if arr.ndim == 0 and (begin_mask | end_mask | shrink_axis_mask) & ~ellipsis_mask & \
+            ~new_axis_mask:
+        raise InvalidArgumentError("Attempting to slice scalar input.")
     index = _dense_index(np.asarray(begin).reshape(-1), np.asarray(end).reshape(-1),
                          np.asarray(strides).reshape(-1), begin_mask, end_mask, ellipsis_mask,
                          new_axis_mask, shrink_axis_mask)
@@ -95,7 +106,7 @@ def kernel_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  
             raise InvalidArgumentError(f"Index out of range using input dim {arr.ndim}; input "
                                        f"has only {arr.ndim} dims")
         if isinstance(e, int) and not -arr.shape[dim] <= e < arr.shape[dim]:
-            raise InvalidArgumentError(f"slice index {e} of dimension {dim} out of bounds.")
+            raise InvalidArgumentError(_out_of_bounds(e, arr.shape[dim], dim))
         dim += 1
     return arr[tuple(index)]
 
@@ -142,8 +153,6 @@ def getitem(tensor, key):
             begin.append(value)
             end.append(value + 1 if isinstance(value, int) else value)
             strides.append(1)
-    if masks["ellipsis_mask"] & (masks["ellipsis_mask"] - 1):
-        raise ValueError("Multiple ellipses in slice spec not allowed")
     return bind(strided_slice_op, (tensor, _pack(begin), _pack(end), _pack(strides)), masks)
 
 
