@@ -9,10 +9,21 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
-from .registry import (COMPLEX, FLOAT, INDEX, NO_ATTRS, NUMBER, REQUIRED, TypeAttr, bind,
-                       convert_to_tensor, defop)
+from .registry import (
+    COMPLEX,
+    FLOAT,
+    INDEX,
+    NO_ATTRS,
+    NUMBER,
+    REQUIRED,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    defop,
+)
 
-_MM_TYPES = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64, d.int8}
+# MatMul's dtypes in TensorFlow: no int8 or int16.
+_MM_TYPES = NUMBER - {d.int8, d.int16}
 _FLOATC = {"T": TypeAttr(FLOAT | COMPLEX)}
 _PURE = {"pure"}
 
@@ -32,7 +43,11 @@ def _matmul_shape(a, b, ta, tb, rank2: bool):
     if k1 is not None and k2 is not None and k1 != k2:
         raise ValueError(f"Matrix size-incompatible: In[0]: {format_dims(a)}, In[1]: "
                          f"{format_dims(b)}")
-    batch = broadcast_shapes(a[:-2], b[:-2])
+    try:
+        batch = broadcast_shapes(a[:-2], b[:-2])
+    except ValueError:
+        raise ValueError(f"In[0] and In[1] must have compatible batch dimensions: "
+                         f"{format_dims(a)} vs. {format_dims(b)}") from None
     return batch + (m, n)
 
 
@@ -41,6 +56,8 @@ def infer_matmul(a, b, transpose_a=False, transpose_b=False):
 
 
 def kernel_matmul(a, b, transpose_a=False, transpose_b=False):
+    if np.ndim(a) != 2 or np.ndim(b) != 2:
+        raise ValueError("MatMul takes matrices")  # explained by infer_matmul
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
@@ -66,6 +83,8 @@ def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
 
 
 def kernel_batch_matmul(x, y, adj_x=False, adj_y=False):
+    if np.ndim(x) < 2 or np.ndim(y) < 2:
+        raise ValueError("BatchMatMulV2 takes matrices")  # explained by infer_batch_matmul
     if adj_x:
         x = np.conj(np.swapaxes(x, -1, -2))
     if adj_y:
@@ -155,18 +174,27 @@ def _square(t: TensorType, op: str):
     s = t.shape
     if s is not None:
         if len(s) < 2:
-            raise ValueError(f"Input must have rank >= 2, got {len(s)} ({op})")
+            raise ValueError(f"Input tensor 0 must have rank >= 2, got {len(s)}")
         if s[-1] is not None and s[-2] is not None and s[-1] != s[-2]:
-            raise ValueError(f"Input matrices must be square, got {format_dims(s)} ({op})")
+            raise ValueError("Input matrix must be square.")
     return s
 
 
 def kernel_det(input):  # noqa: A002
+    _check_square(np.asarray(input))
     return np.linalg.det(input).astype(np.asarray(input).dtype)
+
+
+def _check_square(x: np.ndarray) -> None:
+    try:
+        _square(TensorType(d.float32, x.shape), "")
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
 
 
 def kernel_inverse(input, adjoint=False):  # noqa: A002
     x = np.asarray(input)
+    _check_square(x)
     if adjoint:
         x = np.conj(np.swapaxes(x, -1, -2))
     try:
@@ -176,6 +204,7 @@ def kernel_inverse(input, adjoint=False):  # noqa: A002
 
 
 def kernel_cholesky(input):  # noqa: A002
+    _check_square(np.asarray(input))
     try:
         return np.linalg.cholesky(input).astype(np.asarray(input).dtype)
     except np.linalg.LinAlgError:
@@ -185,6 +214,10 @@ def kernel_cholesky(input):  # noqa: A002
 
 def kernel_solve(matrix, rhs, adjoint=False):
     a = np.asarray(matrix)
+    try:
+        _check_solve(a.shape, np.shape(rhs))
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     try:
@@ -246,9 +279,23 @@ inverse_op = defop("inverse", "MatrixInverse", inputs=("input: T",),
 cholesky_op = defop("cholesky", "Cholesky", inputs=("input: T",), attrs=_FLOATC,
                     infer=lambda input: TensorType(input.dtype, _square(input, "cholesky")),
                     kernel=kernel_cholesky, flags=_PURE)
+def _check_solve(matrix, rhs):
+    _square(TensorType(d.float32, matrix), "solve")
+    if matrix is None or rhs is None:
+        return
+    if len(rhs) != len(matrix):
+        raise ValueError("All input tensors must have the same rank.")
+    if None not in (matrix[-2], rhs[-2]) and matrix[-2] != rhs[-2]:
+        raise ValueError("Input matrix and rhs are incompatible.")
+
+
+def infer_solve(matrix, rhs, adjoint=False):
+    _check_solve(matrix.shape, rhs.shape)
+    return TensorType(rhs.dtype, rhs.shape)
+
+
 solve_op = defop("solve", "MatrixSolve", inputs=("matrix: T", "rhs: T"),
-                 attrs={**_FLOATC, "adjoint": False},
-                 infer=lambda matrix, rhs, adjoint=False: TensorType(rhs.dtype, rhs.shape),
+                 attrs={**_FLOATC, "adjoint": False}, infer=infer_solve,
                  kernel=kernel_solve, flags=_PURE)
 qr_op = defop("qr", "Qr", inputs=("input: T",), attrs={**_FLOATC, "full_matrices": False},
               infer=infer_qr, kernel=kernel_qr, num_outputs=2, flags=_PURE)
@@ -259,7 +306,7 @@ svd_op = defop("svd", "Svd", inputs=("input: T",),
 # ---- einsum, cross ----------------------------------------------------------------------------------
 
 
-def _split_term(term: str, shape: tuple):
+def _split_term(term: str, shape: tuple, index: int):
     """Letter -> dim for one einsum operand, and the dims its `...` covers."""
     if "..." in term:
         before = term.index("...")
@@ -268,7 +315,8 @@ def _split_term(term: str, shape: tuple):
         dims = shape[:before] + shape[len(shape) - after:]
         return dict(zip(letters, dims)), shape[before:len(shape) - after]
     if len(term) != len(shape):
-        raise ValueError(f"einsum: operand has rank {len(shape)} but subscripts '{term}'")
+        raise ValueError(f"Expected input {index} to have rank {len(term)} but got: "
+                         f"{len(shape)}")
     return dict(zip(term, shape)), ()
 
 
@@ -282,14 +330,15 @@ def infer_einsum(inputs, equation=REQUIRED):
         return TensorType(inputs[0].dtype, None)
     sizes: dict = {}
     ellipsis: tuple | None = ()
-    for term, t in zip(terms, inputs):
-        letters, ell = _split_term(term, t.shape)
+    for index, (term, t) in enumerate(zip(terms, inputs)):
+        letters, ell = _split_term(term, t.shape, index)
         ellipsis = broadcast_shapes(ellipsis, ell)
         for ch, dim in letters.items():
             old = sizes.get(ch, 1)
             if old not in (1, None) and dim not in (1, None) and old != dim:
-                raise ValueError(f"einsum: dimension of '{ch}' is {old} in one operand and "
-                                 f"{dim} in another")
+                axis = term.replace("...", "").index(ch)
+                raise ValueError(f"Expected dimension {old} at axis {axis} of the input shaped "
+                                 f"{format_dims(t.shape)} but got dimension {dim}")
             sizes[ch] = None if dim is None or old is None else max(old, dim)
     if not arrow:
         once = [c for c in sorted(sizes) if lhs.count(c) == 1]
@@ -306,7 +355,11 @@ def infer_einsum(inputs, equation=REQUIRED):
 
 
 def kernel_einsum(inputs, equation=REQUIRED):
-    return np.asarray(np.einsum(equation, *inputs))
+    try:
+        return np.asarray(np.einsum(equation, *inputs))
+    except ValueError:
+        infer_einsum([TensorType(d.float32, np.shape(x)) for x in inputs], equation)
+        raise
 
 
 einsum_op = defop("einsum", "Einsum", inputs=("inputs: N * T",),
@@ -328,21 +381,29 @@ cross_op = defop("cross", "Cross", inputs=("a: T", "b: T"),
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    """`tf.matmul`: MatMul for matrices, BatchMatMulV2 when either side has batch dims."""
+    """`tf.matmul`: MatMul for matrices (rank <= 2), BatchMatMulV2 when either side has batch
+    dims. As in TensorFlow, `adjoint` becomes conj + transpose and vice versa."""
+    from .math import conj
+    for side, t, adj in (("a", transpose_a, adjoint_a), ("b", transpose_b, adjoint_b)):
+        if t and adj:
+            raise ValueError(f"Only one of `transpose_{side}` and `adjoint_{side}` can be True. "
+                             f"Received `transpose_{side}`={t}, `adjoint_{side}`={adj}.")
     a = convert_to_tensor(a)
     b = convert_to_tensor(b, dtype_hint=a.dtype)
     ra, rb = a.shape.rank, b.shape.rank
-    if ra == 2 and rb == 2 and not (adjoint_a or adjoint_b):
-        attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
-        return bind(matmul_op, (a, b), attrs, name)
-    if transpose_a or transpose_b:
-        from .array import transpose
+    if ra is None or ra > 2 or rb is None or rb > 2:
         if transpose_a:
-            a = _swap_last(a, transpose)
+            a, adjoint_a = conj(a) if a.dtype.is_complex else a, True
         if transpose_b:
-            b = _swap_last(b, transpose)
-    return bind(batch_matmul_op, (a, b), {"adj_x": bool(adjoint_a), "adj_y": bool(adjoint_b)},
-                name)
+            b, adjoint_b = conj(b) if b.dtype.is_complex else b, True
+        return bind(batch_matmul_op, (a, b), {"adj_x": bool(adjoint_a),
+                                              "adj_y": bool(adjoint_b)}, name)
+    if adjoint_a:
+        a, transpose_a = conj(a) if a.dtype.is_complex else a, True
+    if adjoint_b:
+        b, transpose_b = conj(b) if b.dtype.is_complex else b, True
+    attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
+    return bind(matmul_op, (a, b), attrs, name)
 
 
 def _swap_last(x, transpose):
@@ -401,6 +462,10 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 
 def einsum(equation, *inputs, **kwargs):
+    expected = equation.partition("->")[0].count(",") + 1
+    if len(inputs) != expected:
+        raise ValueError(f'Got {len(inputs)} inputs for equation "{equation}", expecting '
+                         f"{expected}")
     return bind(einsum_op, (list(inputs),), {"equation": equation.replace(" ", "")},
                 kwargs.get("name"))
 
@@ -451,20 +516,71 @@ def tensordot(a, b, axes, name=None):
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """`tf.norm`: vector p-norms (p > 0, inf) and matrix norms ('fro', 1, 2, inf) over a pair
+    of axes, computed as TensorFlow does (the euclidean norm of complex input stays complex)."""
+    from .array import squeeze
     from .math import abs as abs_
-    from .math import sqrt, square
+    from .math import conj, multiply, pow, sqrt  # noqa: A004
     from .reduce import reduce_max, reduce_sum
     x = convert_to_tensor(tensor)
     keep = bool(keepdims)
-    if ord in ("euclidean", 2, 2.0, "fro") and (axis is None or isinstance(axis, int) or
-                                                 ord == "fro" or len(axis) == 2):
-        return sqrt(reduce_sum(square(abs_(x) if x.dtype.is_complex else x), axis=axis,
-                               keepdims=keep), name=name)
-    if ord in (1, 1.0):
-        return reduce_sum(abs_(x), axis=axis, keepdims=keep, name=name)
-    if ord == np.inf:
-        return reduce_max(abs_(x), axis=axis, keepdims=keep, name=name)
-    raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}")
+    is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+    if is_matrix:
+        if ord not in ("euclidean", "fro", 1, 2, np.inf):
+            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, "
+                             f"2, inf], got {ord}")
+        rank = x.shape.rank
+        if rank is None:
+            raise ValueError("tf.norm over a pair of axes needs a tensor of known rank")
+        if axis[0] % rank == axis[1] % rank:
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, "
+                             f"got {axis}")
+        axis = [a % rank for a in axis]
+        if ord in (2, 2.0):
+            return _matrix_2_norm(x, axis, rank, keep, name)
+    else:
+        if not (axis is None or isinstance(axis, (int, np.integer))):
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, "
+                             f"got {axis}")
+        numeric = isinstance(ord, (int, float, np.number)) and not isinstance(ord, bool)
+        if ord != "euclidean" and not (numeric and ord > 0):
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+    if ord in ("euclidean", "fro", 2, 2.0):
+        result = sqrt(reduce_sum(multiply(x, conj(x)) if x.dtype.is_complex else multiply(x, x),
+                                 axis, keepdims=True))
+    else:
+        result = abs_(x)
+        if ord == 1:
+            result = reduce_sum(result, None if axis is None else
+                                (axis[0] if is_matrix else axis), keepdims=True)
+            if is_matrix:
+                result = reduce_max(result, axis[-1], keepdims=True)
+        elif ord == np.inf:
+            if is_matrix:
+                result = reduce_sum(result, axis[1], keepdims=True)
+            result = reduce_max(result, None if axis is None else
+                                (axis[0] if is_matrix else axis), keepdims=True)
+        else:  # a general p-norm
+            p = convert_to_tensor(ord, dtype=result.dtype)
+            result = pow(reduce_sum(pow(result, p), axis, keepdims=True), 1.0 / p)
+    if keep:
+        return result
+    return squeeze(result, axis, name=name) if axis is not None else \
+        squeeze(result, name=name)
+
+
+def _matrix_2_norm(x, axis, rank, keep, name):
+    """The largest singular value of the matrices spanned by `axis`."""
+    from .array import expand_dims, transpose
+    from .reduce import reduce_max
+    rest = [i for i in range(rank) if i not in axis]
+    permed = transpose(x, rest + list(axis))
+    s = reduce_max(svd(permed, compute_uv=False), axis=-1)
+    if not keep:
+        return s if name is None else transpose(s, list(range(len(rest))), name=name)
+    for a in sorted(axis):
+        s = expand_dims(s, a)
+    return s
 
 
 class _Named(tuple):
