@@ -8,11 +8,20 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as d
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
-from .registry import (FLOAT, INDEX, NO_ATTRS, REAL, REQUIRED, TypeAttr, bind, convert_to_tensor,
-                       defop)
+from .registry import (
+    FLOAT,
+    INDEX,
+    NO_ATTRS,
+    REAL,
+    REQUIRED,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    defop,
+)
 
 _EW = {"elementwise", "pure"}
 _PURE = {"pure"}
@@ -105,7 +114,7 @@ def _bias_axis(rank: int, data_format: str) -> int:
 def infer_bias_add(value, bias, data_format="NHWC"):
     if value.shape is not None:
         if len(value.shape) < 2:
-            raise ValueError(f"Shape must be at least rank 2 but is rank {len(value.shape)}")
+            raise ValueError(f"Input tensor must be at least 2D: {format_dims(value.shape)}")
         c = value.shape[_bias_axis(len(value.shape), data_format)]
         if bias.shape is not None and bias.shape[0] is not None and c is not None and \
                 bias.shape[0] != c:
@@ -118,7 +127,9 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
     x = np.asarray(value)
     axis = _bias_axis(x.ndim, data_format)
     b = np.asarray(bias)
-    if x.ndim < 2 or b.shape[0] != x.shape[axis]:
+    if x.ndim < 2:
+        raise InvalidArgumentError(f"Input tensor must be at least 2D: {format_dims(x.shape)}")
+    if b.shape[0] != x.shape[axis]:
         raise InvalidArgumentError(f"Must provide as many biases as the last dimension of the "
                                    f"input tensor: {format_dims(b.shape)} vs. "
                                    f"{format_dims(x.shape)}")
@@ -182,8 +193,7 @@ def infer_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A00
     h, w = _spatial(input.shape, data_format)
     c = input.shape[3] if data_format == "NHWC" else input.shape[1]
     kh, kw, cin, cout = filter.shape
-    if c is not None and cin is not None and c != cin:
-        raise ValueError(f"input depth must be evenly divisible by filter depth: {c} vs {cin}")
+    _check_groups(c, cin, cout)
     sh, sw = _spatial(strides, data_format)
     dh, dw = _spatial(dilations, data_format)
     eh, ew = _explicit_pairs(explicit_paddings, data_format)
@@ -195,17 +205,39 @@ def infer_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A00
     return TensorType(input.dtype, shape)
 
 
+def _check_groups(c, cin, cout) -> int | None:
+    """Grouped convolution: the input depth is a multiple of the filter depth, and the number of
+    groups divides the output depth. Returns the number of groups (None: unknown)."""
+    if c is None or cin is None:
+        return None
+    if cin == 0 or c % cin:
+        raise ValueError(f"input depth must be evenly divisible by filter depth: {c} vs {cin}")
+    groups = c // cin
+    if cout is not None and cout % groups:
+        raise ValueError(f"output depth must be evenly divisible by number of groups: {cout} vs "
+                         f"{groups}")
+    return groups
+
+
 def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
                   explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1),
                   use_cudnn_on_gpu=True):
     x = np.asarray(input)
     wts = np.asarray(filter)
+    batch_and_depth = (0, 3) if data_format == "NHWC" else (0, 1)
+    if any(strides[i] != 1 for i in batch_and_depth):
+        raise UnimplementedError("Current implementation does not yet support strides in the "
+                                 "batch and depth dimensions.")
+    if any(dilations[i] != 1 for i in batch_and_depth):
+        raise UnimplementedError("Current implementation does not yet support dilations in the "
+                                 "batch and depth dimensions.")
     if data_format == "NCHW":
         x = x.transpose(0, 2, 3, 1)
     kh, kw, cin, cout = wts.shape
-    if x.shape[3] != cin:
-        raise InvalidArgumentError(f"input depth must be evenly divisible by filter depth: "
-                                   f"{x.shape[3]} vs {cin}")
+    try:
+        groups = _check_groups(x.shape[3], cin, cout)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
     sh, sw = _spatial(strides, data_format)
     dh, dw = _spatial(dilations, data_format)
     eh, ew = _explicit_pairs(explicit_paddings, data_format)
@@ -215,7 +247,12 @@ def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A0
         x = np.pad(x, ((0, 0), ph, pw, (0, 0)))
     windows = sliding_window_view(x, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
     windows = windows[:, ::sh, ::sw, :, ::dh, ::dw]  # [N, OH, OW, C, KH, KW]
-    out = np.tensordot(windows, wts, axes=([4, 5, 3], [0, 1, 2])).astype(wts.dtype)
+    per_group = cout // groups
+    out = np.concatenate([
+        np.tensordot(windows[:, :, :, g * cin:(g + 1) * cin], wts[..., g * per_group:
+                                                                  (g + 1) * per_group],
+                     axes=([4, 5, 3], [0, 1, 2]))
+        for g in range(groups)], axis=-1).astype(wts.dtype)
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
 
@@ -369,6 +406,11 @@ def selu(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
+    """`max(alpha * x, x)`; integer features are cast to float32 first, as in TensorFlow."""
+    features = convert_to_tensor(features)
+    if features.dtype.is_integer:
+        from .math import cast
+        features = cast(features, d.float32)
     return bind(leaky_relu_op, (features,), {"alpha": float(alpha)}, name)
 
 
@@ -380,6 +422,9 @@ def _on_last_axis(op, logits, axis, name):
         return bind(op, (logits,), NO_ATTRS, name)
     if rank is None:
         raise ValueError("softmax over a non-last axis needs a known rank")
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"`dim` must be in the range [{-rank}, {rank}) where {rank} is "
+                                   f"the number of dimensions in the input. Received: dim={axis}")
     axis %= rank
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
@@ -457,6 +502,20 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """Cross entropy between `labels` and softmax(`logits`) along `axis` (classes)."""
+    from .array import transpose
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype=logits.dtype)
+    rank = logits.shape.rank
+    if axis != -1 and rank is not None and axis % rank != rank - 1:
+        perm = list(range(rank))
+        perm[axis % rank], perm[-1] = perm[-1], perm[axis % rank]
+        logits, labels = transpose(logits, perm), transpose(labels, perm)
+        loss, _ = bind(xent_op, (logits, labels), NO_ATTRS, None)
+        # The loss lost the last (class) axis; put the others back in their order.
+        rest = perm[:-1]
+        inverse = sorted(range(len(rest)), key=lambda i: rest[i])
+        return transpose(loss, inverse, name=name)
     loss, _ = bind(xent_op, (logits, labels), NO_ATTRS, name)
     return loss
 
@@ -472,7 +531,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def gelu(features, approximate=False, name=None):
-    from .math import add, erf, multiply, pow, tanh
+    from .math import add, erf, multiply, pow, tanh  # noqa: A004
     x = convert_to_tensor(features)
     if approximate:
         c = np.sqrt(2.0 / np.pi)
@@ -491,9 +550,9 @@ swish = silu
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):
+    from .array import squeeze
     from .math import squared_difference
     from .reduce import reduce_mean
-    from .array import squeeze
     x = convert_to_tensor(x)
     mean = reduce_mean(x, axes, keepdims=True)
     variance = reduce_mean(squared_difference(x, mean), axes, keepdims=True)
@@ -528,8 +587,8 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     from .random import uniform
     x = convert_to_tensor(x)
     if not 0 <= float(rate) < 1:
-        raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got "
-                         f"{rate}")
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                         f"Received: rate={rate}")
     if float(rate) == 0:
         return x
     keep = greater_equal(uniform(shape(x) if noise_shape is None else noise_shape,
