@@ -81,16 +81,19 @@ class _CrossChecked:
                                      op.attrs.get("seed", 0) == 0 and
                                      op.attrs.get("seed2", 0) == 0
                                      for op in _all_ops(graph))
-        self.handles = [v for v in _captured_handles(graph)]
+        self.handles = list(_captured_handles(graph))
 
     def __call__(self, *values):
         if not self.deterministic:
             return self.fn(*values)
-        before = [h.value for h in self.handles]
-        ref_out, ref_err, ref_text, ref_state = _observe(self.reference, values, self.handles)
-        for h, v in zip(self.handles, before):
+        from ..framework.variables import ResourceHandle
+        handles = self.handles + [v for v in values if isinstance(v, ResourceHandle)
+                                  and v not in self.handles]
+        before = [h.value for h in handles]
+        ref_out, ref_err, ref_text, ref_state = _observe(self.reference, values, handles)
+        for h, v in zip(handles, before):
             h.value = v
-        out, err, text, state = _observe(self.fn, values, self.handles)
+        out, err, text, state = _observe(self.fn, values, handles)
         _compare(ref_out, out, ref_err, err, ref_text, text, ref_state, state)
         sys.stdout.write(text[0])
         sys.stderr.write(text[1])

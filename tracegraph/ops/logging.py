@@ -182,14 +182,14 @@ def _escape(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):
+def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
     """`tf.print`: prints tensors (and Python values) at run time, in eager and graph mode."""
     tensors: list = []
     template = _escape(sep).join(_template(x, tensors, True) for x in inputs)
     template = template.replace("{}", "\0").replace("{{", "{").replace("}}", "}")
-    if output_stream is sys.stdout or output_stream == "stdout":
+    if output_stream in (sys.stdout, sys.__stdout__, "stdout"):
         stream = "stdout"
-    elif output_stream is sys.stderr or output_stream == "stderr":
+    elif output_stream is None or output_stream in (sys.stderr, sys.__stderr__, "stderr"):
         stream = "stderr"
     elif isinstance(output_stream, str) and output_stream.startswith("file://"):
         stream = output_stream
@@ -202,8 +202,13 @@ def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", na
 
 
 def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
+    """`tf.strings.format`: the template with each placeholder replaced by a tensor."""
     if _is_tensor_like(inputs) or not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
+    if template.count(placeholder) != len(inputs):
+        raise ValueError(f"The template expects {template.count(placeholder)} tensors, but the "
+                         f"inputs only has {len(inputs)}. Please ensure the number of "
+                         f"placeholders in template matches inputs length.")
     tensors = [convert_to_tensor(x) for x in inputs]
     return bind(string_format_op, (tensors,), {"template": template, "placeholder": placeholder,
                                                "summarize": int(summarize)}, name)

@@ -1,0 +1,21 @@
+"""Suite-wide setup: every graph the tests build runs on both executors (the reference
+interpreter and the code generator), and any difference fails the test (DESIGN: "The
+interpreter is the spec")."""
+
+import pytest
+
+import tracegraph as tf
+from tracegraph.execute.compile import set_crosscheck
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _crosscheck_executors():
+    set_crosscheck(True)
+    yield
+    set_crosscheck(False)
+
+
+@pytest.fixture(autouse=True)
+def _restore_global_settings():
+    yield
+    tf.config.run_functions_eagerly(False)

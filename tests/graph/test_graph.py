@@ -1,0 +1,111 @@
+"""The graph IR: names, lookup, the text printer, GraphDef text format, the verifier (R-5)."""
+
+import pytest
+
+import tracegraph as tf
+from tracegraph.graph.graph import FuncGraph
+from tracegraph.graph.verify import GraphVerificationError, verify
+
+
+def traced(fn, *args):
+    return tf.function(fn).get_concrete_function(*args).graph
+
+
+def test_scoped_names_and_lookup():
+    g = traced(lambda x: tf.greater(x, 0), tf.constant(1))
+    names = [op.name for op in g.get_operations()]
+    assert names == ["x", "Greater/y", "Greater", "Identity"]
+    assert g.get_operation_by_name("Greater").type == "Greater"
+    assert g.get_tensor_by_name("Greater/y:0").dtype is tf.int32
+    with pytest.raises(KeyError):
+        g.get_operation_by_name("nope")
+    with pytest.raises(ValueError):
+        g.get_tensor_by_name("Greater")
+    op = g.get_operation_by_name("Greater")
+    assert [t.name for t in op.inputs] == ["x:0", "Greater/y:0"]
+    assert op.get_attr("T") is tf.int32
+    assert op.source is not None and op.source.filename.endswith("test_graph.py")
+
+
+def test_unique_names():
+    def f(x):
+        a = tf.add(x, 1)
+        b = tf.add(a, 1)
+        c = tf.add(b, 1, name="Add_1")
+        return c
+
+    g = traced(f, tf.constant(1))
+    adds = [op.name for op in g.get_operations() if op.type == "AddV2"]
+    assert adds == ["AddV2", "AddV2_1", "Add_1"]
+    assert len({op.name for op in g.get_operations()}) == len(g.get_operations())
+
+
+def test_symbolic_tensor_printing():
+    g = traced(lambda a: a * 2, tf.constant(1.0))
+    t = g.inputs[0]
+    assert str(t) == 'Tensor("a:0", shape=(), dtype=float32)'
+    assert repr(t) == "<tf.Tensor 'a:0' shape=() dtype=float32>"
+
+
+def test_text_printer_one_line_per_op():
+    g = traced(lambda x: tf.reduce_sum(x * 2.0, axis=0), tf.ones([2, 3]))
+    lines = g.to_text().splitlines()
+    assert lines[0] == "graph <lambda>(x):"
+    assert lines[1].startswith("  x = Placeholder[dtype=float32, shape=(2, 3)]")
+    assert any(line.strip().startswith("Mul = Mul(x, Mul/y)") for line in lines)
+    assert lines[-1] == "  return Identity"
+    assert len(lines) == len(g.get_operations()) + 2
+
+
+def test_graph_def_text_format():
+    g = traced(lambda x: tf.greater(x, 0), tf.constant(1))
+    text = str(g.as_graph_def())
+    assert text.startswith('node {\n  name: "x"\n  op: "Placeholder"\n  attr {\n'
+                           '    key: "_user_specified_name"\n    value {\n      s: "x"\n')
+    assert ('node {\n  name: "Greater/y"\n  op: "Const"\n  attr {\n    key: "dtype"\n'
+            '    value {\n      type: DT_INT32\n    }\n  }\n  attr {\n    key: "value"\n'
+            '    value {\n      tensor {\n        dtype: DT_INT32\n        tensor_shape {\n'
+            '        }\n        int_val: 0\n      }\n    }\n  }\n}\n') in text
+    assert ('node {\n  name: "Greater"\n  op: "Greater"\n  input: "x"\n  input: "Greater/y"\n'
+            '  attr {\n    key: "T"\n    value {\n      type: DT_INT32\n    }\n  }\n}\n') in text
+    assert text.endswith("versions {\n  producer: 1286\n  min_consumer: 12\n}\n")
+    graph_def = g.as_graph_def()
+    assert [n.name for n in graph_def.node] == ["x", "Greater/y", "Greater", "Identity"]
+    assert graph_def.node[2].attr["T"].type == "DT_INT32"
+
+
+def test_graph_def_shapes_and_control_inputs():
+    v = tf.Variable(1.0)
+
+    def f(x):
+        v.assign_add(tf.reduce_sum(x))
+        return v.read_value()
+
+    text = str(traced(f, tf.TensorSpec([None, 2])).as_graph_def())
+    assert "dim {\n          size: -1\n        }" in text
+    assert 'input: "^AssignAddVariableOp"' in text
+
+
+def test_verifier_accepts_traced_graphs_and_catches_breakage():
+    g = traced(lambda x: x * 2 + 1, tf.constant(1))
+    verify(g)
+    broken = FuncGraph("broken")
+    broken._ops = list(reversed(g.get_operations()))
+    broken._by_name = {op.name: op for op in broken._ops}
+    with pytest.raises(GraphVerificationError):
+        verify(broken)
+
+
+def test_name_scope_and_control_dependencies():
+    g = FuncGraph("manual")
+    with g.as_default():
+        with g.name_scope("block"):
+            a = tf.constant(1.0)
+            b = a + 1
+        with g.control_dependencies([b]):
+            c = tf.constant(2.0) * 3
+    names = [op.name for op in g.get_operations()]
+    assert "block/Const" in names and "block/AddV2" in names
+    mul = g.get_operation_by_name("Mul")
+    assert [op.name for op in mul.control_inputs] == ["block/AddV2"]
+    assert c.shape == ()
