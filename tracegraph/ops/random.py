@@ -15,8 +15,17 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
 from . import infer as I
-from .registry import (ALL_TYPES, FLOAT, INDEX, REQUIRED, TypeAttr, bind, convert_to_tensor,
-                       current_context, defop)
+from .registry import (
+    ALL_TYPES,
+    FLOAT,
+    INDEX,
+    REQUIRED,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    current_context,
+    defop,
+)
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
@@ -45,8 +54,9 @@ def make_generator(attrs) -> np.random.Generator:
 
 def _shape_of(shape) -> tuple:
     dims = tuple(int(s) for s in np.asarray(shape).reshape(-1))
-    if any(s < 0 for s in dims):
-        raise InvalidArgumentError(f"Dimension must be non-negative, got {list(dims)}")
+    for s in dims:
+        if s < 0:
+            raise InvalidArgumentError(f"Dimension {s} must be >= 0")
     return dims
 
 
@@ -93,7 +103,7 @@ def infer_uniform_int(shape, minval, maxval, seed=0, seed2=0):
 
 def kernel_uniform_int(rng, shape, minval, maxval, seed=0, seed2=0):
     if not minval < maxval:
-        raise InvalidArgumentError(f"Need minval < maxval: {minval} >= {maxval}")
+        raise InvalidArgumentError(f"Need minval < maxval, got {minval} >= {maxval}")
     dt = np.asarray(minval).dtype
     return rng.integers(int(minval), int(maxval), size=_shape_of(shape), dtype=dt)
 
@@ -160,10 +170,17 @@ def _shape_input(shape):
         else shape
 
 
+_UNIFORM_DTYPES = (d.float16, d.bfloat16, d.float32, d.float64, d.int32, d.int64)
+
+
 def uniform(shape, minval=0, maxval=None, dtype=d.float32, seed=None, name=None):
     """Uniform values in [minval, maxval); integer dtypes need `maxval`."""
     from .math import add, multiply, subtract
     dtype = d.as_dtype(dtype)
+    if dtype not in _UNIFORM_DTYPES:
+        accepted = ", ".join(repr(t) for t in _UNIFORM_DTYPES)
+        raise ValueError(f"Argument `dtype` got invalid value {dtype}. Accepted dtypes are "
+                         f"({accepted}).")
     shape = _shape_input(shape)
     if dtype.is_integer:
         if maxval is None:
@@ -171,13 +188,15 @@ def uniform(shape, minval=0, maxval=None, dtype=d.float32, seed=None, name=None)
         return bind(random_uniform_int_op, (shape, convert_to_tensor(minval, dtype=dtype),
                                             convert_to_tensor(maxval, dtype=dtype)),
                     _seed_attrs(seed), name)
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype!r} for tf.random.uniform")
     maxval = 1 if maxval is None else maxval
     rnd = bind(random_uniform_op, (shape,), {"dtype": dtype, **_seed_attrs(seed)}, None)
     if _is_python_number(minval, 0):
-        return rnd if _is_python_number(maxval, 1) else multiply(rnd, maxval, name=name)
-    return add(multiply(rnd, subtract(maxval, minval)), minval, name=name)
+        if _is_python_number(maxval, 1):
+            return rnd
+        return multiply(rnd, convert_to_tensor(maxval, dtype=dtype), name=name)
+    lo = convert_to_tensor(minval, dtype=dtype)
+    hi = convert_to_tensor(maxval, dtype=dtype)
+    return add(multiply(rnd, subtract(hi, lo)), lo, name=name)
 
 
 def _is_python_number(x, value) -> bool:
@@ -187,18 +206,20 @@ def _is_python_number(x, value) -> bool:
 def normal(shape, mean=0.0, stddev=1.0, dtype=d.float32, seed=None, name=None):
     from .math import add, multiply
     dtype = d.as_dtype(dtype)
+    mean = convert_to_tensor(mean, dtype=dtype)
+    stddev = convert_to_tensor(stddev, dtype=dtype)
     rnd = bind(random_normal_op, (_shape_input(shape),), {"dtype": dtype, **_seed_attrs(seed)})
-    return add(multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
-               convert_to_tensor(mean, dtype=dtype), name=name)
+    return add(multiply(rnd, stddev), mean, name=name)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=d.float32, seed=None, name=None):
     from .math import add, multiply
     dtype = d.as_dtype(dtype)
+    mean = convert_to_tensor(mean, dtype=dtype)
+    stddev = convert_to_tensor(stddev, dtype=dtype)
     rnd = bind(truncated_normal_op, (_shape_input(shape),),
                {"dtype": dtype, **_seed_attrs(seed)})
-    return add(multiply(rnd, convert_to_tensor(stddev, dtype=dtype)),
-               convert_to_tensor(mean, dtype=dtype), name=name)
+    return add(multiply(rnd, stddev), mean, name=name)
 
 
 def shuffle(value, seed=None, name=None):

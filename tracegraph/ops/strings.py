@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType, broadcast_shapes
+from ..shapes import TensorType, broadcast_shapes, format_dims
 from .registry import ALL_TYPES, INDEX, NO_ATTRS, TypeAttr, bind, defop
 
 _PURE = {"pure"}
@@ -31,18 +31,39 @@ def _same_string(x, **_):
     return TensorType(d.string, x.shape)
 
 
+def _join_shape(shapes):
+    """StringJoin: scalars broadcast, every other input has the same shape (no broadcasting)."""
+    out = ()
+    for shape in shapes:
+        if shape == ():
+            continue
+        if shape is None or out is None:
+            out = None if shape is None else (shape if out == () else out)
+            continue
+        if out == ():
+            out = shape
+        elif len(out) != len(shape) or any(None not in (a, b) and a != b
+                                           for a, b in zip(out, shape)):
+            raise ValueError(f"Input shapes do not match: {format_dims(out)} vs. "
+                             f"{format_dims(shape)}")
+    return out
+
+
 def kernel_join(inputs, separator=""):
     sep = separator.encode("utf-8")
     if not inputs:
-        raise InvalidArgumentError("StringJoin needs at least one input")
+        out = np.empty((), dtype=object)
+        out[()] = b""
+        return out
+    try:
+        _join_shape([np.shape(x) for x in inputs])
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
     return _map(lambda *parts: sep.join(parts), *inputs)
 
 
 def infer_join(inputs, separator=""):
-    shape = ()
-    for t in inputs:
-        shape = broadcast_shapes(shape, t.shape)
-    return TensorType(d.string, shape)
+    return TensorType(d.string, _join_shape([t.shape for t in inputs]))
 
 
 join_op = defop("string_join", "StringJoin", inputs=("inputs: N * string",),
@@ -84,13 +105,16 @@ strip_op = defop("string_strip", "StringStrip", inputs=("input: string",), infer
 
 
 def kernel_substr(input, pos, len, unit="BYTE"):  # noqa: A002
-    def cut(s, p, n):
-        if unit == "UTF8_CHAR":
-            s = s.decode("utf-8")
+    index = iter(range(np.size(np.broadcast(np.asarray(input), np.asarray(pos)))))
+
+    def cut(raw, p, n):
+        i = next(index)
+        s = raw.decode("utf-8") if unit == "UTF8_CHAR" else raw
         size = builtins.len(s)
         if not -size <= p <= size:
-            raise InvalidArgumentError(f"pos {p} out of range for string b'{s}' at index 0")
-        p %= size + 1 if p < 0 else size + 1
+            raise InvalidArgumentError(f"pos {p} out of range for string {raw!r} at index {i}")
+        if p < 0:  # counts from the end
+            p += size
         out = s[p:p + n]
         return out.encode("utf-8") if unit == "UTF8_CHAR" else out
     return _map(cut, input, pos, len)
@@ -128,7 +152,9 @@ def kernel_as_string(input, precision=-1, scientific=False, shortest=False,  # n
     arr = np.asarray(input)
 
     def fmt(v):
-        if arr.dtype.kind == "b":
+        if arr.dtype == object:
+            text = v.decode("utf-8", "backslashreplace")
+        elif arr.dtype.kind == "b":
             text = "true" if v else "false"
         elif arr.dtype.kind == "f":
             spec = "e" if scientific else ("g" if shortest else "f")
@@ -144,7 +170,7 @@ def kernel_as_string(input, precision=-1, scientific=False, shortest=False,  # n
 
 
 as_string_op = defop("as_string", "AsString", inputs=("input: T",),
-                     attrs={"T": TypeAttr(ALL_TYPES - {d.string}), "precision": -1,
+                     attrs={"T": TypeAttr(ALL_TYPES), "precision": -1,
                             "scientific": False, "shortest": False, "width": -1, "fill": ""},
                      infer=lambda input, **_: TensorType(d.string, input.shape),
                      kernel=kernel_as_string, flags=_PURE)
