@@ -7,15 +7,24 @@ depends on them (SPEC R-4.1, R-4.4).
 
 from __future__ import annotations
 
+import pprint
 import sys
 
 import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType
-from .registry import (ALL_TYPES, FLOAT, NO_ATTRS, REQUIRED, TypeAttr, bind, convert_to_tensor,
-                       defop)
+from ..shapes import TensorType, format_dims
+from .registry import (
+    ALL_TYPES,
+    FLOAT,
+    NO_ATTRS,
+    REQUIRED,
+    TypeAttr,
+    bind,
+    convert_to_tensor,
+    defop,
+)
 
 # ---- formatting tensors like TensorFlow's C++ summarizer ---------------------------------------
 
@@ -62,7 +71,7 @@ def format_tensor(value, summarize: int = 3, quote_strings: bool = True) -> str:
         if a.ndim == 1:
             return "[" + " ".join("..." if i is None else format_scalar(a[i], quote_strings)
                                   for i in idx) + "]"
-        sep = "\n" + " " * (depth + 1)
+        sep = "\n" * (a.ndim - 1) + " " * (depth + 1)
         return "[" + sep.join("..." if i is None else rows(a[i], depth + 1) for i in idx) + "]"
 
     if arr.size == 0 and arr.ndim == 1:
@@ -117,10 +126,53 @@ print_op = defop("print", "PrintV2", inputs=("input: string",),
 # ---- Assert and CheckNumerics --------------------------------------------------------------------
 
 
+def summarize_value(value, summarize: int = 3) -> str:
+    """A tensor as TensorFlow's Assert shows it (`Tensor::SummarizeValue`): its first
+    `summarize` values in row-major order, inner dims bracketed, `...` when cut short."""
+    arr = np.asarray(value)
+    flat = arr.reshape(-1)
+    limit = flat.size if summarize < 0 else min(summarize, flat.size)
+
+    def element(v):
+        return format_scalar(v, quote_strings=False)
+
+    if arr.ndim == 0:
+        text = " ".join(element(flat[i]) for i in range(limit))
+        return text + ("..." if flat.size > limit else "")
+    out: list = []
+    index = 0
+
+    def dim(k):
+        nonlocal index
+        if index >= limit:
+            return
+        if k == arr.ndim - 1:
+            for i in range(arr.shape[k]):
+                if index >= limit:
+                    if k:
+                        out.append("...")
+                    return
+                out.append((" " if i else "") + element(flat[index]))
+                index += 1
+            return
+        for _ in range(arr.shape[k]):
+            opened = index < limit
+            if opened:
+                out.append("[")
+            dim(k + 1)
+            if opened:
+                out.append("]")
+
+    dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
 def kernel_assert(condition, data, summarize=3):
-    if not np.all(condition):
-        shown = " ".join("[" + format_tensor(v, summarize, quote_strings=False) + "]"
-                         for v in data)
+    cond = np.asarray(condition)
+    if cond.size != 1 or cond.ndim > 1:
+        raise InvalidArgumentError(f"In[0] should be a scalar: {format_dims(cond.shape)}")
+    if not cond.reshape(()):
+        shown = " ".join("[" + summarize_value(v, summarize) + "]" for v in data)
         raise InvalidArgumentError(f"assertion failed: {shown}")
 
 
@@ -159,46 +211,54 @@ def _is_tensor_like(x) -> bool:
     return isinstance(getattr(x, "dtype", None), d.DType)
 
 
-def _template(obj, tensors: list, top: bool) -> str:
-    """The format template for one `tf.print` argument; tensors become `{}` placeholders."""
-    if _is_tensor_like(obj):
-        tensors.append(obj)
-        return "{}"
-    if isinstance(obj, str):
-        return _escape(obj) if top else _escape(repr(obj))
-    if isinstance(obj, dict):
-        items = ", ".join(f"{_escape(repr(k))}: {_template(v, tensors, False)}"
-                          for k, v in obj.items())
-        return "{{" + items + "}}"
-    if isinstance(obj, list):
-        return "[" + ", ".join(_template(v, tensors, False) for v in obj) + "]"
-    if isinstance(obj, tuple):
-        inner = ", ".join(_template(v, tensors, False) for v in obj)
-        return "(" + inner + ("," if len(obj) == 1 else "") + ")"
-    return _escape(str(obj))
+def _output_stream(output_stream) -> str:
+    if output_stream in (sys.stdout, sys.__stdout__, "stdout"):
+        return "stdout"
+    if output_stream is None or output_stream in (sys.stderr, sys.__stderr__, "stderr"):
+        return "stderr"
+    if isinstance(output_stream, str) and output_stream.startswith("file://"):
+        return output_stream
+    raise ValueError(f"Unsupported output stream {output_stream!r}: use sys.stdout, "
+                     "sys.stderr or a 'file://' path.")
 
 
-def _escape(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
+def _print_template(inputs, sep: str):
+    """TensorFlow's template for `tf.print`: a Python string argument is its own text, every
+    other argument is `pprint.pformat`-ed (dicts by sorted key, NumPy arrays by repr) with a
+    placeholder in place of each tensor. Returns (template, placeholder, tensors)."""
+    from .. import nest
+
+    free = [nest.map_structure(lambda x: "" if _is_tensor_like(x) else x, x) for x in inputs]
+    free_text = sep.join(pprint.pformat(x) for x in free) + sep
+    placeholder, n = "{}", 0
+    while placeholder in free_text:
+        n += 1
+        placeholder = "{" + "%" * n + "}"
+    tensors: list = []
+    templates = []
+    for x in inputs:
+        tensors.extend(t for t in nest.flatten(x) if _is_tensor_like(t))
+        if isinstance(x, str):
+            templates.append(x)
+        else:
+            packed = nest.map_structure(lambda v: placeholder if _is_tensor_like(v) else v, x)
+            templates.append(pprint.pformat(packed))
+    template = sep.join(templates).replace(repr(placeholder), placeholder)
+    return template, placeholder, tensors
 
 
 def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
     """`tf.print`: prints tensors (and Python values) at run time, in eager and graph mode."""
-    tensors: list = []
-    template = _escape(sep).join(_template(x, tensors, True) for x in inputs)
-    template = template.replace("{}", "\0").replace("{{", "{").replace("}}", "}")
-    if output_stream in (sys.stdout, sys.__stdout__, "stdout"):
-        stream = "stdout"
-    elif output_stream is None or output_stream in (sys.stderr, sys.__stderr__, "stderr"):
-        stream = "stderr"
-    elif isinstance(output_stream, str) and output_stream.startswith("file://"):
-        stream = output_stream
-    else:
-        raise ValueError(f"Unsupported output stream {output_stream!r}: use sys.stdout, "
-                         "sys.stderr or a 'file://' path.")
-    message = bind(string_format_op, (tensors,), {"template": template, "placeholder": "\0",
+    stream = _output_stream(output_stream)
+    attrs = {"output_stream": stream, "end": end}
+    if len(inputs) == 1 and _is_tensor_like(inputs[0]) and inputs[0].dtype is d.string and \
+            inputs[0].shape.rank == 0:
+        return bind(print_op, (inputs[0],), attrs, name)  # a scalar string prints as it is
+    template, placeholder, tensors = _print_template(inputs, sep)
+    message = bind(string_format_op, (tensors,), {"template": template,
+                                                  "placeholder": placeholder,
                                                   "summarize": int(summarize)}, name)
-    return bind(print_op, (message,), {"output_stream": stream, "end": end}, name)
+    return bind(print_op, (message,), attrs, name)
 
 
 def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
@@ -236,7 +296,7 @@ def _tensor_label(x) -> str:
         return f"shape={x.shape} dtype={x.dtype.name}"
 
 
-def _assert_condition(condition, message, summary, tensors, name):
+def _assert_condition(condition, message, summary, tensors, summarize, name):
     from .reduce import reduce_all
     data = []
     if message:
@@ -245,7 +305,7 @@ def _assert_condition(condition, message, summary, tensors, name):
     for label, t in tensors:
         data.append(f"{label} ({_tensor_label(t)}) = ")
         data.append(t)
-    return Assert(reduce_all(condition), data, name=name)
+    return Assert(reduce_all(condition), data, summarize=summarize, name=name)
 
 
 def _compare_assert(op_fn, symbol):
@@ -254,7 +314,7 @@ def _compare_assert(op_fn, symbol):
         y = convert_to_tensor(y, dtype_hint=x.dtype)
         return _assert_condition(op_fn(x, y), message,
                                  f"Condition x {symbol} y did not hold element-wise:",
-                                 [("x", x), ("y", y)], name)
+                                 [("x", x), ("y", y)], summarize, name)
     return check
 
 
@@ -264,7 +324,7 @@ def _sign_assert(op_fn, symbol):
         zero = convert_to_tensor(0, dtype=x.dtype)
         return _assert_condition(op_fn(x, zero), message,
                                  f"Condition x {symbol} 0 did not hold element-wise:",
-                                 [("x", x)], name)
+                                 [("x", x)], summarize, name)
     return check
 
 
@@ -291,7 +351,7 @@ def assert_rank(x, rank, message=None, name=None):
     """Static rank check (TensorFlow raises ValueError when the rank is known)."""
     x = convert_to_tensor(x)
     if x.shape.rank is not None and x.shape.rank != int(rank):
-        prefix = f"{message}  " if message else ""
+        prefix = f"{message}.  " if message else ""
         try:
             label = x.name
         except AttributeError:  # eager tensors have no name
@@ -302,10 +362,16 @@ def assert_rank(x, rank, message=None, name=None):
 
 
 def assert_type(tensor, tf_type, message=None, name=None):
+    """Static dtype check: TypeError naming the expected and the actual dtype."""
     tf_type = d.as_dtype(tf_type)
+    tensor = convert_to_tensor(tensor)
     if tensor.dtype != tf_type:
-        prefix = f"{message}  " if message else ""
-        raise TypeError(f"{prefix}{tensor.dtype.name} must be of type {tf_type!r}")
+        prefix = f"{message}.  " if message else ""
+        try:
+            label = tensor.name
+        except AttributeError:  # eager tensors have no name
+            label = "tensor"
+        raise TypeError(f"{prefix}{label} must be of type {tf_type!r}; got {tensor.dtype!r}")
 
 
 def assert_all_finite(t, msg, name=None):
