@@ -4,6 +4,16 @@ Importing this package registers every op (the registry is filled at import, STY
 """
 
 from . import (  # noqa: F401
-    array, indexing, linalg, logging, math, nn, random, reduce, slicing, state, strings,
+    array,
+    indexing,
+    linalg,
+    logging,
+    math,
+    nn,
+    random,
+    reduce,
+    slicing,
+    state,
+    strings,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401

@@ -467,7 +467,7 @@ split_v_op = defop("split_v", "SplitV", inputs=("value: T", "size_splits: Tlen",
                    attrs={**_T, "Tlen": TypeAttr(INDEX, d.int32), "num_split": REQUIRED},
                    infer=infer_split_v, kernel=kernel_split_v, num_outputs=None, flags=_PURE)
 
-# ---- tile, slice, reverse, pad, broadcast_to, roll ------------------------------------------------
+# ---- tile, slice, reverse, pad, broadcast_to, roll -----------------------------------------------
 
 
 def infer_tile(input, multiples):  # noqa: A002

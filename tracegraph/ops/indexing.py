@@ -269,7 +269,7 @@ where_indices_op = defop("where_indices", "Where", inputs=("input: T",),
                          attrs={"T": TypeAttr(NUMBER | BOOL)}, infer=infer_where_indices,
                          kernel=kernel_where_indices, flags=_PURE | {"data_dependent_shape"})
 
-# ---- one_hot, clip --------------------------------------------------------------------------------
+# ---- one_hot, clip -------------------------------------------------------------------------------
 
 
 def _one_hot_axis(rank: int, depth, axis: int) -> int:
@@ -331,7 +331,7 @@ clip_op = defop("clip_by_value", "ClipByValue",
                 attrs={"T": TypeAttr(REAL)}, infer=infer_clip, kernel=kernel_clip,
                 flags=_PURE | {"elementwise"}, onnx="Clip")
 
-# ---- top_k, unique ---------------------------------------------------------------------------------
+# ---- top_k, unique -------------------------------------------------------------------------------
 
 
 def _check_top_k(shape: tuple, k) -> None:

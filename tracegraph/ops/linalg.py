@@ -97,7 +97,7 @@ batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T")
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
                         flags=_PURE, onnx="MatMul")
 
-# ---- eye, diagonals, band part --------------------------------------------------------------------
+# ---- eye, diagonals, band part -------------------------------------------------------------------
 
 
 def infer_eye(num_rows=REQUIRED, num_columns=None, batch_shape=(), dtype=d.float32):
@@ -163,11 +163,11 @@ matrix_diag_part_op = defop("matrix_diag_part", "MatrixDiagPart", inputs=("input
 band_part_op = defop("band_part", "MatrixBandPart",
                      inputs=("input: T", "num_lower: Tindex", "num_upper: Tindex"),
                      attrs={**_T_ALL, "Tindex": TypeAttr(INDEX, d.int64)},
-                     infer=lambda input, num_lower, num_upper: TensorType(input.dtype,
+                     infer=lambda input, num_lower, num_upper: TensorType(input.dtype,  # noqa: A006
                                                                           input.shape),
                      kernel=kernel_band_part, flags=_PURE)
 
-# ---- decompositions and solves --------------------------------------------------------------------
+# ---- decompositions and solves -------------------------------------------------------------------
 
 
 def _square(t: TensorType, op: str):
@@ -268,16 +268,16 @@ def kernel_svd(input, compute_uv=True, full_matrices=False):  # noqa: A002
 
 
 det_op = defop("det", "MatrixDeterminant", inputs=("input: T",), attrs=_FLOATC,
-               infer=lambda input: TensorType(input.dtype, None if _square(input, "det") is None
+               infer=lambda input: TensorType(input.dtype, None if _square(input, "det") is None  # noqa: A006
                                               else input.shape[:-2]),
                kernel=kernel_det, flags=_PURE, onnx="Det")
 inverse_op = defop("inverse", "MatrixInverse", inputs=("input: T",),
                    attrs={**_FLOATC, "adjoint": False},
-                   infer=lambda input, adjoint=False: TensorType(input.dtype,
+                   infer=lambda input, adjoint=False: TensorType(input.dtype,  # noqa: A006
                                                                  _square(input, "inv")),
                    kernel=kernel_inverse, flags=_PURE)
 cholesky_op = defop("cholesky", "Cholesky", inputs=("input: T",), attrs=_FLOATC,
-                    infer=lambda input: TensorType(input.dtype, _square(input, "cholesky")),
+                    infer=lambda input: TensorType(input.dtype, _square(input, "cholesky")),  # noqa: A006
                     kernel=kernel_cholesky, flags=_PURE)
 def _check_solve(matrix, rhs):
     _square(TensorType(d.float32, matrix), "solve")
@@ -303,7 +303,7 @@ svd_op = defop("svd", "Svd", inputs=("input: T",),
                attrs={**_FLOATC, "compute_uv": True, "full_matrices": False},
                infer=infer_svd, kernel=kernel_svd, num_outputs=3, flags=_PURE)
 
-# ---- einsum, cross ----------------------------------------------------------------------------------
+# ---- einsum, cross -------------------------------------------------------------------------------
 
 
 def _split_term(term: str, shape: tuple, index: int):

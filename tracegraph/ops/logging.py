@@ -120,7 +120,7 @@ def kernel_print(input, output_stream="stderr", end="\n"):  # noqa: A002
 
 print_op = defop("print", "PrintV2", inputs=("input: string",),
                  attrs={"output_stream": "stderr", "end": "\n"},
-                 infer=lambda input, **_: (), kernel=kernel_print, num_outputs=0,
+                 infer=lambda input, **_: (), kernel=kernel_print, num_outputs=0,  # noqa: A006
                  stateful=True, flags={"debug"})
 
 # ---- Assert and CheckNumerics --------------------------------------------------------------------
@@ -204,7 +204,7 @@ def kernel_no_op():
 no_op_op = defop("no_op", "NoOp", infer=lambda: (), kernel=kernel_no_op, num_outputs=0,
                  flags={"pure"})
 
-# ---- public functions -----------------------------------------------------------------------------
+# ---- public functions ----------------------------------------------------------------------------
 
 
 def _is_tensor_like(x) -> bool:

@@ -193,7 +193,7 @@ def infer_add_n(inputs):
     return TensorType(inputs[0].dtype, shape)
 
 
-# ---- records: binary ------------------------------------------------------------------------------
+# ---- records: binary -----------------------------------------------------------------------------
 
 _T = {"T": TypeAttr(NUMBER)}
 _T_REAL = {"T": TypeAttr(REAL)}
@@ -243,7 +243,7 @@ left_shift_op = defop("left_shift", "LeftShift", inputs=_XY, attrs=_T_INT, infer
 right_shift_op = defop("right_shift", "RightShift", inputs=_XY, attrs=_T_INT, infer=I.binary,
                        kernel=np.right_shift, flags=_EW)
 
-# ---- records: comparisons and logic ---------------------------------------------------------------
+# ---- records: comparisons and logic --------------------------------------------------------------
 
 _EQ_ATTRS = {"T": TypeAttr(ALL_TYPES), "incompatible_shape_error": True}
 equal_op = defop("equal", "Equal", inputs=_XY, attrs=_EQ_ATTRS, infer=I.compare_lenient,
@@ -265,7 +265,7 @@ logical_or_op = defop("logical_or", "LogicalOr", inputs=("x: bool", "y: bool"),
 logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I.same,
                        kernel=np.logical_not, flags=_EW | {"involution"}, onnx="Not")
 
-# ---- records: unary ---------------------------------------------------------------------------------
+# ---- records: unary ------------------------------------------------------------------------------
 
 
 def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None):
@@ -327,7 +327,7 @@ add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAtt
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")
 
-# ---- public functions (tf.math) -------------------------------------------------------------------
+# ---- public functions (tf.math) ------------------------------------------------------------------
 
 
 def _b(op):

@@ -142,7 +142,7 @@ bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
                     kernel=kernel_bias_add, flags=_PURE, onnx="Add")
 
-# ---- conv2d and pooling ---------------------------------------------------------------------------
+# ---- conv2d and pooling --------------------------------------------------------------------------
 
 
 def _spatial(values, data_format):

@@ -78,7 +78,7 @@ def kernel_length(input, unit="BYTE"):  # noqa: A002
 
 length_op = defop("string_length", "StringLength", inputs=("input: string",),
                   attrs={"unit": "BYTE"},
-                  infer=lambda input, unit="BYTE": TensorType(d.int32, input.shape),
+                  infer=lambda input, unit="BYTE": TensorType(d.int32, input.shape),  # noqa: A006
                   kernel=kernel_length, flags=_PURE)
 
 
@@ -122,7 +122,7 @@ def kernel_substr(input, pos, len, unit="BYTE"):  # noqa: A002
 
 substr_op = defop("substr", "Substr", inputs=("input: string", "pos: T", "len: T"),
                   attrs={"T": TypeAttr(INDEX), "unit": "BYTE"},
-                  infer=lambda input, pos, len, unit="BYTE": TensorType(
+                  infer=lambda input, pos, len, unit="BYTE": TensorType(  # noqa: A006  # noqa: A006
                       d.string, broadcast_shapes(input.shape, pos.shape)),
                   kernel=kernel_substr, flags=_PURE)
 
@@ -143,7 +143,7 @@ def kernel_regex_replace(input, pattern, rewrite, replace_global=True):  # noqa:
 regex_replace_op = defop("regex_replace", "RegexReplace",
                          inputs=("input: string", "pattern: string", "rewrite: string"),
                          attrs={"replace_global": True},
-                         infer=lambda input, pattern, rewrite, **_: _same_string(input),
+                         infer=lambda input, pattern, rewrite, **_: _same_string(input),  # noqa: A006
                          kernel=kernel_regex_replace, flags=_PURE)
 
 
@@ -172,7 +172,7 @@ def kernel_as_string(input, precision=-1, scientific=False, shortest=False,  # n
 as_string_op = defop("as_string", "AsString", inputs=("input: T",),
                      attrs={"T": TypeAttr(ALL_TYPES), "precision": -1,
                             "scientific": False, "shortest": False, "width": -1, "fill": ""},
-                     infer=lambda input, **_: TensorType(d.string, input.shape),
+                     infer=lambda input, **_: TensorType(d.string, input.shape),  # noqa: A006
                      kernel=kernel_as_string, flags=_PURE)
 
 
@@ -195,7 +195,7 @@ to_number_op = defop("string_to_number", "StringToNumber", inputs=("string_tenso
                          out_type, string_tensor.shape),
                      kernel=kernel_to_number, flags=_PURE)
 
-# ---- public functions (tf.strings) ----------------------------------------------------------------
+# ---- public functions (tf.strings) ---------------------------------------------------------------
 
 
 def join(inputs, separator="", name=None):
