@@ -267,17 +267,20 @@ def kernel_svd(input, compute_uv=True, full_matrices=False):  # noqa: A002
     return [sv.astype(x.real.dtype), u.astype(x.dtype), v.astype(x.dtype)]
 
 
+def infer_det(input):  # noqa: A002
+    shape = _square(input, "det")
+    return TensorType(input.dtype, None if shape is None else shape[:-2])
+
+
 det_op = defop("det", "MatrixDeterminant", inputs=("input: T",), attrs=_FLOATC,
-               infer=lambda input: TensorType(input.dtype, None if _square(input, "det") is None  # noqa: A006
-                                              else input.shape[:-2]),
-               kernel=kernel_det, flags=_PURE, onnx="Det")
+               infer=infer_det, kernel=kernel_det, flags=_PURE, onnx="Det")
 inverse_op = defop("inverse", "MatrixInverse", inputs=("input: T",),
                    attrs={**_FLOATC, "adjoint": False},
                    infer=lambda input, adjoint=False: TensorType(input.dtype,  # noqa: A006
                                                                  _square(input, "inv")),
                    kernel=kernel_inverse, flags=_PURE)
 cholesky_op = defop("cholesky", "Cholesky", inputs=("input: T",), attrs=_FLOATC,
-                    infer=lambda input: TensorType(input.dtype, _square(input, "cholesky")),  # noqa: A006
+                    infer=lambda x: TensorType(x.dtype, _square(x, "cholesky")),
                     kernel=kernel_cholesky, flags=_PURE)
 def _check_solve(matrix, rhs):
     _square(TensorType(d.float32, matrix), "solve")

@@ -143,7 +143,7 @@ def kernel_regex_replace(input, pattern, rewrite, replace_global=True):  # noqa:
 regex_replace_op = defop("regex_replace", "RegexReplace",
                          inputs=("input: string", "pattern: string", "rewrite: string"),
                          attrs={"replace_global": True},
-                         infer=lambda input, pattern, rewrite, **_: _same_string(input),  # noqa: A006
+                         infer=lambda x, pattern, rewrite, **_: _same_string(x),
                          kernel=kernel_regex_replace, flags=_PURE)
 
 
