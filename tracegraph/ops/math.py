@@ -453,12 +453,22 @@ def saturate_cast(value, dtype, name=None):
     value = convert_to_tensor(value)
     src = value.dtype
     if src.is_numeric and not src.is_complex and dtype.is_numeric and not dtype.is_complex:
-        lo, hi = max(src.min, dtype.min), min(src.max, dtype.max)
+        lo, hi = _in_range(max(src.min, dtype.min), src, -1), _in_range(min(src.max, dtype.max),
+                                                                         src, 1)
         if lo > src.min:
             value = maximum(value, lo)
         if hi < src.max:
             value = minimum(value, hi)
     return cast(value, dtype, name=name)
+
+
+def _in_range(bound, src: d.DType, side: int):
+    """`bound` as a value of `src` that does not pass it (int32's max as a float32 is 2**31,
+    out of range; the largest float32 below it is 2147483520)."""
+    value = np.asarray(bound, dtype=src.as_numpy_dtype) if src.is_floating else bound
+    if src.is_floating and (int(value) - bound) * side > 0:  # exact: value is integral
+        value = np.nextafter(value, -side * np.inf, dtype=src.as_numpy_dtype)
+    return value[()] if isinstance(value, np.ndarray) else value
 
 
 def add_n(inputs, name=None):
