@@ -629,10 +629,13 @@ def infer_broadcast_to(input, shape):  # noqa: A002
     if target is None:
         n = shape.shape[0] if shape.shape else None
         return TensorType(input.dtype, None if n is None else (None,) * n)
+    if input.shape is not None and len(input.shape) > len(target):
+        raise ValueError(f"Rank of input ({len(input.shape)}) must be no greater than rank of "
+                         f"output shape ({len(target)}).")
     out = broadcast_shapes(input.shape, tuple(target))
     if out is not None and tuple(out) != tuple(target):
-        raise ValueError(f"Unable to broadcast tensor of shape {format_dims(input.shape)} to "
-                         f"tensor of shape {format_dims(tuple(target))}")
+        raise ValueError(f"Incompatible shapes: {format_dims(input.shape)} vs. "
+                         f"{format_dims(tuple(target))}")
     return TensorType(input.dtype, tuple(target))
 
 
