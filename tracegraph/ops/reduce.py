@@ -71,6 +71,10 @@ def _mean(x, axes, keep):
             return (total // np.uint64(count)).astype(x.dtype)
         q = total // count
         return np.where((total < 0) & (total % count != 0), q + 1, q).astype(x.dtype)
+    if x.size == 0:  # NaN (0/0), without NumPy's "Mean of empty slice" warning
+        total = np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+        with np.errstate(invalid="ignore"):
+            return total / np.zeros((), x.dtype)
     return np.mean(x, axis=axes, keepdims=keep, dtype=x.dtype)
 
 
