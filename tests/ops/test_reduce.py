@@ -79,7 +79,8 @@ def test_reduce_sum_wraps_in_the_input_dtype():
 
 @pytest.mark.parametrize("fn,dtype,ref", [
     (tf.reduce_sum, np.float32, np.float32(0)), (tf.reduce_prod, np.float32, np.float32(1)),
-    (tf.reduce_max, np.float32, np.float32(-np.inf)), (tf.reduce_min, np.float32, np.float32(np.inf)),
+    (tf.reduce_max, np.float32, np.float32(-np.inf)),
+    (tf.reduce_min, np.float32, np.float32(np.inf)),
     (tf.reduce_max, np.int32, np.int32(-(2**31))), (tf.reduce_min, np.int32, np.int32(2**31 - 1)),
     (tf.reduce_mean, np.float32, np.float32(np.nan)), (tf.reduce_mean, np.int32, np.int32(0)),
     (tf.reduce_all, np.bool_, np.bool_(True)), (tf.reduce_any, np.bool_, np.bool_(False)),
