@@ -13,7 +13,7 @@ import warnings as _warnings
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(\.|$)")
 
 from . import config, dtypes, errors, nest  # noqa: E402, F401
-from .api import debugging, linalg, math, nn, random, strings  # noqa: E402
+from .api import autograph, debugging, linalg, math, nn, random, strings  # noqa: E402
 from .dtypes import (  # noqa: E402, F401
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -41,9 +41,11 @@ from .ops.reduce import (  # noqa: E402, F401
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
 )
+from .ops import functional as _functional  # noqa: E402, F401  (registers control flow ops)
 from .ops.registry import convert_to_tensor  # noqa: E402, F401
 from .shapes import TensorShape, TensorSpec  # noqa: E402, F401
 from .trace.concrete import ConcreteFunction  # noqa: E402, F401
+from .trace.control_flow import cond, while_loop  # noqa: E402, F401
 from .trace.function import Function, function  # noqa: E402, F401
 
 newaxis = None

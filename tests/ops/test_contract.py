@@ -173,6 +173,50 @@ SAMPLES.update({
 })
 
 
+def _functional_samples() -> dict:
+    """Control-flow and call ops take sub-graphs: take them from traced functions."""
+    import tracegraph as tf
+
+    @tf.function
+    def branches(x):
+        return tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+
+    @tf.function
+    def loop(n):
+        return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 2.0), [0, 0.0])
+
+    @tf.function
+    def printing(x):
+        def yes():
+            tf.print("contract")
+            return x
+        return tf.cond(x > 0, yes, lambda: x)
+
+    def op_of(fn, arg, kind):
+        graph = fn.get_concrete_function(arg).graph
+        return next(o for o in graph.get_operations() if o.type == kind)
+
+    cond_op = op_of(branches, tf.constant(1.0), "StatelessIf")
+    if_op = op_of(printing, tf.constant(1.0), "If")
+    while_op = op_of(loop, tf.constant(3), "StatelessWhile")
+    attrs = {k: v for k, v in cond_op.attrs.items() if k not in ("Tcond", "Tin")}
+    if_attrs = {k: v for k, v in if_op.attrs.items() if k not in ("Tcond", "Tin")}
+    loop_attrs = {k: v for k, v in while_op.attrs.items() if k != "T"}
+    body = attrs["then_branch"]
+    x = np.float32(3.0)
+    return {
+        "stateless_if": [((np.bool_(True), [x]), attrs), ((np.bool_(False), [x]), attrs)],
+        "if": [((np.bool_(True), [x]), if_attrs)],
+        "stateless_while": [(([np.int32(0), np.float32(0.0), np.int32(3)],), loop_attrs)],
+        "while": [(([np.int32(0), np.float32(0.0), np.int32(2)],), loop_attrs)],
+        "partitioned_call": [(([x],), {"f": body})],
+        "stateful_partitioned_call": [(([x],), {"f": if_attrs["then_branch"]})],
+    }
+
+
+SAMPLES.update(_functional_samples())
+
+
 def _materialize(inputs):
     out = []
     for x in inputs:
@@ -198,7 +242,16 @@ def _type(x, known_value=True, hide_dims=False, hide_rank=False):
     return TensorType(dtype, shape, arr if known_value else None)
 
 
+def _kernel_attrs(attrs):
+    """Executors hand kernels their sub-graphs compiled; so does the contract test."""
+    from tracegraph.execute.compile import compile_subgraph
+    from tracegraph.graph.graph import Graph
+    return {k: compile_subgraph(v, "interpreter") if isinstance(v, Graph) else v
+            for k, v in attrs.items()}
+
+
 def _run_kernel(op, inputs, attrs):
+    attrs = _kernel_attrs(attrs)
     args = list(inputs)
     if op.make_state is not None:
         args.insert(0, op.make_state(attrs))

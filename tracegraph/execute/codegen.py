@@ -14,6 +14,7 @@ failing line is mapped back to its op to name it and the user's line in the erro
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import keyword
 import linecache
@@ -25,7 +26,7 @@ import numpy as np
 from .. import dtypes as d
 from ..graph.graph import Graph
 from .errors import graph_error
-from .plan import Plan
+from .plan import Plan, make_plan
 
 __all__ = ["generate", "GeneratedFunction"]
 
@@ -61,40 +62,65 @@ class GeneratedFunction:
         return f"<GeneratedFunction {self.fn.__name__}>"
 
 
-class _Emitter:
-    def __init__(self, plan: Plan, compile_subgraph, name: str):
-        self.plan = plan
-        self.compile_subgraph = compile_subgraph
-        self.name = name
+class _Module:
+    """What all the graphs emitted into one function share: globals, lines, names."""
+
+    def __init__(self):
         self.globals: dict = {"np": np, "__name__": "tracegraph.generated",
                               "__builtins__": __builtins__}
         self.global_names: set = set(self.globals)
-        self.expr: dict[int, str] = {}     # slot -> expression that holds its value
         self.lines: list[str] = []
         self.line_ops: dict[int, object] = {}
         self.free: list[str] = []
+        self.reserved: set = set()
         self.temp_count = itertools.count(1)
         self.taken = set(keyword.kwlist) | self.global_names
         self.indent = 2
 
+
+class _Emitter:
+    """Emits one graph's plan into a `_Module`; control-flow records call back into it."""
+
+    def __init__(self, module: _Module, plan: Plan, compile_subgraph):
+        self.module = module
+        self.plan = plan
+        self.compile_subgraph = compile_subgraph
+        self.expr: dict[int, str] = {}     # slot -> expression that holds its value
+        self.owned: set[str] = set()       # names this emitter allocated (only these it frees)
+
     # --- names and globals -------------------------------------------------------------------
+    @property
+    def globals(self) -> dict:
+        return self.module.globals
+
     def bind_global(self, prefix: str, value) -> str:
-        for name, existing in self.globals.items():
+        m = self.module
+        for name, existing in m.globals.items():
             if existing is value and name.startswith(prefix):
                 return name
-        name = _identifier(prefix, self.global_names)
-        self.globals[name] = value
-        self.taken.add(name)
+        name = _identifier(prefix, m.global_names)
+        m.globals[name] = value
+        m.taken.add(name)
         return name
 
     def temp(self) -> str:
-        if self.free:
-            return self.free.pop()
-        while True:
-            name = f"v{next(self.temp_count)}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+        m = self.module
+        if m.free:
+            name = m.free.pop()
+        else:
+            name = f"v{next(m.temp_count)}"
+            while name in m.taken:
+                name = f"v{next(m.temp_count)}"
+            m.taken.add(name)
+        self.owned.add(name)
+        return name
+
+    def reserve(self, name: str) -> None:
+        """Keeps `name` from being recycled (loop variables) until `release_name`."""
+        self.module.reserved.add(name)
+
+    def release_name(self, name: str) -> None:
+        self.module.reserved.discard(name)
 
     def literal(self, value) -> str:
         if value is None or isinstance(value, (bool, int, str)):
@@ -109,17 +135,35 @@ class _Emitter:
 
     # --- lines -------------------------------------------------------------------------------
     def line(self, text: str, op=None) -> None:
-        pad = "    " * self.indent
+        m = self.module
+        pad = "    " * m.indent
+        text = f"{pad}{text}"
         if op is not None:
             where = f"  {op.source.short()}" if op.source is not None else ""
             comment = f"# {op.type:<12} {op.name}{where}"
-            text = f"{pad}{text}"
             text = f"{text:<{_COMMENT_COLUMN}}  {comment}" if len(text) < _COMMENT_COLUMN \
                 else f"{text}  {comment}"
-            self.line_ops[len(self.lines)] = op
-        else:
-            text = f"{pad}{text}"
-        self.lines.append(text)
+            m.line_ops[len(m.lines)] = (op, self)
+        m.lines.append(text)
+
+    @contextlib.contextmanager
+    def block(self):
+        self.module.indent += 1
+        try:
+            yield
+        finally:
+            self.module.indent -= 1
+
+    def inline(self, graph: Graph, input_exprs) -> list[str]:
+        """Emits `graph`'s ops here, its inputs bound to `input_exprs`; returns its outputs."""
+        inputs = list(graph.inputs) + list(getattr(graph, "capture_placeholders", []))
+        plan = make_plan(graph, inputs, list(graph.outputs))
+        sub = _Emitter(self.module, plan, self.compile_subgraph)
+        for t, e in zip(inputs, input_exprs):
+            sub.expr[plan.slot(t)] = e
+        for index, op in enumerate(plan.schedule):
+            sub.emit_op(index, op)
+        return [sub.expr[plan.slot(t)] for t in plan.outputs]
 
     # --- ops ---------------------------------------------------------------------------------
     def emit_op(self, index: int, op) -> None:
@@ -175,12 +219,14 @@ class _Emitter:
     def release(self, index: int, op) -> None:
         """Returns the names of values that die at this op to the free list."""
         plan = self.plan
+        m = self.module
         for t in op.inputs:
             slot = plan.slot(t)
             name = self.expr.get(slot)
-            if plan.last_use.get(slot) == index and name and name.startswith("v") and \
-                    name not in self.free and self._root_dead(name, index):
-                self.free.append(name)
+            if plan.last_use.get(slot) == index and name in self.owned and \
+                    name not in m.free and name not in m.reserved and \
+                    self._root_dead(name, index):
+                m.free.append(name)
 
     def _root_dead(self, name: str, index: int) -> bool:
         """A name may be shared by aliases (identities): free it when none is used later."""
@@ -190,10 +236,11 @@ class _Emitter:
 
 def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
     """Emits, compiles and registers the Python function that runs `plan`."""
-    em = _Emitter(plan, compile_subgraph, name)
+    module = _Module()
+    em = _Emitter(module, plan, compile_subgraph)
     params = []
     for t in plan.inputs:
-        param = _identifier(t.op.name.split("/")[-1], em.taken)
+        param = _identifier(t.op.name.split("/")[-1], module.taken)
         params.append(param)
         em.expr[plan.slot(t)] = param
     for slot, value in plan.constants.items():
@@ -202,34 +249,32 @@ def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
         em.emit_op(index, op)
     outs = [em.expr[plan.slot(t)] for t in plan.outputs]
     ret = "(" + ", ".join(outs) + ("," if len(outs) == 1 else "") + ")"
-    fn_name = _identifier(name, set(em.globals))
-    body = em.lines or ["        pass"]
+    fn_name = _identifier(name, set(module.globals))
+    body = module.lines or ["        pass"]
     header = [f"def {fn_name}({', '.join(params)}):", "    try:"]
     footer = [f"        return {ret}", "    except Exception as e:",
               "        raise _raise(e) from None"]
-    source_lines = header + body + footer
-    source = "\n".join(source_lines) + "\n"
+    source = "\n".join(header + body + footer) + "\n"
     filename = f"<tracegraph-codegen {fn_name}#{next(_counter)}>"
-    line_ops = {i + len(header) + 1: op for i, op in em.line_ops.items()}
-    em.globals["_raise"] = _make_raiser(line_ops, em)
+    line_ops = {i + len(header) + 1: entry for i, entry in module.line_ops.items()}
+    module.globals["_raise"] = _make_raiser(line_ops)
     code = compile(source, filename, "exec")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(code, em.globals)
-    return GeneratedFunction(em.globals[fn_name], source, filename, em.globals)
+    exec(code, module.globals)
+    return GeneratedFunction(module.globals[fn_name], source, filename, module.globals)
 
 
-def _make_raiser(line_ops: dict, em: _Emitter):
-    plan = em.plan
-
+def _make_raiser(line_ops: dict):
     def _raise(error: BaseException) -> BaseException:
         tb = error.__traceback__
-        op = line_ops.get(tb.tb_lineno) if tb is not None else None
-        if op is None:
+        entry = line_ops.get(tb.tb_lineno) if tb is not None else None
+        if entry is None:
             return error
+        op, em = entry
         frame_locals = tb.tb_frame.f_locals
         args = []
         for t in op.inputs:
-            expr = em.expr.get(plan.slot(t))
+            expr = em.expr.get(em.plan.slot(t))
             args.append(frame_locals.get(expr, em.globals.get(expr)))
         return graph_error(error, op, op.grouped_inputs(args))
     return _raise

@@ -100,6 +100,8 @@ class GraphContext:
                 raise TypeError(f"Expected list for '{spec.name}' argument to '{op.tf_type}' Op,"
                                 f" not {x!r}.")
             items = [self._input(op, op_name, spec, v, found, i) for v in x]
+            if spec.list_kind == "typelist" and spec.type_attr is not None:
+                found[spec.type_attr] = tuple(t.dtype for t in items)
             flat.extend(items)
             arity.append(len(items))
         full = {**op.attr_defaults, **attrs}

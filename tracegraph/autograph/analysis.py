@@ -1,0 +1,154 @@
+"""Small static analyses over a function's AST, used by the converters.
+
+- `assigned(nodes)`: names a block binds (excluding nested function and class bodies, and
+  comprehension variables, which have their own scopes);
+- `loaded(nodes)`: names a block reads;
+- `contains(nodes, kinds)`: whether a statement kind occurs, not looking into nested loops or
+  functions when asked (a `break` belongs to its innermost loop).
+"""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["assigned", "loaded", "contains", "SCOPES"]
+
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+LOOPS = (ast.For, ast.While, ast.AsyncFor)
+
+
+def _walk(node, stop):
+    """Like ast.walk, not descending into nodes of the `stop` kinds (they are still yielded)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        if n is not node and isinstance(n, stop):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+
+
+def _nodes(nodes):
+    return nodes if isinstance(nodes, list) else [nodes]
+
+
+def assigned(nodes) -> list[str]:
+    """Names bound by the statements, in first-seen order. Names a nested function declares
+    `nonlocal` count too: AutoGraph's generated helpers assign their caller's variables."""
+    out: list[str] = []
+
+    def add(name):
+        if name not in out:
+            out.append(name)
+
+    for root in _nodes(nodes):
+        for n in _walk(root, SCOPES + _COMPREHENSIONS):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n is not root:
+                add(n.name)
+                for inner in ast.walk(n):
+                    if isinstance(inner, ast.Nonlocal):
+                        for name in inner.names:
+                            add(name)
+            elif isinstance(n, ast.ClassDef) and n is not root:
+                add(n.name)
+            elif isinstance(n, ast.alias):
+                add((n.asname or n.name).split(".")[0])
+            elif isinstance(n, ast.NamedExpr):
+                add(n.target.id)
+    return out
+
+
+def loaded(nodes) -> set[str]:
+    out: set[str] = set()
+    for root in _nodes(nodes):
+        for n in ast.walk(root):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                out.add(n.id)
+    return out
+
+
+def contains(nodes, kinds, into_loops: bool = True) -> bool:
+    """Whether any statement of `kinds` occurs (never looking into nested functions)."""
+    stop = SCOPES if into_loops else SCOPES + LOOPS
+    for root in _nodes(nodes):
+        for n in _walk(root, stop):
+            if n is not root and isinstance(n, SCOPES):
+                continue
+            if isinstance(n, kinds):
+                return True
+    return False
+
+
+def declared_global(fn: ast.FunctionDef) -> set[str]:
+    out: set[str] = set()
+    for n in _walk(fn, SCOPES):
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and n is not fn:
+            out.update(n.names)
+    return out
+
+
+def _uses(node) -> set[str]:
+    out = loaded(node)
+    for n in ast.walk(node):
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+    return out
+
+
+def _target_names(target) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def liveness(fn: ast.FunctionDef) -> dict[int, set[str]]:
+    """For each statement (by id), the variables live right after it: read on some path
+    before being reassigned. Loops iterate to a fixed point; nested functions count as reading
+    everything they read (they may run later)."""
+    live_out: dict[int, set[str]] = {}
+
+    def block(stmts, out: set) -> set:
+        live = set(out)
+        for s in reversed(stmts):
+            live_out[id(s)] = set(live)
+            live = statement(s, live)
+        return live
+
+    def loop(s, out: set, target: set) -> set:
+        head = set(out)
+        while True:
+            body_in = block(s.body, head) - target
+            new = head | body_in | block(s.orelse, out) | (
+                _uses(s.test) if isinstance(s, ast.While) else set())
+            if new == head:
+                return head
+            head = new
+
+    def statement(s, out: set) -> set:
+        if isinstance(s, ast.If):
+            return _uses(s.test) | block(s.body, out) | block(s.orelse, out)
+        if isinstance(s, ast.While):
+            return loop(s, out, set())
+        if isinstance(s, (ast.For, ast.AsyncFor)):
+            return _uses(s.iter) | loop(s, out, _target_names(s.target))
+        if isinstance(s, ast.Try):
+            after = block(s.finalbody, out) if s.finalbody else out
+            handlers = set().union(*(block(h.body, after) for h in s.handlers)) \
+                if s.handlers else set()
+            body_out = block(s.orelse, after) | handlers
+            return block(s.body, body_out) | handlers
+        if isinstance(s, (ast.With, ast.AsyncWith)):
+            return set().union(*(_uses(i) for i in s.items)) | block(s.body, out)
+        if isinstance(s, SCOPES):
+            return (out - {getattr(s, "name", "")}) | loaded(s)
+        if isinstance(s, ast.Return):
+            return _uses(s) if s.value is not None else set()
+        if isinstance(s, (ast.Break, ast.Continue)):
+            return set(out)
+        defs = set(assigned(s)) if isinstance(s, (ast.Assign, ast.AnnAssign,
+                                                 ast.AugAssign)) else set()
+        return (out - defs) | _uses(s)
+
+    block(fn.body, set())
+    return live_out

@@ -1,0 +1,88 @@
+"""`tf.autograph`: `to_code`, `do_not_convert`, and what tf.function and `converted_call` use
+to decide which functions to convert (user code only) and to cache conversions."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sysconfig
+import types
+import weakref
+
+from .conversion import ConversionFailure, convert_function, converted_source
+
+__all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_STDLIB = sysconfig.get_paths().get("stdlib", "") + os.sep
+_SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc",
+                 "tensorflow", "scipy", "pytest", "_pytest", "collections", "dataclasses")
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def do_not_convert(func=None):
+    """Marks a function so AutoGraph never converts it (it still runs, as plain Python)."""
+    if func is None:
+        return do_not_convert
+    func.__ag_do_not_convert__ = True
+    return func
+
+
+def _is_user_function(fn) -> bool:
+    if not isinstance(fn, types.FunctionType) or getattr(fn, "__ag_do_not_convert__", False) \
+            or getattr(fn, "__ag_converted__", False):
+        return False
+    module = getattr(fn, "__module__", None) or ""
+    if module.split(".")[0] in _SKIP_MODULES:
+        return False
+    filename = fn.__code__.co_filename
+    if filename.startswith(_PACKAGE_DIR) or filename.startswith("<"):
+        return False
+    if _STDLIB and filename.startswith(_STDLIB) and "site-packages" not in filename:
+        return False
+    return True
+
+
+def _convert_cached(fn):
+    converted = _cache.get(fn)
+    if converted is None:
+        try:
+            converted = convert_function(fn)
+        except ConversionFailure:
+            converted = fn
+        _cache[fn] = converted
+    return converted
+
+
+def maybe_convert(f):
+    """`f` converted when it is user code, else `f` itself (methods are converted and rebound)."""
+    if isinstance(f, types.MethodType):
+        func = f.__func__
+        if _is_user_function(func):
+            return types.MethodType(_convert_cached(func), f.__self__)
+        return f
+    if isinstance(f, functools.partial):
+        return functools.partial(maybe_convert(f.func), *f.args, **f.keywords)
+    if _is_user_function(f):
+        return _convert_cached(f)
+    return f
+
+
+def convert_for_tracing(fn):
+    """What tf.function runs while tracing: the converted function (the original if it cannot
+    be converted, e.g. a builtin)."""
+    return maybe_convert(fn)
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
+    """The readable source AutoGraph generates for a function (`tf.autograph.to_code`)."""
+    from ..trace.function import Function
+    if isinstance(entity, Function):
+        entity = entity.python_function
+    if isinstance(entity, types.MethodType):
+        entity = entity.__func__
+    if not inspect.isfunction(entity):
+        raise TypeError(f"to_code expects a Python function, got {entity!r}")
+    return converted_source(entity) + "\n"
+

@@ -1,0 +1,321 @@
+"""`tf.cond` and `tf.while_loop` (SPEC R-3.4): functional control flow with traced sub-graphs.
+
+Eagerly they run plain Python. While tracing, each branch, the loop condition and the loop body
+are traced once into their own FuncGraph (nested in the caller's graph), and a single `If` or
+`While` op holding them is recorded; `Stateless*` when no stateful op is inside. Values the
+sub-graphs read from the caller's graph become extra inputs of the op, in one shared order.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.variables import Variable
+from ..graph.building import GraphContext
+from ..graph.graph import FuncGraph
+from ..graph.source import user_location
+from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
+from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
+from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
+from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
+
+__all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
+           "trace_subgraph"]
+
+_names = itertools.count(1)
+
+
+class StagingError:
+    """Marks errors about staging Python control flow as graph ops (AutoGraph rules).
+    AutoGraph re-raises them through the user's own try/except blocks (R-3.6)."""
+
+
+class StagingValueError(StagingError, ValueError):
+    pass
+
+
+class StagingTypeError(StagingError, TypeError):
+    pass
+
+
+def _where() -> str:
+    loc = user_location(3)
+    return f" (at {loc})" if loc else ""
+
+
+# ---- tracing sub-graphs ----------------------------------------------------------------------
+
+def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
+    """Traces `fn` in a FuncGraph nested in the current graph; returns (graph, structure).
+
+    `input_types` give the placeholders passed to `fn` (through `arg_builder(placeholders)`,
+    which returns the call's positional args). Returned tensors, Variables and Python numbers
+    and strings become the graph's outputs; other leaves (None, AutoGraph's markers of
+    undefined values) stay Python objects in the returned structure.
+    """
+    outer_ctx = current_context()
+    outer = outer_ctx.graph
+    graph = FuncGraph(f"{name}_{next(_names)}", outer_graph=outer)
+    placeholders = [graph.placeholder(t, f"{name}_placeholder") for t in input_types]
+    graph.inputs = list(placeholders)
+    ctx = GraphContext(graph, getattr(outer_ctx, "on_variable_created", None))
+    args = arg_builder(placeholders) if arg_builder else placeholders
+    with context_scope(ctx):
+        result = fn(*args)
+        leaves = []
+        for leaf in flatten(result):
+            if not _is_output(leaf):
+                leaves.append(leaf)
+                continue
+            t = ctx.convert(leaf, None, None, "Const")
+            graph.outputs.append(t)
+            leaves.append(t)
+    structure = pack_sequence_as(result, leaves) if is_nested(result) else leaves[0]
+    graph.structured_outputs = structure
+    return graph, structure
+
+
+def _is_output(leaf) -> bool:
+    return isinstance(leaf, (Tensor, Variable, bool, int, float, complex, str, bytes,
+                             np.ndarray, np.generic))
+
+
+def _align_captures(graphs: list[FuncGraph]) -> list:
+    """Gives every graph one placeholder per outside value any of them reads, in one order;
+    those placeholders become formal inputs. Returns the outside values (caller's tensors)."""
+    externals, seen = [], set()
+    for g in graphs:
+        for external, _ in g.captures.values():
+            if id(external) not in seen:
+                seen.add(id(external))
+                externals.append(external)
+    for g in graphs:
+        by_external = {id(ext): ph for ext, ph in g.captures.values()}
+        extra = []
+        for ext in externals:
+            ph = by_external.get(id(ext))
+            if ph is None:
+                ph = g.placeholder(TensorType(ext.dtype, ext._shape, ext._value),
+                                   f"{g.name}_unused")
+            extra.append(ph)
+        g.inputs = list(g.inputs) + extra
+        g.captures = {}
+    return externals
+
+
+def _has_stateful(graph) -> bool:
+    for op in graph.operations:
+        if op.op_def.stateful:
+            return True
+        if any(_has_stateful(sub) for _, sub in op.subgraphs()):
+            return True
+    return False
+
+
+# ---- cond ------------------------------------------------------------------------------------
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """`tf.cond`: `true_fn()` if `pred` else `false_fn()`; a staged `If` op inside graphs."""
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("true_fn and false_fn must be callable.")
+    if current_context().executing_eagerly:
+        return true_fn() if bool(_as_python_bool(pred)) else false_fn()
+    pred = convert_to_tensor(pred)
+    if pred.dtype is not d.bool or pred.shape.rank not in (None, 0):
+        raise TypeError(f"The predicate of tf.cond must be a scalar bool tensor, got "
+                        f"{pred!r}.{_where()}")
+    then_g, then_s = trace_subgraph(true_fn, "cond_true", [])
+    else_g, else_s = trace_subgraph(false_fn, "cond_false", [])
+    check_branch_outputs(then_s, else_s)
+    return stage_if(pred, then_g, else_g, then_s, name)
+
+
+def _as_python_bool(pred):
+    if isinstance(pred, Tensor):
+        return pred.numpy()
+    return pred
+
+
+def check_branch_outputs(then_s, else_s, names=None) -> None:
+    """Both branches must return the same structure with the same dtypes (R-3.3)."""
+    try:
+        assert_same_structure(then_s, else_s, check_types=False)
+    except (ValueError, TypeError) as e:
+        raise StagingValueError(
+            f"true_fn and false_fn arguments to tf.cond must have the same number, type, and "
+            f"overall structure of return values.{_where()}\n{e}") from None
+    leaves_t, leaves_f = flatten(then_s), flatten(else_s)
+    for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
+        label = f"'{names[i]}'" if names else f"output {i}"
+        if isinstance(a, Tensor) != isinstance(b, Tensor):
+            python = b if isinstance(a, Tensor) else a
+            raise StagingValueError(f"{label} is {python!r} in one branch of a tensor-dependent "
+                                    f"conditional and a tensor in the other.{_where()}")
+        if not isinstance(a, Tensor):
+            if type(a) is not type(b) or (a is not b and a != b):
+                raise StagingValueError(f"{label} is {a!r} in the true branch and {b!r} in the "
+                                        f"false branch of a tensor-dependent conditional."
+                                        f"{_where()}")
+            continue
+        if a.dtype is not b.dtype:
+            raise StagingTypeError(
+                f"{label} must have the same dtype in both branches of a tensor-dependent "
+                f"conditional: it is {a.dtype.name} in the true branch and {b.dtype.name} in "
+                f"the false branch.{_where()}")
+
+
+def stage_if(pred, then_g, else_g, structure, name=None):
+    externals = _align_captures([then_g, else_g])
+    out_types = [t.dtype for t in then_g.outputs]
+    shapes = tuple(t._shape for t in then_g.outputs)
+    op = if_op if (_has_stateful(then_g) or _has_stateful(else_g)) else stateless_if_op
+    outs = bind(op, (pred, externals), {"then_branch": then_g, "else_branch": else_g,
+                                        "Tout": tuple(out_types), "output_shapes": shapes},
+                name or "cond")
+    outs = outs if isinstance(outs, list) else []
+    it = iter(outs)
+    leaves = [next(it) if isinstance(leaf, Tensor) else leaf for leaf in flatten(structure)]
+    return pack_sequence_as(structure, leaves) if is_nested(structure) else leaves[0]
+
+
+# ---- while_loop -------------------------------------------------------------------------------
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """`tf.while_loop`: repeats `body` while `cond` holds; a staged `While` op inside graphs."""
+    if not callable(cond) or not callable(body):
+        raise TypeError("cond and body must be callable.")
+    if current_context().executing_eagerly:
+        return _eager_while(cond, body, loop_vars, maximum_iterations)
+    return stage_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name)
+
+
+def _call(fn, loop_vars):
+    return fn(*loop_vars) if isinstance(loop_vars, (list, tuple)) else fn(loop_vars)
+
+
+def _normalize_body_result(result, loop_vars):
+    if isinstance(loop_vars, (list, tuple)) and len(loop_vars) == 1 and not is_nested(result):
+        return type(loop_vars)([result]) if not hasattr(loop_vars, "_fields") else result
+    return result
+
+
+def _eager_while(cond, body, loop_vars, maximum_iterations):
+    i = 0
+    while (maximum_iterations is None or i < int(maximum_iterations)) and \
+            bool(_as_python_bool(_call(cond, loop_vars))):
+        loop_vars = _normalize_body_result(_call(body, loop_vars), loop_vars)
+        i += 1
+    return loop_vars
+
+
+def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None,
+                name=None, var_names=None):
+    flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
+                 for v in flatten(loop_vars)]
+    shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
+    counted = maximum_iterations is not None
+    if counted:
+        max_t = convert_to_tensor(maximum_iterations, dtype=d.int32)
+        flat_init = [convert_to_tensor(0, dtype=d.int32)] + flat_init
+        shapes = [()] + shapes
+    types = [TensorType(t.dtype, s) for t, s in zip(flat_init, shapes)]
+    n_user = len(flat_init) - (1 if counted else 0)
+
+    def unpack(placeholders):
+        user = placeholders[1:] if counted else placeholders
+        return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
+
+    def cond_fn(*placeholders):
+        from ..ops.math import less, logical_and
+        result = _call(cond, unpack(list(placeholders)))
+        result = convert_to_tensor(result)
+        if result.dtype is not d.bool or result.shape.rank not in (None, 0):
+            raise StagingTypeError(f"The loop condition must be a scalar bool tensor, got "
+                                   f"{result!r}.{_where()}")
+        if counted:
+            return logical_and(less(placeholders[0], max_t), result)
+        return result
+
+    def body_fn(*placeholders):
+        from ..ops.math import add
+        current = unpack(list(placeholders))
+        result = _normalize_body_result(_call(body, current), loop_vars)
+        try:
+            assert_same_structure(loop_vars, result, check_types=False)
+        except (ValueError, TypeError) as e:
+            raise StagingValueError(f"The loop body must return the same structure as the loop "
+                                    f"variables.{_where()}\n{e}") from None
+        outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
+                for v in flatten(result)]
+        if counted:
+            outs = [add(placeholders[0], 1)] + outs
+        return outs
+
+    cond_g, _ = trace_subgraph(cond_fn, "while_cond", types, lambda ph: ph)
+    body_g, _ = trace_subgraph(body_fn, "while_body", types, lambda ph: ph)
+    _check_loop_vars(types, body_g.outputs, var_names, counted)
+    externals = _align_captures([cond_g, body_g])
+    body_g.outputs = list(body_g.outputs) + body_g.inputs[len(types):]
+    all_shapes = tuple(shapes) + tuple(e._shape for e in externals)
+    op = while_op if (_has_stateful(cond_g) or _has_stateful(body_g)) else stateless_while_op
+    outs = bind(op, (flat_init + list(externals),),
+                {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
+    results = outs[1:len(flat_init)] if counted else outs[:n_user]
+    if is_nested(loop_vars):
+        return pack_sequence_as(loop_vars, results)
+    return results[0]
+
+
+def _invariant_shapes(flat_init, loop_vars, shape_invariants) -> list:
+    if shape_invariants is None:
+        return [t._shape for t in flat_init]
+    invariants = flatten(shape_invariants) if is_nested(shape_invariants) and not isinstance(
+        shape_invariants, TensorShape) else [shape_invariants]
+    if len(invariants) != len(flat_init):
+        raise StagingValueError(f"shape_invariants must have the same structure as loop_vars: "
+                                f"{len(invariants)} vs {len(flat_init)} entries.{_where()}")
+    shapes = []
+    for t, inv in zip(flat_init, invariants):
+        shape = TensorShape(inv)._dims if not isinstance(inv, TensorShape) else inv._dims
+        if not shapes_compatible(shape, t._shape):
+            raise StagingValueError(f"The shape invariant {format_shape(shape)} is not "
+                                    f"compatible with the initial shape "
+                                    f"{format_shape(t._shape)} of a loop variable.{_where()}")
+        shapes.append(shape)
+    return shapes
+
+
+def _fits(invariant, shape) -> bool:
+    """Whether a body output of `shape` keeps the loop variable within its invariant."""
+    if invariant is None:
+        return True
+    if shape is None or len(shape) != len(invariant):
+        return False
+    return all(a is None or a == b for a, b in zip(invariant, shape))
+
+
+def _check_loop_vars(types, outputs, var_names, counted) -> None:
+    """Loop variables keep their dtype, and their shape unless a shape invariant relaxes it."""
+    for i, (t, out) in enumerate(zip(types, outputs)):
+        if counted and i == 0:
+            continue
+        j = i - 1 if counted else i
+        label = f"'{var_names[j]}'" if var_names and j < len(var_names) else \
+            f"Loop variable {j}"
+        if out.dtype is not t.dtype:
+            raise StagingTypeError(
+                f"{label} has dtype {t.dtype.name} before the loop, but dtype {out.dtype.name} "
+                f"after one iteration. TensorFlow control flow requires it stays the same."
+                f"{_where()}")
+        if not _fits(t.shape, out._shape):
+            raise StagingValueError(
+                f"{label} has shape {format_shape(t.shape)} before the loop, but shape "
+                f"{format_shape(out._shape)} after one iteration. To allow the shape to vary "
+                f"across iterations, use the `shape_invariants` argument of tf.while_loop (or "
+                f"tf.autograph.experimental.set_loop_options) to specify a less-specific shape."
+                f"{_where()}")
