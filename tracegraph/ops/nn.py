@@ -454,7 +454,8 @@ def _four(v, data_format, name):
         return (1, v[0], v[1], 1) if data_format == "NHWC" else (1, 1, v[0], v[1])
     if len(v) == 4:
         return tuple(int(x) for x in v)
-    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={v}")
+    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={v} of length "
+                     f"{len(v)}")
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
