@@ -154,3 +154,41 @@ def test_tracing_note_double(capsys):
         "tf.Tensor(b'aa', shape=(), dtype=string)\n\n"
         "tf.Tensor(b'bb', shape=(), dtype=string)\n\n")
     assert double.experimental_get_tracing_count() == 4
+
+
+def simple_relu(x):
+    if tf.greater(x, 0):
+        return x
+    else:
+        return 0
+
+
+def test_simple_relu_branches(capsys):
+    tf_simple_relu = tf.function(simple_relu)
+    print("First branch, with graph:", tf_simple_relu(tf.constant(1)).numpy())
+    print("Second branch, with graph:", tf_simple_relu(tf.constant(-1)).numpy())
+    assert capsys.readouterr().out == ("First branch, with graph: 1\n"
+                                       "Second branch, with graph: 0\n")
+
+
+def test_simple_relu_to_code():
+    code = tf.autograph.to_code(simple_relu)
+    assert code.startswith("def tf__simple_relu(x):")
+    assert "ag__.if_stmt(" in code and "def if_body" in code and "def else_body" in code
+    assert "retval_ = 0" in code
+
+
+def test_simple_relu_graph_def():
+    graph = tf.function(simple_relu).get_concrete_function(tf.constant(1)).graph
+    graph_def = graph.as_graph_def()
+    nodes = {n.name: n for n in graph_def.node}
+    assert nodes["x"].op == "Placeholder"
+    assert nodes["Greater"].op == "Greater" and nodes["Greater"].input == ["x", "Greater/y"]
+    assert nodes["Greater/y"].op == "Const"
+    cond = next(n for n in graph_def.node if n.op == "StatelessIf")
+    assert cond.input[0] == "Greater"
+    branches = {cond.attr["then_branch"].value.name, cond.attr["else_branch"].value.name}
+    assert {f.name for f in graph_def.functions} == branches
+    text = str(graph_def)
+    assert 'op: "StatelessIf"' in text and "library {\n  function {\n    signature {" in text
+    assert 'key: "then_branch"\n    value {\n      func {\n        name: "cond_true_' in text

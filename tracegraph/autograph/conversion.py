@@ -50,14 +50,19 @@ def _function_node(fn) -> ast.FunctionDef:
 
 
 def _initialize_nonlocals(fn: ast.FunctionDef, ctx: Context) -> None:
-    """Gives every variable a generated helper declares `nonlocal` a binding in the function
-    (an `Undefined` marker), as Python requires; parameters already have one."""
-    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
-    names = []
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Nonlocal):
-            names.extend(x for x in n.names if x not in names and x not in params)
-    inits = [assign(x, call("Undefined", constant(x))) for x in names]
+    """Gives every variable a generated helper declares `nonlocal` a binding (an `Undefined`
+    marker) unless a top-level assignment before its first such use already does, as Python
+    requires a binding and the runtime reads the state before running a branch."""
+    bound = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    needed: list[str] = []
+    for stmt in fn.body:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Nonlocal):
+                needed.extend(x for x in n.names if x not in bound and x not in needed)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            bound.update(t.id for t in targets if isinstance(t, ast.Name))
+    inits = [assign(x, call("Undefined", constant(x))) for x in needed]
     copy_location_all(inits, fn.body[0])
     fn.body = inits + fn.body
 

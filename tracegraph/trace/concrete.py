@@ -148,6 +148,29 @@ class ConcreteFunction:
         return [_check_value(self.name, path, spec, by_path[path]) if path in by_path else
                 _missing(self.name, path, spec) for path, spec in self._input_paths]
 
+    def call_in_graph(self, canonical):
+        """Records a call of this function in the graph being built; returns its outputs."""
+        from ..ops.functional import partitioned_call_op, stateful_partitioned_call_op
+        from ..ops.registry import bind, current_context
+        from .control_flow import _has_stateful
+        ctx = current_context()
+        by_path = _leaves_by_path(canonical)
+        args = []
+        for path, spec in self._input_paths:
+            value = by_path[path]
+            args.append(value.handle if isinstance(spec, VariableSpec) else value)
+        args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
+                 for v in self.graph.external_captures]
+        op = stateful_partitioned_call_op if _has_stateful(self.graph) else partitioned_call_op
+        outs = bind(op, (args,), {"f": self.graph, "Tout": tuple(t.dtype for t in
+                                                                  self.graph.outputs)},
+                    self.name)
+        outs = outs if isinstance(outs, list) else []
+        leaves = list(self._out_leaves)
+        for pos, v in zip(self._out_positions, outs):
+            leaves[pos] = v
+        return pack_sequence_as(self.structured_outputs, leaves)
+
     # --- printing --------------------------------------------------------------------------------
     def pretty_printed_signature(self, verbose: bool = True) -> str:
         tensor_params, python_params = [], []

@@ -169,8 +169,12 @@ class Function:
         fast[tuple(key)] = cf
 
     def _call_in_graph(self, args, kwargs):
-        """Called while another function traces: its ops join the caller's graph."""
-        return self._traced_callable()(*args, **kwargs)
+        """Called while another function traces: a call op to this function's own graph
+        (`PartitionedCall`, or `StatefulPartitionedCall` when it has stateful ops), which
+        the optimizer's function inlining can later inline."""
+        key_canonical, value_canonical = self._canonical(args, kwargs)
+        cf = self._lookup_or_trace(key_canonical)
+        return cf.call_in_graph(value_canonical)
 
     # --- the cache -----------------------------------------------------------------------------
     def _canonical(self, args, kwargs) -> tuple[list, list]:
