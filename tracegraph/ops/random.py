@@ -69,7 +69,14 @@ def infer_random(shape, dtype=REQUIRED, seed=0, seed2=0):
 
 
 def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
-    return rng.random(_shape_of(shape), dtype=np.float64).astype(dtype.as_numpy_dtype)
+    """Values in [0, 1) drawn at the dtype's precision (rounding a float64 draw to a narrower
+    dtype could give 1.0). Half precision uses 10 random mantissa bits, as TensorFlow does."""
+    dims = _shape_of(shape)
+    if dtype is d.float64:
+        return rng.random(dims)
+    if dtype is d.float16:
+        return (rng.integers(0, 1 << 10, dims) * (1.0 / (1 << 10))).astype(np.float16)
+    return rng.random(dims, dtype=np.float32).astype(dtype.as_numpy_dtype)
 
 
 def kernel_normal(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
