@@ -369,6 +369,7 @@ def test_equality_operator_on_incompatible_shapes_is_a_scalar():
 ])
 def test_cast(x, dtype, ref):
     expect(tf.cast(x, dtype), ref)
+    expect(tf.math.cast(x, dtype), ref)
 
 
 def test_cast_to_the_same_dtype_is_the_same_tensor():

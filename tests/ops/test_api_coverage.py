@@ -1,0 +1,34 @@
+"""Every op-library function exported by the public namespaces (`tf`, `tf.math`, `tf.nn`,
+`tf.linalg`, `tf.random`, `tf.strings`, `tf.debugging`) is called by name in some test of
+tests/ops (each export path, so an alias that breaks is noticed)."""
+
+import pathlib
+import re
+import types
+
+import pytest
+
+import tracegraph as tf
+
+NAMESPACES = {"tf": tf, "tf.math": tf.math, "tf.nn": tf.nn, "tf.linalg": tf.linalg,
+              "tf.random": tf.random, "tf.strings": tf.strings, "tf.debugging": tf.debugging}
+
+
+def _exports():
+    for label, module in NAMESPACES.items():
+        for name in sorted(dir(module)):
+            value = getattr(module, name)
+            if name.startswith("_") or isinstance(value, (types.ModuleType, type)):
+                continue
+            if callable(value) and (getattr(value, "__module__", "") or "").startswith(
+                    "tracegraph.ops"):
+                yield f"{label}.{name}"
+
+
+_SOURCES = "\n".join(p.read_text() for p in pathlib.Path(__file__).parent.glob("test_*.py")
+                     if p.name != pathlib.Path(__file__).name)
+
+
+@pytest.mark.parametrize("path", list(_exports()))
+def test_export_is_exercised(path):
+    assert re.search(re.escape(path) + r"\b", _SOURCES), f"no test calls {path}"
