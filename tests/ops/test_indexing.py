@@ -326,6 +326,17 @@ def test_linspace(start, stop, num, ref):
     expect(tf.linspace(start, stop, num), ref)
 
 
+def test_linspace_batched_and_along_an_axis():
+    start, stop = np.float32([0.0, 10.0]), np.float32([1.0, 20.0])
+    expect(tf.linspace(start, stop, 3), np.linspace(start, stop, 3, dtype=np.float32))
+    expect(tf.linspace(start, stop, 3, axis=1),
+           np.linspace(start, stop, 3, axis=1, dtype=np.float32))
+    expect(tf.linspace(start, stop, 3, axis=-1),
+           np.linspace(start, stop, 3, axis=-1, dtype=np.float32))
+    with raises(tf.errors.InvalidArgumentError, "Requires num >= 0: -1", "[Op:LinSpace]"):
+        tf.linspace(0.0, 1.0, -1)
+
+
 @pytest.mark.parametrize("tensor,mask,axis", [
     (np.int32([1, 2, 3]), np.array([True, False, True]), None),
     (P, np.array([False, True]), None),

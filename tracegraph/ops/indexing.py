@@ -430,12 +430,22 @@ range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta:
                  infer=infer_range, kernel=kernel_range, flags=_PURE, onnx="Range")
 
 
+def _check_num(num) -> None:
+    if num is not None and num < 0:
+        raise ValueError(f"Requires num >= 0: {num}")
+
+
 def infer_linspace(start, stop, num):
+    """`num` values along a new first axis; batched start/stop broadcast (as tf.linspace)."""
     n = I.known_ints(num)
-    return TensorType(start.dtype, (None if n is None else n[0],))
+    _check_num(None if n is None else n[0])
+    batch = broadcast_shapes(start.shape, stop.shape)
+    return TensorType(start.dtype, None if batch is None else
+                      (None if n is None else n[0],) + tuple(batch))
 
 
 def kernel_linspace(start, stop, num):
+    _runtime(_check_num, int(num))
     return np.linspace(start, stop, int(num), dtype=np.asarray(start).dtype)
 
 
@@ -597,11 +607,19 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
 
 
 def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from `start` to `stop` (both included), along `axis`."""
     start = convert_to_tensor(start)
     if start.dtype.is_integer:
         from .math import cast
         start = cast(start, d.float64)
-    return bind(linspace_op, (start, stop, num), NO_ATTRS, name)
+    out = bind(linspace_op, (start, stop, num), NO_ATTRS, name if axis == 0 else None)
+    rank = out.shape.rank
+    if axis == 0 or rank is None or axis % rank == 0:
+        return out
+    from .array import transpose
+    perm = list(range(1, rank))
+    perm.insert(axis % rank, 0)
+    return transpose(out, perm, name=name)
 
 
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
