@@ -19,3 +19,12 @@ def _crosscheck_executors():
 def _restore_global_settings():
     yield
     tf.config.run_functions_eagerly(False)
+    tf.config.optimizer.reset()
+
+
+@pytest.fixture
+def no_optimizer():
+    """Runs graphs as traced (for tests about tracing or code generation themselves)."""
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    yield
+    tf.config.optimizer.reset()

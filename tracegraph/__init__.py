@@ -5,6 +5,7 @@
 This module is the public, TensorFlow-shaped namespace. It re-exports; it defines nothing.
 """
 
+import types as _types
 import warnings as _warnings
 
 # NumPy reports overflow, division by zero and invalid values as RuntimeWarnings; TensorFlow's
@@ -47,6 +48,16 @@ from .shapes import TensorShape, TensorSpec  # noqa: E402, F401
 from .trace.concrete import ConcreteFunction  # noqa: E402, F401
 from .trace.control_flow import cond, while_loop  # noqa: E402, F401
 from .trace.function import Function, function  # noqa: E402, F401
+
+from .optimize import options as _optimizer_options  # noqa: E402
+
+# tf.config.optimizer: the options live in the optimizer's layer; the namespace is wired here.
+config.optimizer = _types.SimpleNamespace(
+    set_experimental_options=_optimizer_options.set_experimental_options,
+    get_experimental_options=_optimizer_options.get_experimental_options,
+    effective_options=_optimizer_options.effective_options,
+    reset=_optimizer_options.reset,
+)
 
 newaxis = None
 __version__ = "0.1.0"

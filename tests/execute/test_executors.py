@@ -49,7 +49,7 @@ def test_both_executors(executor):
     assert b.numpy() == z.max()
 
 
-def test_generated_code_is_readable():
+def test_generated_code_is_readable(no_optimizer):
     def power(x, y):
         result = tf.eye(3, dtype=tf.int32)
         for _ in range(y):
@@ -67,7 +67,7 @@ def test_generated_code_is_readable():
     assert "= x @ v" in body[1] and "# MatMul" in body[1]
 
 
-def test_dead_values_are_freed_by_name_reuse():
+def test_dead_values_are_freed_by_name_reuse(no_optimizer):
     def chain(x):
         for _ in range(10):
             x = tf.sin(x)

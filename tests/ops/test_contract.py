@@ -216,6 +216,16 @@ def _functional_samples() -> dict:
 
 
 SAMPLES.update(_functional_samples())
+SAMPLES.update({
+    "fused_matmul": [((F, F.T, ROW[:2]), {"fused_ops": ("BiasAdd", "Relu")}),
+                     ((F, F2, ROW), {"transpose_a": True, "fused_ops": ("BiasAdd", "Sigmoid")})],
+    "fused_conv2d": [((IMG, FILT, ROW[:1].repeat(4)), {"strides": (1, 1, 1, 1),
+                                                       "padding": "SAME",
+                                                       "fused_ops": ("BiasAdd", "Relu6")}),
+                     ((IMG.transpose(0, 3, 1, 2), FILT, ROW[:1].repeat(4)),
+                      {"strides": (1, 1, 1, 1), "padding": "VALID", "data_format": "NCHW",
+                       "fused_ops": ("BiasAdd", "Tanh")})],
+})
 
 
 def _materialize(inputs):

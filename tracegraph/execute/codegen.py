@@ -178,6 +178,13 @@ class _Emitter:
         if template == "{0}":  # identity: an alias, no line
             self.expr[out_slots[0]] = ins[0]
             return
+        inplace = op.attrs.get("_inplace")
+        if inplace is not None:  # the memory optimizer proved this input dead here
+            ufunc = self.bind_global(f"np_{op_def.ufunc.__name__}", op_def.ufunc)
+            self.expr[out_slots[0]] = ins[inplace]
+            self.line(f"{ufunc}({', '.join(ins)}, out={ins[inplace]})", op)
+            self.release(index, op, keep=ins[inplace])
+            return
         self.release(index, op)
         outs = [self.temp() for _ in out_slots]
         for s, name in zip(out_slots, outs):
@@ -216,13 +223,15 @@ class _Emitter:
                 args.append(f"{key}={self.literal(value)}")
         return f"{kernel}({', '.join(args)})"
 
-    def release(self, index: int, op) -> None:
+    def release(self, index: int, op, keep: str | None = None) -> None:
         """Returns the names of values that die at this op to the free list."""
         plan = self.plan
         m = self.module
         for t in op.inputs:
             slot = plan.slot(t)
             name = self.expr.get(slot)
+            if name == keep:
+                continue
             if plan.last_use.get(slot) == index and name in self.owned and \
                     name not in m.free and name not in m.reserved and \
                     self._root_dead(name, index):

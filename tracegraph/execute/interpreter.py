@@ -14,6 +14,12 @@ from .plan import Plan
 __all__ = ["Interpreter"]
 
 
+def _writing_into(ufunc, index: int):
+    def kernel(*args):
+        return ufunc(*args, out=args[index])
+    return kernel
+
+
 class Interpreter:
     def __init__(self, plan: Plan, compile_subgraph):
         self.plan = plan
@@ -26,7 +32,11 @@ class Interpreter:
             in_slots = [plan.slot(t) for t in op.inputs]
             dead = [s for s in set(in_slots) if plan.last_use.get(s) == index]
             out_slots = [plan.slot(t) for t in op.outputs]
-            self.steps.append((op, op_def.kernel, in_slots, op.input_arity, out_slots, attrs,
+            kernel = op_def.kernel
+            inplace = op.attrs.get("_inplace")
+            if inplace is not None:  # the memory optimizer proved input `inplace` dead here
+                kernel = _writing_into(op_def.ufunc, inplace)
+            self.steps.append((op, kernel, in_slots, op.input_arity, out_slots, attrs,
                                state, op_def.num_outputs, dead))
         self.out_slots = [plan.slot(t) for t in plan.outputs]
 

@@ -49,8 +49,10 @@ class Operation:
         self.control_inputs = list(control_inputs)
         self.source = source
         self.outputs = [SymbolicTensor(self, i, t) for i, t in enumerate(output_types)]
-        # attrs the kernel takes: everything but the type attrs the inputs already determine
-        self.kernel_attrs = {k: v for k, v in attrs.items() if k not in op_def.type_attrs}
+        # attrs the kernel takes: not the type attrs the inputs already determine, nor the
+        # internal `_...` ones (annotations such as `_user_specified_name`, `_inplace`)
+        self.kernel_attrs = {k: v for k, v in attrs.items()
+                             if k not in op_def.type_attrs and not k.startswith("_")}
 
     @property
     def type(self) -> str:

@@ -201,17 +201,21 @@ _T_FLOAT = {"T": TypeAttr(FLOAT)}
 _T_FLOATC = {"T": TypeAttr(FLOAT | COMPLEX)}
 _T_INT = {"T": TypeAttr(INTEGER)}
 _XY = ("x: T", "y: T")
-_EW = {"elementwise", "pure"}
-_EWC = {"elementwise", "pure", "commutative"}
+_EW = {"elementwise", "pure", "fresh_output"}
+_EWC = {"elementwise", "pure", "commutative", "fresh_output"}
 
 add_op = defop("add", "AddV2", inputs=_XY, attrs={"T": TypeAttr(NUMBER | STRING)},
-               infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC, onnx="Add")
+               infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC, onnx="Add",
+               ufunc=np.add)
 subtract_op = defop("subtract", "Sub", inputs=_XY, attrs=_T, infer=I.binary,
-                    kernel=operator.sub, expr="{0} - {1}", flags=_EW, onnx="Sub")
+                    kernel=operator.sub, expr="{0} - {1}", flags=_EW, onnx="Sub",
+                    ufunc=np.subtract)
 multiply_op = defop("multiply", "Mul", inputs=_XY, attrs=_T, infer=I.binary,
-                    kernel=operator.mul, expr="{0} * {1}", flags=_EWC, onnx="Mul")
+                    kernel=operator.mul, expr="{0} * {1}", flags=_EWC, onnx="Mul",
+                    ufunc=np.multiply)
 real_div_op = defop("real_div", "RealDiv", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
-                    kernel=operator.truediv, expr="{0} / {1}", flags=_EW, onnx="Div")
+                    kernel=operator.truediv, expr="{0} / {1}", flags=_EW, onnx="Div",
+                    ufunc=np.true_divide)
 floor_div_op = defop("floor_div", "FloorDiv", inputs=_XY, attrs=_T_REAL, infer=I.binary,
                      kernel=kernel_floor_div, flags=_EW)
 floor_mod_op = defop("floor_mod", "FloorMod", inputs=_XY, attrs=_T_REAL, infer=I.binary,
@@ -268,13 +272,15 @@ logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I
 # ---- records: unary ------------------------------------------------------------------------------
 
 
-def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None):
+def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None,
+           ufunc=None):
     return defop(name, tf_type, inputs=("x: T",), attrs={"T": TypeAttr(allowed)}, infer=infer,
-                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx)
+                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc)
 
 
 _SIGNED = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64}
-negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involution"}, onnx="Neg")
+negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involution"}, onnx="Neg",
+                     ufunc=np.negative)
 abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
 sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
 square_op = _unary("square", "Square", np.square, NUMBER)

@@ -23,7 +23,7 @@ from .registry import (
     defop,
 )
 
-_EW = {"elementwise", "pure"}
+_EW = {"elementwise", "pure", "fresh_output"}
 _PURE = {"pure"}
 _TF = {"T": TypeAttr(FLOAT)}
 _TR = {"T": TypeAttr(REAL)}

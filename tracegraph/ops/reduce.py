@@ -47,7 +47,7 @@ def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
     return defop(name, tf_type,
                  inputs=(f"input: {allowed if fixed else 'T'}", "reduction_indices: Tidx"),
                  attrs={**attrs, "Tidx": TypeAttr(INDEX, d.int32), "keep_dims": False},
-                 infer=infer, kernel=kernel, flags={"pure", "reduction"}, onnx=onnx)
+                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"}, onnx=onnx)
 
 
 def _sum(x, axes, keep):
@@ -133,7 +133,7 @@ def _arg_reducer(name, tf_type, fn, onnx):
     return defop(name, tf_type, inputs=("input: T", "dimension: Tidx"),
                  attrs={"T": TypeAttr(REAL | BOOL), "Tidx": TypeAttr(INDEX, d.int32),
                         "output_type": d.int64},
-                 infer=infer, kernel=kernel, flags={"pure", "reduction"}, onnx=onnx)
+                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"}, onnx=onnx)
 
 
 argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax, "ArgMax")

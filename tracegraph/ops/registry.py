@@ -19,6 +19,8 @@ import threading
 from types import MappingProxyType
 from typing import Callable
 
+import numpy as np
+
 from .. import dtypes as d
 
 __all__ = [
@@ -88,7 +90,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 onnx=None, gradient=None, doc=None):
+                 onnx=None, gradient=None, doc=None, ufunc=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -104,6 +106,10 @@ class OpDef:
         self.emit = emit                # structured code emission (control flow), or None
         self.onnx = onnx
         self.gradient = gradient
+        # The NumPy ufunc equal to the kernel on same-dtype arrays: lets the memory optimizer
+        # write the result into a dead input's buffer (`ufunc(a, b, out=a)`).
+        self.ufunc = ufunc if ufunc is not None else (
+            kernel if isinstance(kernel, np.ufunc) else None)
         self.doc = doc
         self.has_lists = any(s.list_kind for s in self.inputs)
         self.single_type_attr = (len(self.type_attrs) == 1 and not self.has_lists and all(

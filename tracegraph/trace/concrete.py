@@ -19,6 +19,7 @@ from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec, format_shape, shapes_compatible
+from ..optimize import options as _options
 from .keys import VariableSpec, canonicalize, describe_leaf
 
 __all__ = ["ConcreteFunction"]
@@ -40,6 +41,8 @@ class ConcreteFunction:
         self.executor = executor
         self._compiled = None
         self._prepared_graph = None
+        self._options_version = -1
+        self.optimizer_report = None
         leaves = flatten(structured_outputs)
         self._out_leaves = leaves
         self._out_positions = [i for i, v in enumerate(leaves) if isinstance(v, SymbolicTensor)]
@@ -93,8 +96,9 @@ class ConcreteFunction:
 
     # --- calling ---------------------------------------------------------------------------------
     def _prepare(self):
-        if self._compiled is None:
+        if self._compiled is None or self._options_version != _options.version:
             from ..execute.compile import compile_graph
+            self._options_version = _options.version
             graph = self._optimized_graph()
             constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                          for value, ph in graph.captures.values()]
@@ -104,7 +108,16 @@ class ConcreteFunction:
         return self._compiled
 
     def _optimized_graph(self):
-        return self.graph
+        """A copy of the traced graph, optimized with the current tf.config.optimizer options
+        (the traced graph itself stays as traced)."""
+        from ..optimize import optimize
+        graph, self.optimizer_report = optimize(self.graph)
+        return graph
+
+    @property
+    def optimized_graph(self):
+        """The graph that runs: the optimizer's output for the current options."""
+        return self.run_graph
 
     def reset_compiled(self) -> None:
         """Drops the compiled code (the next call optimizes and compiles again)."""
@@ -113,7 +126,9 @@ class ConcreteFunction:
 
     def _call_values(self, values):
         """Runs on raw input values (arrays, handles) and returns the structured outputs."""
-        compiled = self._compiled or self._prepare()
+        compiled = self._compiled
+        if compiled is None or self._options_version != _options.version:
+            compiled = self._prepare()
         out = compiled(*values)
         if self._single:
             v = out[0]

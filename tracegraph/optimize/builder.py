@@ -1,0 +1,136 @@
+"""Rebuilding a graph op by op: what every pass uses to return a new graph (passes are pure;
+the graph they get is never mutated, DESIGN "The traced graph is never mutated").
+
+A pass walks the source graph in order and, for each op, either copies it (its inputs mapped
+to the new graph), replaces its outputs with tensors of the new graph, or drops it. New ops are
+made through `apply`, which runs the op record's type inference like tracing does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+from ..graph.building import GraphContext
+from ..graph.graph import FuncGraph, Graph, Operation
+from ..ops.array import const_op
+from ..ops.registry import bind, context_scope
+
+__all__ = ["GraphBuilder", "consumers", "count_edges", "is_constant", "constant_value"]
+
+
+class GraphBuilder:
+    def __init__(self, src: Graph):
+        self.src = src
+        dst = FuncGraph(src.name, getattr(src, "outer_graph", None))
+        dst.auto_control_deps = False
+        dst.structured_outputs = getattr(src, "structured_outputs", None)
+        dst.structured_input_signature = getattr(src, "structured_input_signature", None)
+        self.dst = dst
+        self.tensors: dict[int, object] = {}   # id(src tensor) -> dst tensor
+        self.ops: dict[int, list] = {}         # id(src op) -> dst ops standing for it
+        self._ctx = GraphContext(dst)
+        self._discarded: set = set()
+        for t in getattr(src, "inputs", []):
+            self.copy(t.op)
+        for key, (external, ph) in getattr(src, "captures", {}).items():
+            new = self.copy(ph.op) if id(ph) not in self.tensors else self.tensors[id(ph)].op
+            dst.captures[key] = (external, new.outputs[0])
+        dst.inputs = [self.tensor(t) for t in getattr(src, "inputs", [])]
+
+    # --- mapping ---------------------------------------------------------------------------
+    def tensor(self, t):
+        return self.tensors[id(t)]
+
+    def has(self, op) -> bool:
+        return id(op) in self.ops
+
+    def controls(self, op) -> list[Operation]:
+        out, seen = [], set()
+        for c in op.control_inputs:
+            for new in self.ops.get(id(c), []):
+                if id(new) not in seen:
+                    seen.add(id(new))
+                    out.append(new)
+        return out
+
+    # --- building --------------------------------------------------------------------------
+    def copy(self, op, inputs=None, attrs=None, control_inputs=None, name=None) -> Operation:
+        """`op` in the new graph, with its inputs mapped (or given), same attrs and types."""
+        dst = self.dst
+        inputs = [self.tensor(t) for t in op.inputs] if inputs is None else list(inputs)
+        controls = self.controls(op) if control_inputs is None else list(control_inputs)
+        types = [t.tensor_type for t in op.outputs]
+        new = dst.add_operation(op.op_def, dst.unique_name(name or op.name), inputs,
+                                op.input_arity, dict(op.attrs if attrs is None else attrs),
+                                types, controls, op.source)
+        for old_t, new_t in zip(op.outputs, new.outputs):
+            self.tensors[id(old_t)] = new_t
+        self.ops[id(op)] = [new]
+        return new
+
+    def replace(self, op, outputs: list, stand_ins=None) -> None:
+        """`op`'s outputs are `outputs` (tensors of the new graph); control edges on `op`
+        become edges on `stand_ins` (default: the producers of `outputs`)."""
+        for old_t, new_t in zip(op.outputs, outputs):
+            self.tensors[id(old_t)] = new_t
+        if stand_ins is None:
+            stand_ins = [t.op for t in outputs if t.op.op_def.kernel is not None]
+            stand_ins += self.controls(op)
+        self.ops[id(op)] = list(stand_ins)
+
+    def discard(self, new_op) -> None:
+        """Takes an op made in the new graph back out (it must have no consumers)."""
+        self._discarded.add(id(new_op))
+
+    def drop(self, op) -> None:
+        """`op` disappears; control edges on it move to its own control inputs."""
+        self.ops[id(op)] = self.controls(op)
+
+    def apply(self, op_def, inputs, attrs=None, name=None, source=None, controls=()):
+        """A new op made by its record (type inference, constants for Python values)."""
+        with self.dst.control_dependencies(list(controls)), context_scope(self._ctx):
+            out = bind(op_def, tuple(inputs), attrs or {}, name)
+        created = out.op if hasattr(out, "op") else (out[0].op if isinstance(out, list) and out
+                                                      else out)
+        if source is not None and isinstance(created, Operation):
+            created.source = source
+        return out
+
+    def constant(self, value, name: str, source=None, controls=()):
+        arr = np.asarray(value) if not isinstance(value, np.generic) else value
+        return self.apply(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]},
+                          name, source, controls)
+
+    def finish(self) -> FuncGraph:
+        if self._discarded:
+            dst = self.dst
+            dst._ops = [op for op in dst._ops if id(op) not in self._discarded]
+            dst._by_name = {op.name: op for op in dst._ops}
+        self.dst.outputs = [self.tensor(t) for t in getattr(self.src, "outputs", [])]
+        self.dst.auto_control_deps = getattr(self.src, "auto_control_deps", True)
+        return self.dst
+
+
+def consumers(graph: Graph) -> dict[int, list]:
+    """id(tensor) -> the ops that read it (graph outputs count as a `None` consumer)."""
+    out: dict[int, list] = {}
+    for op in graph.operations:
+        for t in op.inputs:
+            out.setdefault(id(t), []).append(op)
+    for t in getattr(graph, "outputs", []):
+        out.setdefault(id(t), []).append(None)
+    return out
+
+
+def count_edges(graph: Graph) -> int:
+    return sum(len(op.inputs) + len(op.control_inputs) for op in graph.operations)
+
+
+def is_constant(t) -> bool:
+    return "constant" in t.op.op_def.flags
+
+
+def constant_value(t):
+    """The value of a tensor made by a Const op, else None."""
+    return t.op.attrs["value"] if is_constant(t) else None

@@ -1,0 +1,99 @@
+"""Constant folding: an op whose inputs are all constants runs now and becomes a Const
+(TensorFlow's 10 MiB cap on a folded value). Statically known values (shape, size and rank
+of known shapes; small values inference already computed) are materialized too. Captured eager
+tensors count as constants: they are immutable. Stateful and random ops never fold, and an op
+whose kernel fails is left for run time (it may never run)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..execute.compile import compile_subgraph
+from ..framework.tensor import EagerTensor
+from ..graph.graph import Graph
+from .builder import GraphBuilder
+from .passes import graph_pass
+
+MAX_CONSTANT_BYTES = 10 * 1024 * 1024
+
+
+def _foldable(op) -> bool:
+    d = op.op_def
+    return (d.kernel is not None and not d.stateful and d.make_state is None
+            and "random" not in d.flags and "constant" not in d.flags
+            and "debug" not in d.flags)
+
+
+def _static_bytes(op) -> int | None:
+    total = 0
+    for t in op.outputs:
+        if t._shape is None or any(s is None for s in t._shape):
+            return None
+        total += int(np.prod(t._shape, dtype=np.int64)) * max(t.dtype.size, 1)
+    return total
+
+
+def _known(b: GraphBuilder, t, captured: dict):
+    """The constant value of a tensor of the new graph, or None."""
+    if "constant" in t.op.op_def.flags:
+        return t.op.attrs["value"]
+    value = captured.get(id(t))
+    if value is not None:
+        return value
+    return None
+
+
+def _evaluate(op, values):
+    attrs = {k: compile_subgraph(v, "interpreter") if isinstance(v, Graph) else v
+             for k, v in op.kernel_attrs.items()}
+    with np.errstate(all="ignore"):
+        out = op.op_def.kernel(*op.grouped_inputs(values), **attrs)
+    return [out] if op.op_def.num_outputs == 1 else list(out)
+
+
+@graph_pass("constant_folding")
+def constant_folding(graph, ctx):
+    b = GraphBuilder(graph)
+    captured = {id(ph): value._value for value, ph in b.dst.captures.values()
+                if isinstance(value, EagerTensor)}
+    changed = False
+    for op in graph.operations:
+        if b.has(op):
+            continue
+        if not _foldable(op) or not op.outputs:
+            b.copy(op)
+            continue
+        inputs = [b.tensor(t) for t in op.inputs]
+        values = [_known(b, t, captured) for t in inputs]
+        if all(v is not None for v in values) and (op.inputs or op.op_def.kernel):
+            size = _static_bytes(op)
+            if size is None or size <= MAX_CONSTANT_BYTES:
+                try:
+                    results = _evaluate(op, values)
+                except Exception:  # a runtime error stays a runtime error
+                    results = None
+                if results is not None and sum(np.asarray(r).nbytes for r in results) \
+                        <= MAX_CONSTANT_BYTES:
+                    _replace(b, op, results, ctx)
+                    changed = True
+                    continue
+        known = [t._value for t in op.outputs]
+        if op.inputs and all(v is not None for v in known):  # e.g. shape of a known shape
+            _replace(b, op, known, ctx)
+            changed = True
+            continue
+        b.copy(op, inputs=inputs)
+    return b.finish() if changed else graph
+
+
+def _replace(b: GraphBuilder, op, results, ctx) -> None:
+    controls = b.controls(op)
+    outs = []
+    for i, (t, value) in enumerate(zip(op.outputs, results)):
+        arr = np.asarray(value, dtype=object if t.dtype.name == "string" else None)
+        if arr.dtype != t.dtype.numpy_dtype and t.dtype.name != "string":
+            arr = arr.astype(t.dtype.numpy_dtype)
+        name = op.name if i == 0 else f"{op.name}_{i}"
+        outs.append(b.constant(arr, name, op.source, controls))
+    b.replace(op, outs)
+    ctx.rewrote("fold", [op], outs)

@@ -1,0 +1,31 @@
+"""Function inlining: a call of a nested tf.function (`PartitionedCall`,
+`StatefulPartitionedCall`) is replaced by the callee's ops, so the other passes see across the
+call. Ordering is kept: the callee's stateful ops wait for the call's control inputs, and ops
+that waited for the call now wait for them."""
+
+from __future__ import annotations
+
+from .builder import GraphBuilder
+from .inline import inline_graph
+from .passes import graph_pass
+
+
+@graph_pass("function_optimization")
+def function_optimization(graph, ctx):
+    calls = [op for op in graph.operations if "function_call" in op.op_def.flags]
+    if not calls:
+        return graph
+    b = GraphBuilder(graph)
+    for op in graph.operations:
+        if b.has(op):
+            continue
+        if "function_call" not in op.op_def.flags:
+            b.copy(op)
+            continue
+        callee = op.attrs["f"]
+        inputs = [b.tensor(t) for t in op.inputs]
+        outputs, stateful = inline_graph(b, callee, inputs, op.name, b.controls(op))
+        b.replace(op, outputs, stand_ins=stateful + [t.op for t in outputs
+                                                     if t.op.op_def.kernel is not None])
+        ctx.rewrote("inline", [op], [callee.name])
+    return b.finish()

@@ -1,0 +1,155 @@
+"""Loop optimization:
+
+- loop-invariant code motion: pure ops of a while body that read only loop-invariant inputs
+  (carried through unchanged) and constants run once, before the loop; their results enter
+  the loop as extra invariant inputs;
+- dead-branch removal: a cond whose predicate is a constant becomes the branch it takes;
+- dead loops: a while whose condition is the constant False passes its inputs through.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .builder import GraphBuilder, constant_value
+from .inline import inline_graph
+from .passes import graph_pass
+
+
+def _pure(op) -> bool:
+    d = op.op_def
+    return (d.kernel is not None and not d.stateful and d.make_state is None
+            and "random" not in d.flags and not op.subgraphs() and not op.control_inputs)
+
+
+def _hoistable(body) -> tuple[list, list]:
+    """(ops to hoist, the hoisted tensors the rest of the body still reads), in order."""
+    invariant = {id(p) for p, o in zip(body.inputs, body.outputs) if o is p}
+    available = set(invariant)
+    hoisted = []
+    for op in body.operations:
+        if "constant" in op.op_def.flags:
+            available.update(id(t) for t in op.outputs)
+            continue
+        if _pure(op) and op.inputs and all(id(t) in available for t in op.inputs):
+            hoisted.append(op)
+            available.update(id(t) for t in op.outputs)
+    if not hoisted:
+        return [], []
+    hoisted_ids = {id(op) for op in hoisted}
+    needed = []
+    for op in body.operations:
+        if id(op) in hoisted_ids:
+            continue
+        for t in op.inputs:
+            if id(t.op) in hoisted_ids and t not in needed:
+                needed.append(t)
+    for t in body.outputs:
+        if id(t.op) in hoisted_ids and t not in needed:
+            needed.append(t)
+    return hoisted, needed
+
+
+def _rebuild_body(body, hoisted, needed):
+    b = GraphBuilder(body)
+    from ..shapes import TensorType
+    extra = [b.dst.placeholder(TensorType(t.dtype, t._shape), f"{t.op.name}_invariant")
+             for t in needed]
+    b.dst.inputs = list(b.dst.inputs) + extra
+    hoisted_ids = {id(op) for op in hoisted}
+    by_tensor = {id(t): ph for t, ph in zip(needed, extra)}
+    for op in body.operations:
+        if b.has(op):
+            continue
+        if id(op) in hoisted_ids:
+            b.replace(op, [by_tensor.get(id(t), None) for t in op.outputs], stand_ins=[])
+            continue
+        b.copy(op)
+    graph = b.finish()
+    graph.outputs = list(graph.outputs) + extra
+    return graph
+
+
+def _extend_cond(cond, needed):
+    from ..shapes import TensorType
+    b = GraphBuilder(cond)
+    extra = [b.dst.placeholder(TensorType(t.dtype, t._shape), f"{t.op.name}_invariant")
+             for t in needed]
+    b.dst.inputs = list(b.dst.inputs) + extra
+    for op in cond.operations:
+        if not b.has(op):
+            b.copy(op)
+    return b.finish()
+
+
+def _hoist(b: GraphBuilder, op, ctx) -> bool:
+    body = op.attrs["body"]
+    hoisted, needed = _hoistable(body)
+    if not needed:
+        return False
+    outer = {id(p): b.tensor(x) for p, x in zip(body.inputs, op.inputs)}
+    for h in hoisted:
+        for t in h.inputs:
+            if id(t) not in outer and "constant" in t.op.op_def.flags:
+                outer[id(t)] = b.constant(t.op.attrs["value"], f"{op.name}/{t.op.name}",
+                                          t.op.source)
+        new = b.dst.add_operation(h.op_def, b.dst.unique_name(f"{op.name}/{h.name}"),
+                                  [outer[id(t)] for t in h.inputs], h.input_arity,
+                                  dict(h.attrs), [t.tensor_type for t in h.outputs], [],
+                                  h.source)
+        for old_t, new_t in zip(h.outputs, new.outputs):
+            outer[id(old_t)] = new_t
+    extra = [outer[id(t)] for t in needed]
+    attrs = dict(op.attrs)
+    attrs["body"] = _rebuild_body(body, hoisted, needed)
+    attrs["cond"] = _extend_cond(op.attrs["cond"], needed)
+    attrs["output_shapes"] = tuple(attrs.get("output_shapes", ())) + tuple(t._shape for t in
+                                                                           needed)
+    attrs["T"] = tuple(attrs.get("T", ())) + tuple(t.dtype for t in needed)
+    inputs = [b.tensor(t) for t in op.inputs] + extra
+    types = [t.tensor_type for t in op.outputs] + [t.tensor_type for t in extra]
+    new = b.dst.add_operation(op.op_def, b.dst.unique_name(op.name), inputs, (len(inputs),),
+                              attrs, types, b.controls(op), op.source)
+    b.replace(op, new.outputs[:len(op.outputs)], stand_ins=[new])
+    ctx.rewrote("loop_invariant_code_motion", [op] + hoisted, [new])
+    return True
+
+
+def _constant_predicate(b, t):
+    value = constant_value(b.tensor(t))
+    return None if value is None else bool(np.asarray(value))
+
+
+@graph_pass("loop_optimization", run_once=True)
+def loop_optimization(graph, ctx):
+    if not any(op.subgraphs() for op in graph.operations):
+        return graph
+    b = GraphBuilder(graph)
+    changed = False
+    for op in graph.operations:
+        if b.has(op):
+            continue
+        kind = op.op_def.name
+        if kind in ("stateless_if", "if"):
+            taken = _constant_predicate(b, op.inputs[0])
+            if taken is not None:
+                branch = op.attrs["then_branch" if taken else "else_branch"]
+                outs, stateful = inline_graph(b, branch, [b.tensor(t) for t in op.inputs[1:]],
+                                              op.name, b.controls(op))
+                b.replace(op, outs, stand_ins=stateful + [t.op for t in outs])
+                ctx.rewrote("dead_branch", [op], [branch.name])
+                changed = True
+                continue
+        if kind in ("stateless_while", "while"):
+            cond_out = op.attrs["cond"].outputs[0]
+            value = constant_value(cond_out)
+            if value is not None and not bool(np.asarray(value)):
+                b.replace(op, [b.tensor(t) for t in op.inputs])
+                ctx.rewrote("dead_loop", [op], [])
+                changed = True
+                continue
+            if _hoist(b, op, ctx):
+                changed = True
+                continue
+        b.copy(op)
+    return b.finish() if changed else graph

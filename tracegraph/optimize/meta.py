@@ -1,0 +1,154 @@
+"""The meta-optimizer: runs the passes in TensorFlow 2.21's order over a copy of a traced graph
+(R-6.1). Two rounds; the run-once passes (layout, loop, memory) run in the first only. Graphs
+with fewer than `min_graph_nodes` ops are left alone; sub-graphs (cond branches, loop bodies,
+called functions) go through the same pipeline first. A pass that fails is skipped with a
+warning and the graph it got is kept. The traced graph is never changed.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+
+from ..graph.graph import Graph
+from . import options as _options
+from .builder import GraphBuilder, count_edges
+from .passes import PASSES, PassContext, PassReport
+
+__all__ = ["ORDER", "optimize", "OptimizationReport", "OptimizerWarning"]
+
+# The order of TensorFlow 2.21's meta-optimizer (grappler/optimizers/meta_optimizer.cc).
+ORDER = [
+    "pruning",                        # first: smaller graphs make every later pass cheaper
+    "function_optimization",          # inline calls so the passes below see across them
+    "common_subgraph_elimination",
+    "debug_stripper",                 # before folding: stripped checks no longer block it
+    "constant_folding",
+    "shape_optimization",
+    "auto_mixed_precision",
+    "pin_to_host_optimization",
+    "arithmetic_optimization",
+    "layout_optimizer",               # run once: it rewrites formats, then cancels its pairs
+    "remapping",                      # fuse after simplification, on the final op mix
+    "loop_optimization",              # run once
+    "dependency_optimization",        # removes the Identity/NoOp nodes the passes left
+    "memory_optimization",            # run once, last: decides in-place buffer reuse
+    "auto_parallel",
+    "scoped_allocator_optimization",
+]
+ROUNDS = 2
+
+
+class OptimizerWarning(UserWarning):
+    """A pass failed; the optimizer skipped it and kept the graph it got."""
+
+
+@dataclass
+class OptimizationReport:
+    graph: str
+    passes: list = field(default_factory=list)        # PassReport per pass run, all graphs
+    snapshots: list = field(default_factory=list)     # (pass, graph) when verifying
+
+    @property
+    def rewrites(self) -> list:
+        return [r for p in self.passes for r in p.rewrites]
+
+    def ran(self, name: str) -> bool:
+        return any(p.name == name and not p.note.startswith("off") for p in self.passes)
+
+    def text(self) -> str:
+        lines = []
+        current = None
+        for p in self.passes:
+            if p.graph != current:
+                current = p.graph
+                lines.append(f"Optimization results for grappler item: {p.graph}")
+            lines.append(f"  {p.line()}")
+        return "\n".join(lines)
+
+    __str__ = text
+
+
+def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None):
+    """(optimized graph, OptimizationReport). `graph` itself is never modified."""
+    opts = opts if opts is not None else _options.current()
+    verify = opts.get("experimental_verify", False) if verify is None else verify
+    report = OptimizationReport(graph.name)
+    if opts.get("disable_meta_optimizer"):
+        report.passes.append(_note(graph, "meta_optimizer", "disabled "
+                                   "(disable_meta_optimizer=True)"))
+        return graph, report
+    graph = _optimize_subgraphs(graph, opts, report)
+    if len(graph.operations) < opts["min_graph_nodes"]:
+        report.passes.append(_note(graph, "meta_optimizer",
+                                   f"skipped: {len(graph.operations)} nodes < min_graph_nodes "
+                                   f"= {opts['min_graph_nodes']}"))
+        return graph, report
+    for round_ in range(1, ROUNDS + 1):
+        changed = False
+        for name in ORDER:
+            p = PASSES[name]
+            if not p.enabled(opts):
+                if round_ == 1:
+                    report.passes.append(_note(graph, name, f"off ({p.option}="
+                                                            f"{opts[p.option]})"))
+                continue
+            if p.run_once and round_ > 1:
+                continue
+            graph, pass_report = _run(p, graph, opts, round_)
+            report.passes.append(pass_report)
+            changed |= pass_report.changed
+            if verify and pass_report.changed:
+                report.snapshots.append((name, graph))
+        if not changed:
+            break
+    return graph, report
+
+
+def _note(graph, name: str, note: str) -> PassReport:
+    n, e = len(graph.operations), count_edges(graph)
+    return PassReport(name, graph.name, n, n, e, e, 0.0, False, note=note)
+
+
+def _run(p, graph, opts, round_):
+    ctx = PassContext(opts)
+    nodes, edges = len(graph.operations), count_edges(graph)
+    start = time.perf_counter()
+    try:
+        result = p.fn(graph, ctx)
+    except Exception as e:  # a failing pass is skipped; the graph it got is kept
+        warnings.warn(f"optimizer pass {p.name} failed on graph {graph.name!r} and was "
+                      f"skipped: {type(e).__name__}: {e}", OptimizerWarning, stacklevel=2)
+        result, ctx.rewrites = graph, []
+    seconds = time.perf_counter() - start
+    changed = result is not graph
+    report = PassReport(p.name, graph.name, nodes, len(result.operations), edges,
+                        count_edges(result), seconds, changed, round_, ctx.rewrites,
+                        detail=ctx.detail)
+    return result, report
+
+
+def _optimize_subgraphs(graph: Graph, opts, report) -> Graph:
+    """Optimizes every sub-graph held in an attr, then rebuilds `graph` around the results."""
+    holders = [op for op in graph.operations if op.subgraphs()]
+    if not holders:
+        return graph
+    b = GraphBuilder(graph)
+    changed = False
+    for op in graph.operations:
+        if b.has(op):
+            continue
+        subs = op.subgraphs()
+        if not subs:
+            b.copy(op)
+            continue
+        attrs = dict(op.attrs)
+        for key, sub in subs:
+            new, sub_report = optimize(sub, opts, verify=False)
+            report.passes.extend(sub_report.passes)
+            if new is not sub:
+                attrs[key] = new
+                changed = True
+        b.copy(op, attrs=attrs)
+    return b.finish() if changed else graph

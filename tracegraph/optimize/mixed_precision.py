@@ -1,0 +1,44 @@
+"""Auto mixed precision (off by default): matmuls and convolutions on float32 run in float16,
+with casts at the boundaries; a cast back to float32 followed by a cast to float16 cancels.
+This changes rounding by design (float16 has an 11-bit significand), like TensorFlow's."""
+
+from __future__ import annotations
+
+from .. import dtypes as d
+from ..ops.registry import get_op
+from .builder import GraphBuilder
+from .passes import graph_pass
+
+_ALLOW = ("MatMul", "BatchMatMulV2", "Conv2D")
+
+
+def _to_half(b, t, name, source):
+    """A float16 version of `t`, reusing the input of a float16 -> float32 cast."""
+    if t.op.type == "Cast" and t.op.inputs[0].dtype is d.float16:
+        return t.op.inputs[0]
+    return b.apply(get_op("Cast"), [t], {"DstT": d.float16}, name, source)
+
+
+@graph_pass("auto_mixed_precision", exact=False)
+def auto_mixed_precision(graph, ctx):
+    targets = [op for op in graph.operations if op.type in _ALLOW
+               and all(t.dtype is d.float32 for t in op.inputs)]
+    if not targets:
+        return graph
+    b = GraphBuilder(graph)
+    chosen = {id(op) for op in targets}
+    for op in graph.operations:
+        if b.has(op):
+            continue
+        if id(op) not in chosen:
+            b.copy(op)
+            continue
+        halves = [_to_half(b, b.tensor(t), f"{op.name}/cast_{i}", op.source)
+                  for i, t in enumerate(op.inputs)]
+        y = b.apply(op.op_def, halves, dict(op.kernel_attrs), op.name, op.source,
+                    b.controls(op))
+        out = b.apply(get_op("Cast"), [y], {"DstT": d.float32}, f"{op.name}/cast_out",
+                      op.source)
+        b.replace(op, [out])
+        ctx.rewrote("float16", [op], [y])
+    return b.finish()

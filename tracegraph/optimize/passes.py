@@ -1,0 +1,97 @@
+"""The pass interface: a pass is a function with a name, taking a graph and a context and
+returning a graph (the same object when it did nothing) (STYLE rule 3).
+
+    @graph_pass("constant_folding", option="constant_folding")
+    def constant_folding(graph: Graph, ctx: PassContext) -> Graph: ...
+
+Each rewrite a pass makes is recorded with `ctx.rewrote(rule, matched, replacement)`, so the
+report says what became what (R-6.5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+__all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite"]
+
+
+@dataclass
+class Rewrite:
+    rule: str
+    matched: list[str]
+    replacement: list[str]
+
+    def __str__(self):
+        return f"{self.rule}: {', '.join(self.matched)} -> {', '.join(self.replacement)}"
+
+
+@dataclass
+class PassReport:
+    name: str
+    graph: str
+    nodes_before: int
+    nodes_after: int
+    edges_before: int
+    edges_after: int
+    seconds: float
+    changed: bool
+    round: int = 1
+    rewrites: list = field(default_factory=list)
+    note: str = ""       # replaces the figures: why the pass did not run
+    detail: str = ""     # added to the figures (e.g. peak memory before and after)
+
+    def line(self) -> str:
+        """Grappler's style: `name: N nodes (-d), E edges (-d), t ms` or `did nothing`."""
+        ms = f"{self.seconds * 1e3:.1f} ms"
+        if self.note:
+            return f"{self.name}: {self.note}"
+        if not self.changed:
+            return f"{self.name}: did nothing, {ms}"
+        dn = self.nodes_after - self.nodes_before
+        de = self.edges_after - self.edges_before
+        extra = f", {self.detail}" if self.detail else ""
+        return (f"{self.name}: {self.nodes_after} nodes ({dn:+d}), {self.edges_after} edges "
+                f"({de:+d}), {ms}{extra}")
+
+
+@dataclass
+class PassContext:
+    options: dict
+    rewrites: list = field(default_factory=list)
+    detail: str = ""
+
+    def rewrote(self, rule: str, matched, replacement) -> None:
+        self.rewrites.append(Rewrite(rule, [_name(m) for m in matched],
+                                     [_name(r) for r in replacement]))
+
+
+def _name(x) -> str:
+    return getattr(x, "name", str(x))
+
+
+@dataclass(frozen=True)
+class GraphPass:
+    name: str
+    fn: Callable
+    option: str | None           # the tf.config.optimizer key that turns it on or off
+    run_once: bool = False       # layout, loop and memory run in the first round only
+    exact: bool = True           # False: may change rounding (documented in the module)
+
+    def enabled(self, options: dict) -> bool:
+        if self.option is None:
+            return True
+        if self.option == "disable_model_pruning":
+            return not options[self.option]
+        return bool(options[self.option])
+
+
+PASSES: dict[str, GraphPass] = {}
+
+
+def graph_pass(name: str, option: str | None = None, run_once: bool = False,
+               exact: bool = True):
+    def register(fn):
+        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact)
+        return fn
+    return register
