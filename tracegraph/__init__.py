@@ -14,7 +14,7 @@ import warnings as _warnings
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(\.|$)")
 
 from . import config, dtypes, errors, nest  # noqa: E402, F401
-from .api import autograph, debugging, linalg, math, nn, random, strings  # noqa: E402
+from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings  # noqa: E402, F401
 from .dtypes import (  # noqa: E402, F401
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -36,7 +36,8 @@ from .ops.logging import Assert, no_op, print_ as print  # noqa: E402, F401
 from .ops.math import (  # noqa: E402, F401
     abs, add, add_n, cast, cos, divide, equal, exp, greater, greater_equal, less, less_equal,
     logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow,
-    truediv, round, sigmoid, sign, sin, sqrt, square, subtract, tanh,
+    saturate_cast, truediv, truncatediv, truncatemod, round, sigmoid, sign, sin, sqrt, square,
+    subtract, tanh,
 )
 from .ops.reduce import (  # noqa: E402, F401
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
@@ -44,6 +45,7 @@ from .ops.reduce import (  # noqa: E402, F401
 )
 from .ops import functional as _functional  # noqa: E402, F401  (registers control flow ops)
 from .ops.registry import convert_to_tensor  # noqa: E402, F401
+from .ops.slicing import strided_slice  # noqa: E402, F401
 from .shapes import TensorShape, TensorSpec  # noqa: E402, F401
 from .trace.concrete import ConcreteFunction  # noqa: E402, F401
 from .trace.control_flow import cond, while_loop  # noqa: E402, F401
@@ -58,6 +60,10 @@ config.optimizer = _types.SimpleNamespace(
     effective_options=_optimizer_options.effective_options,
     reset=_optimizer_options.reset,
 )
+
+# tf.dtypes also offers the casts (the dtypes module itself is plain values, layer 1).
+dtypes.cast = cast
+dtypes.saturate_cast = saturate_cast
 
 newaxis = None
 __version__ = "0.1.0"

@@ -21,6 +21,7 @@ _run_eagerly = False
 _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
+seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -35,10 +36,11 @@ def functions_run_eagerly() -> bool:
 
 def set_global_seed(seed: int | None) -> None:
     """`tf.random.set_seed`: fixes the global seed and restarts the op-seed sequence."""
-    global _global_seed, _op_seed_rng
+    global _global_seed, _op_seed_rng, seed_epoch
     with _lock:
         _global_seed = None if seed is None else int(seed)
         _op_seed_rng = _random.Random(_global_seed)
+        seed_epoch += 1
 
 
 def global_seed() -> int | None:

@@ -194,8 +194,6 @@ def test_cross_matvec_matrix_transpose():
     expect(tf.linalg.adjoint(c), np.swapaxes(c, -1, -2))
 
 
-@pytest.mark.xfail(reason="tracegraph/api/linalg.py: `adjoint = matrix_transpose` does not "
-                          "conjugate (TensorFlow's adjoint is the conjugate transpose)")
 def test_adjoint_conjugates():
     expect(tf.linalg.adjoint(Z), np.conj(Z.T))
 

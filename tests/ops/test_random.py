@@ -107,13 +107,6 @@ def test_without_any_seed_values_differ():
     assert not np.array_equal(tf.random.uniform([8]).numpy(), tf.random.uniform([8]).numpy())
 
 
-_RESET = pytest.mark.xfail(reason="tracegraph/framework/eager.py: EagerContext._states keeps each "
-                                  "random op's generator across tf.random.set_seed, so the "
-                                  "sequence does not restart (TensorFlow clears its kernel "
-                                  "caches in set_seed)")
-
-
-@_RESET
 def test_set_seed_makes_the_sequence_reproducible():
     tf.random.set_seed(1234)
     first = [tf.random.uniform([4]).numpy(), tf.random.normal([4]).numpy()]
@@ -123,7 +116,6 @@ def test_set_seed_makes_the_sequence_reproducible():
         np.testing.assert_array_equal(x, y)
 
 
-@_RESET
 def test_set_seed_restarts_ops_with_an_op_seed():
     tf.random.set_seed(5)
     a1, a2 = tf.random.uniform([2], seed=3).numpy(), tf.random.uniform([2], seed=3).numpy()

@@ -6,4 +6,8 @@ from ..ops.linalg import (  # noqa: F401
 )
 from ..ops.nn import l2_normalize  # noqa: F401
 
-adjoint = matrix_transpose
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two dimensions."""
+    return matrix_transpose(matrix, name=name, conjugate=True)

@@ -12,7 +12,8 @@ from ..ops.math import (  # noqa: F401
     truediv, truncatediv, truncatemod,
 )
 from ..ops.reduce import (  # noqa: F401
-    argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+    argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
+    reduce_euclidean_norm, reduce_logsumexp,
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
 )
 from ..ops.nn import l2_normalize, softmax  # noqa: F401

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, OpError, with_op_name
 from ..ops.convert import to_array
@@ -118,6 +119,7 @@ class EagerContext:
 
     def __init__(self):
         self._states: dict = {}
+        self._epoch = config.seed_epoch
 
     # --- bind ------------------------------------------------------------------------------
     def apply(self, op, inputs, attrs, name):
@@ -219,6 +221,9 @@ class EagerContext:
         return out
 
     def _state_for(self, op, attrs):
+        if self._epoch != config.seed_epoch:  # tf.random.set_seed restarts every stream
+            self._states.clear()
+            self._epoch = config.seed_epoch
         key = (op.name, attrs.get("seed", 0), attrs.get("seed2", 0))
         state = self._states.get(key)
         if state is None:
@@ -245,7 +250,6 @@ class EagerContext:
         return wrap(to_array(value, dtype))
 
     def next_op_seed(self) -> int:
-        from .. import config
         return config.next_eager_op_seed()
 
 

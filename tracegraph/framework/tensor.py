@@ -88,7 +88,7 @@ class TensorOperators:
         return self
 
     def __abs__(self):
-        return _state.current.apply(m.abs_op, (self,), NO_ATTRS, None)
+        return m.abs(self)
 
     def __invert__(self):
         if self.dtype is d.bool:

@@ -262,3 +262,12 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=d.int64, name=None):  
     nz = cast(not_equal(x, zero), d.as_dtype(dtype))
     return reduce_sum(nz, axis=axis, keepdims=keepdims, name=name)
 
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(|x|^2)) over `axis`."""
+    from .math import abs as abs_
+    from .math import sqrt, square
+    x = convert_to_tensor(input_tensor)
+    magnitude = abs_(x) if x.dtype.is_complex else x
+    return sqrt(reduce_sum(square(magnitude), axis=axis, keepdims=keepdims), name=name)

@@ -83,7 +83,24 @@ def constant_folding(graph, ctx):
             changed = True
             continue
         b.copy(op, inputs=inputs)
-    return b.finish() if changed else graph
+    if not changed:
+        return graph
+    return _without_dead_constants(b.finish())
+
+
+def _without_dead_constants(graph):
+    """Folded ops leave their constant inputs unread: drop those (not the graph's outputs)."""
+    read = {id(t) for op in graph.operations for t in op.inputs}
+    read |= {id(t) for t in graph.outputs}
+    controlled = {id(c) for op in graph.operations for c in op.control_inputs}
+    dead = [op for op in graph.operations if "constant" in op.op_def.flags
+            and id(op.outputs[0]) not in read and id(op) not in controlled]
+    if not dead:
+        return graph
+    ids = {id(op) for op in dead}
+    graph._ops = [op for op in graph.operations if id(op) not in ids]
+    graph._by_name = {op.name: op for op in graph._ops}
+    return graph
 
 
 def _replace(b: GraphBuilder, op, results, ctx) -> None:

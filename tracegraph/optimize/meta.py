@@ -80,11 +80,12 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
                                    "(disable_meta_optimizer=True)"))
         return graph, report
     graph = _optimize_subgraphs(graph, opts, report)
-    if len(graph.operations) < opts["min_graph_nodes"]:
+    small = len(graph.operations) < opts["min_graph_nodes"]
+    if small:
         report.passes.append(_note(graph, "meta_optimizer",
-                                   f"skipped: {len(graph.operations)} nodes < min_graph_nodes "
-                                   f"= {opts['min_graph_nodes']}"))
-        return graph, report
+                                   f"{len(graph.operations)} nodes < min_graph_nodes = "
+                                   f"{opts['min_graph_nodes']}: only passes turned on "
+                                   "explicitly run"))
     for round_ in range(1, ROUNDS + 1):
         changed = False
         for name in ORDER:
@@ -93,6 +94,8 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
                 if round_ == 1:
                     report.passes.append(_note(graph, name, f"off ({p.option}="
                                                             f"{opts[p.option]})"))
+                continue
+            if small and not _explicitly_on(p):
                 continue
             if p.run_once and round_ > 1:
                 continue
@@ -104,6 +107,14 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
         if not changed:
             break
     return graph, report
+
+
+def _explicitly_on(p) -> bool:
+    """A pass that is off by default and was turned on (debug_stripper, mixed precision):
+    it runs even on graphs under min_graph_nodes, since the user asked for it."""
+    option = next((o for o in _options.OPTIONS if o.key == p.option), None)
+    return option is not None and option.default is False and p.option != \
+        "disable_model_pruning"
 
 
 def _note(graph, name: str, note: str) -> PassReport:

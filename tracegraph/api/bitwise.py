@@ -1,0 +1,5 @@
+"""`tf.bitwise`."""
+
+from ..ops.math import (  # noqa: F401
+    bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift,
+)
