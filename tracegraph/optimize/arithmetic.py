@@ -187,10 +187,12 @@ def arithmetic_optimization(graph, ctx):
         match = rules.match(new.outputs[0])
         if match is None:
             continue
-        out = build(match.rule.replacement, match, b, op.name, op.source)
-        if out is None:
-            continue
         b.discard(new)
+        out = build(match.rule.replacement, match, b, op.name, op.source)
+        if out is None:  # the rule declined after all: keep the copy
+            b._discarded.discard(id(new))
+            b.dst._name_counts[new.name.lower()] = 1
+            continue
         b.replace(op, [out])
         ctx.rewrote(match.rule.name, [op] + list(match.ops[1:]), [out])
         changed = True

@@ -80,8 +80,11 @@ class GraphBuilder:
         self.ops[id(op)] = list(stand_ins)
 
     def discard(self, new_op) -> None:
-        """Takes an op made in the new graph back out (it must have no consumers)."""
+        """Takes an op made in the new graph back out (it must have no consumers); its name is
+        free again, so a replacement can take it."""
         self._discarded.add(id(new_op))
+        if self.dst._name_counts.get(new_op.name.lower()) == 1:
+            del self.dst._name_counts[new_op.name.lower()]
 
     def drop(self, op) -> None:
         """`op` disappears; control edges on it move to its own control inputs."""

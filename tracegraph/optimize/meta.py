@@ -79,7 +79,10 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
         report.passes.append(_note(graph, "meta_optimizer", "disabled "
                                    "(disable_meta_optimizer=True)"))
         return graph, report
-    graph = _optimize_subgraphs(graph, opts, report)
+    optimized = _optimize_subgraphs(graph, opts, report)
+    if verify and optimized is not graph:
+        report.snapshots.append(("sub-graph passes", optimized))
+    graph = optimized
     small = len(graph.operations) < opts["min_graph_nodes"]
     if small:
         report.passes.append(_note(graph, "meta_optimizer",

@@ -105,7 +105,20 @@ class ConcreteFunction:
             self._compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs),
                                            constants, self.executor, self.name)
             self._prepared_graph = graph
+            report = self.optimizer_report
+            if report is not None and report.snapshots and not _nondeterministic(self.graph):
+                self._compiled = self._verifying(self._compiled, report)
         return self._compiled
+
+    def _verifying(self, compiled, report):
+        """Checks the optimizer on the first call's inputs (verify mode), then runs as usual."""
+        from ..optimize.verify import verify_passes
+
+        def first_call(*values):
+            self._compiled = compiled
+            verify_passes(self.graph, report.snapshots, report, values, self.name)
+            return compiled(*values)
+        return first_call
 
     def _optimized_graph(self):
         """A copy of the traced graph, optimized with the current tf.config.optimizer options
@@ -206,6 +219,16 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+
+
+def _nondeterministic(graph) -> bool:
+    """Whether a graph has unseeded random ops (results differ run to run)."""
+    for op in graph.operations:
+        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
+            return True
+        if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
+            return True
+    return False
 
 
 def _leaves_by_path(canonical) -> dict:

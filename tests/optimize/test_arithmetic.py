@@ -1,0 +1,181 @@
+"""One test per arithmetic rule: the graph text before and after, and the same results."""
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+
+from .helpers import apply_pass, ops_text, run, same, spec, traced
+
+X = np.array([1.5, -0.0, np.nan, np.inf, -np.inf, 3.0], np.float32)
+
+
+def rewrite(fn, *specs):
+    g = traced(fn, *specs)
+    return g, apply_pass("arithmetic_optimization", g)
+
+
+def check(fn, before, after, inputs=(X,), exact=True):
+    g, new = rewrite(fn, *[spec(np.shape(v), tf.as_dtype(np.asarray(v).dtype))
+                           for v in inputs])
+    assert ops_text(g) == before
+    assert ops_text(new) == after
+    for a, b in zip(run(g, *inputs), run(new, *inputs)):
+        assert same(a, b) if exact else np.allclose(a, b, equal_nan=True)
+
+
+def test_mul_one():
+    check(lambda x: x * 1.0,
+          "x = Placeholder()\nMul/y = Const()\nMul = Mul(x, Mul/y)\nIdentity = Identity(Mul)",
+          "x = Placeholder()\nMul/y = Const()\nIdentity = Identity(x)")
+
+
+def test_div_one():
+    check(lambda x: x / 1.0,
+          "x = Placeholder()\nConst = Const()\nRealDiv = RealDiv(x, Const)\n"
+          "Identity = Identity(RealDiv)",
+          "x = Placeholder()\nConst = Const()\nIdentity = Identity(x)")
+
+
+def test_add_zero_only_when_exact():
+    ints = np.array([1, -2, 3], np.int32)
+    check(lambda x: x + 0, "x = Placeholder()\nAddV2/y = Const()\nAddV2 = AddV2(x, AddV2/y)\n"
+          "Identity = Identity(AddV2)",
+          "x = Placeholder()\nAddV2/y = Const()\nIdentity = Identity(x)", inputs=(ints,))
+    g, new = rewrite(lambda x: x + 0.0, spec([6]))  # -0.0 + 0.0 is +0.0: no rewrite
+    assert new is g
+    check(lambda x: x + (-0.0), "x = Placeholder()\nAddV2/y = Const()\n"
+          "AddV2 = AddV2(x, AddV2/y)\nIdentity = Identity(AddV2)",
+          "x = Placeholder()\nAddV2/y = Const()\nIdentity = Identity(x)")
+
+
+def test_sub_zero():
+    check(lambda x: x - 0.0,
+          "x = Placeholder()\nSub/y = Const()\nSub = Sub(x, Sub/y)\nIdentity = Identity(Sub)",
+          "x = Placeholder()\nSub/y = Const()\nIdentity = Identity(x)")
+
+
+def test_no_rewrite_when_broadcasting_changes_the_shape():
+    g, new = rewrite(lambda x: x * tf.ones([2, 6]), spec([6]))
+    assert all(op.type != "Identity" or op.inputs[0].op.type != "Placeholder"
+               for op in new.operations)
+
+
+def test_mul_zero_stays():
+    g, new = rewrite(lambda x: x * 0.0, spec([6]))
+    assert new is g  # NaN * 0 is NaN: never simplified
+
+
+def test_neg_neg():
+    check(lambda x: -(-x), "x = Placeholder()\nNeg = Neg(x)\nNeg_1 = Neg(Neg)\n"
+          "Identity = Identity(Neg_1)", "x = Placeholder()\nNeg = Neg(x)\nIdentity = Identity(x)")
+
+
+def test_reciprocal_of_reciprocal():
+    check(lambda x: tf.math.reciprocal(tf.math.reciprocal(x)),
+          "x = Placeholder()\nReciprocal = Reciprocal(x)\nReciprocal_1 = Reciprocal(Reciprocal)"
+          "\nIdentity = Identity(Reciprocal_1)",
+          "x = Placeholder()\nReciprocal = Reciprocal(x)\nIdentity = Identity(x)", exact=False)
+
+
+def test_one_over_one_over_x():
+    check(lambda x: 1.0 / (1.0 / x),
+          "x = Placeholder()\nConst = Const()\nRealDiv = RealDiv(Const, x)\n"
+          "Const_1 = Const()\nRealDiv_1 = RealDiv(Const_1, RealDiv)\n"
+          "Identity = Identity(RealDiv_1)",
+          "x = Placeholder()\nConst = Const()\nRealDiv = RealDiv(Const, x)\n"
+          "Const_1 = Const()\nIdentity = Identity(x)", exact=False)
+
+
+def test_mul_self_to_square():
+    check(lambda x: x * x, "x = Placeholder()\nMul = Mul(x, x)\nIdentity = Identity(Mul)",
+          "x = Placeholder()\nMul = Square(x)\nIdentity = Identity(Mul)")
+
+
+def test_pow_specializations():
+    check(lambda x: tf.pow(x, 2.0), "x = Placeholder()\nPow/y = Const()\nPow = Pow(x, Pow/y)\n"
+          "Identity = Identity(Pow)",
+          "x = Placeholder()\nPow/y = Const()\nPow = Square(x)\nIdentity = Identity(Pow)")
+    check(lambda x: tf.pow(x, 1.0), "x = Placeholder()\nPow/y = Const()\nPow = Pow(x, Pow/y)\n"
+          "Identity = Identity(Pow)", "x = Placeholder()\nPow/y = Const()\nIdentity = Identity(x)")
+    positive = np.array([0.25, 4.0, np.inf, np.nan], np.float32)
+    check(lambda x: tf.pow(x, 0.5), "x = Placeholder()\nPow/y = Const()\nPow = Pow(x, Pow/y)\n"
+          "Identity = Identity(Pow)",
+          "x = Placeholder()\nPow/y = Const()\nPow = Sqrt(x)\nIdentity = Identity(Pow)",
+          inputs=(positive,), exact=False)
+
+
+def test_transpose_of_transpose():
+    m = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    check(lambda x: tf.transpose(tf.transpose(x, [1, 0, 2]), [1, 0, 2]),
+          "x = Placeholder()\ntranspose/perm = Const()\ntranspose = Transpose(x, transpose/perm)"
+          "\ntranspose_1/perm = Const()\ntranspose_1 = Transpose(transpose, transpose_1/perm)\n"
+          "Identity = Identity(transpose_1)",
+          "x = Placeholder()\ntranspose/perm = Const()\ntranspose = Transpose(x, transpose/perm)"
+          "\ntranspose_1/perm = Const()\nIdentity = Identity(x)", inputs=(m,))
+    check(lambda x: tf.transpose(tf.transpose(x, [1, 0, 2]), [0, 2, 1]),
+          "x = Placeholder()\ntranspose/perm = Const()\ntranspose = Transpose(x, transpose/perm)"
+          "\ntranspose_1/perm = Const()\ntranspose_1 = Transpose(transpose, transpose_1/perm)\n"
+          "Identity = Identity(transpose_1)",
+          "x = Placeholder()\ntranspose/perm = Const()\ntranspose = Transpose(x, transpose/perm)"
+          "\ntranspose_1/perm = Const()\ntranspose_1/perm_1 = Const()\n"
+          "transpose_1 = Transpose(x, transpose_1/perm_1)\nIdentity = Identity(transpose_1)",
+          inputs=(m,))
+
+
+def test_reshape_of_reshape():
+    m = np.arange(12, dtype=np.float32)
+    check(lambda x: tf.reshape(tf.reshape(x, [3, 4]), [2, 6]),
+          "x = Placeholder()\nReshape/shape = Const()\nReshape = Reshape(x, Reshape/shape)\n"
+          "Reshape_1/shape = Const()\nReshape_1 = Reshape(Reshape, Reshape_1/shape)\n"
+          "Identity = Identity(Reshape_1)",
+          "x = Placeholder()\nReshape/shape = Const()\nReshape = Reshape(x, Reshape/shape)\n"
+          "Reshape_1/shape = Const()\nReshape_1 = Reshape(x, Reshape_1/shape)\n"
+          "Identity = Identity(Reshape_1)", inputs=(m,))
+
+
+def test_add_chain_to_add_n():
+    a = np.array([1e8, 1.0, -1e8], np.float32)
+    check(lambda x, y, z, w: x + y + z + w,
+          "x = Placeholder()\ny = Placeholder()\nz = Placeholder()\nw = Placeholder()\n"
+          "AddV2 = AddV2(x, y)\nAddV2_1 = AddV2(AddV2, z)\nAddV2_2 = AddV2(AddV2_1, w)\n"
+          "Identity = Identity(AddV2_2)",
+          "x = Placeholder()\ny = Placeholder()\nz = Placeholder()\nw = Placeholder()\n"
+          "AddV2_2 = AddN(x, y, z, w)\nIdentity = Identity(AddV2_2)",
+          inputs=(a, a[::-1].copy(), a, a))
+
+
+@pytest.mark.parametrize("cmp,negated", [("less", "GreaterEqual"), ("greater", "LessEqual"),
+                                          ("less_equal", "Greater"),
+                                          ("greater_equal", "Less")])
+def test_not_of_comparison_for_integers(cmp, negated):
+    ints = np.array([1, 5, 3], np.int32)
+    fn = getattr(tf.math, cmp)
+    g, new = rewrite(lambda x, y: tf.logical_not(fn(x, y)), spec([3], tf.int32),
+                     spec([3], tf.int32))
+    assert [op.type for op in new.operations][-2] == negated
+    for a, b in zip(run(g, ints, ints[::-1].copy()), run(new, ints, ints[::-1].copy())):
+        assert same(a, b)
+
+
+def test_not_of_float_comparison_stays():
+    g, new = rewrite(lambda x, y: tf.logical_not(x < y), spec([6]), spec([6]))
+    assert new is g  # not (nan < 1) is True but nan >= 1 is False
+
+
+def test_not_equal_for_every_dtype():
+    check(lambda x, y: tf.logical_not(tf.equal(x, y)),
+          "x = Placeholder()\ny = Placeholder()\nEqual = Equal(x, y)\n"
+          "LogicalNot = LogicalNot(Equal)\nIdentity = Identity(LogicalNot)",
+          "x = Placeholder()\ny = Placeholder()\nEqual = Equal(x, y)\n"
+          "LogicalNot = NotEqual(x, y)\nIdentity = Identity(LogicalNot)", inputs=(X, X))
+
+
+def test_rewrites_are_reported():
+    from tracegraph.optimize import options
+    from tracegraph.optimize.passes import PASSES, PassContext
+    g = traced(lambda x: -(-x) * 1.0, spec([6]))
+    ctx = PassContext(options.current())
+    PASSES["arithmetic_optimization"].fn(g, ctx)
+    ctx_rewrites = [str(r) for r in ctx.rewrites]
+    assert ctx_rewrites == ["neg_neg: Neg_1, Neg -> x:0", "mul_one: Mul -> x:0"]
