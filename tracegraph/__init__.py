@@ -21,6 +21,7 @@ from .dtypes import (  # noqa: E402, F401
 )
 from .framework import eager as _eager  # noqa: E402, F401  (installs the eager context)
 from .framework.tensor import Tensor  # noqa: E402
+from .graph.graph import Graph  # noqa: E402, F401
 from .framework.variables import Variable  # noqa: E402
 from .ops.array import (  # noqa: E402, F401
     broadcast_to, concat, constant, ensure_shape, expand_dims, fill, identity, ones, ones_like,

@@ -24,6 +24,10 @@ def ops_text(graph) -> str:
     return "\n".join(lines)
 
 
+def op_types(graph) -> list[str]:
+    return [op.type for op in graph.operations]
+
+
 def apply_pass(name, graph, **overrides):
     opts = {**options.current(), **overrides}
     result = PASSES[name].fn(graph, PassContext(opts))

@@ -30,8 +30,9 @@ def peak_bytes(graph, inplace: dict) -> int:
     owned = set()
     for index, op in enumerate(plan.schedule):
         reused = inplace.get(id(op))
+        allocates = not (op.op_def.flags & {"constant", "identity"})
         for t in op.outputs:
-            if reused is None and "constant" not in op.op_def.flags:
+            if reused is None and allocates:
                 live += _nbytes(t)
                 owned.add(plan.slot(t))
         if reused is not None:
