@@ -174,7 +174,7 @@ class _Emitter:
         if "constant" in op_def.flags:
             self.expr[out_slots[0]] = self.bind_global("c", op.attrs["value"])
             return
-        template = op_def.expr(op.kernel_attrs) if callable(op_def.expr) else op_def.expr
+        template = op_def.expr(op.attrs) if callable(op_def.expr) else op_def.expr
         if template == "{0}":  # identity: an alias, no line
             self.expr[out_slots[0]] = ins[0]
             return

@@ -186,8 +186,10 @@ class Tensor(TensorOperators):
     def _symbolic_use(self, what: str):
         raise OperatorNotAllowedInGraphError(
             f"{what} a symbolic `tf.Tensor` ({self.name}) is not allowed: AutoGraph did not "
-            "convert this function. Use tf.cond/tf.while_loop, or decorate the function with "
-            "@tf.function (autograph=True) so Python control flow on tensors is converted.")
+            "convert this function (autograph=False, tf.autograph.experimental.do_not_convert, "
+            "or no source code, e.g. a function defined with exec or at an interactive "
+            "prompt). Use tf.cond/tf.while_loop, or let AutoGraph convert the function so its "
+            "Python control flow on tensors is staged.")
 
 
 class EagerTensor(Tensor):

@@ -326,9 +326,18 @@ complex_abs_op = defop("complex_abs", "ComplexAbs", inputs=("x: T",),
                        attrs={"T": TypeAttr(COMPLEX)}, infer=infer_real_part, kernel=np.abs,
                        flags=_EW)
 
+def _cast_expr(attrs):
+    """`x.astype(np.float32)` inline, where that is exactly the kernel (real to real)."""
+    src, dst = attrs.get("SrcT"), attrs.get("DstT")
+    if src is None or dst is None or src.is_complex or not (src.is_numeric or src.is_bool) \
+            or not (dst.is_numeric or dst.is_bool) or d.bfloat16 in (src, dst):
+        return None
+    return "{0}.astype(np." + np.dtype(dst.as_numpy_dtype).name + ")"
+
+
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, flags=_EW, onnx="Cast")
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast")
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")
