@@ -180,7 +180,7 @@ def test_grappler_seed_constant_folding_speedup(capsys):
         @tf.function
         def simple_function(input_arg):
             print("Tracing!")
-            a = tf.constant(np.random.randn(500, 500), dtype=tf.float32)
+            a = tf.constant(np.random.randn(500, 500) / 25, dtype=tf.float32)
             c = a
             for _ in range(20):
                 c = c @ a
@@ -191,7 +191,7 @@ def test_grappler_seed_constant_folding_speedup(capsys):
     with options({"constant_folding": False}):
         vanilla = test_function_1()
         vanilla(x)
-        slow = min(timeit.repeat(lambda: vanilla(x), number=3, repeat=3)) / 3
+        slow = min(timeit.repeat(lambda: vanilla(x), number=1, repeat=3))
     with options({"constant_folding": True}):
         folded = test_function_1()
         folded(x)

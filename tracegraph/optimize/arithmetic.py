@@ -154,7 +154,6 @@ def _add_chain(op, uses) -> tuple[list, list] | None:
 
 @graph_pass("arithmetic_optimization")
 def arithmetic_optimization(graph, ctx):
-    b = GraphBuilder(graph)
     uses = consumers(graph)
     exact_only = ctx.options.get("_exact_only", False)
     rules = Rules(*[r for r in ARITHMETIC if r.exact or not exact_only])
@@ -166,6 +165,9 @@ def arithmetic_optimization(graph, ctx):
             if found is not None:
                 chains[id(op)] = found[0]
                 absorbed.update(id(o) for o in found[1])
+    if not chains and not any(rules.could_match(op) for op in graph.operations):
+        return graph
+    b = GraphBuilder(graph)
     changed = False
     for op in graph.operations:
         if b.has(op):
@@ -182,7 +184,7 @@ def arithmetic_optimization(graph, ctx):
             changed = True
             continue
         new = b.copy(op)
-        if len(new.outputs) != 1:
+        if len(new.outputs) != 1 or not rules.could_match(op):
             continue
         match = rules.match(new.outputs[0])
         if match is None:

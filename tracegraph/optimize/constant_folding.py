@@ -51,8 +51,28 @@ def _evaluate(op, values):
     return [out] if op.op_def.num_outputs == 1 else list(out)
 
 
+def _anything_to_fold(graph) -> bool:
+    """Some foldable op reads only constants (or captured eager values), or has outputs
+    whose values inference already knows."""
+    from ..framework.tensor import EagerTensor as _Eager
+    constant = {id(ph) for value, ph in getattr(graph, "captures", {}).values()
+                if isinstance(value, _Eager)}
+    for op in graph.operations:
+        if "constant" in op.op_def.flags:
+            constant.update(id(t) for t in op.outputs)
+            continue
+        if not _foldable(op) or not op.outputs:
+            continue
+        if all(id(t) in constant for t in op.inputs) or (
+                op.inputs and all(t._value is not None for t in op.outputs)):
+            return True
+    return False
+
+
 @graph_pass("constant_folding")
 def constant_folding(graph, ctx):
+    if not _anything_to_fold(graph):
+        return graph
     b = GraphBuilder(graph)
     captured = {id(ph): value._value for value, ph in b.dst.captures.values()
                 if isinstance(value, EagerTensor)}

@@ -39,8 +39,22 @@ def _key(op, inputs, controls):
     return (op.type, tuple(ids), op.input_arity, attrs, tuple(sorted(id(c) for c in controls)))
 
 
+def _has_duplicates(graph) -> bool:
+    """A dry run on the source graph: merging starts only where two ops are already equal."""
+    seen = set()
+    for op in graph.operations:
+        if _mergeable(op):
+            key = _key(op, op.inputs, op.control_inputs)
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
 @graph_pass("common_subgraph_elimination")
 def common_subgraph_elimination(graph, ctx):
+    if not _has_duplicates(graph):
+        return graph
     b = GraphBuilder(graph)
     seen: dict = {}
     changed = False

@@ -83,12 +83,19 @@ class Rule:
 class Rules:
     def __init__(self, *rules: Rule):
         self.rules = list(rules)
+        self.by_type: dict[str, list] = {}
+        for rule in self.rules:
+            self.by_type.setdefault(rule.pattern.type, []).append(rule)
 
     def __iter__(self):
         return iter(self.rules)
 
+    def could_match(self, op) -> bool:
+        """Whether any rule's pattern is rooted at an op of this type (a cheap pre-check)."""
+        return op.type in self.by_type
+
     def match(self, tensor) -> Match | None:
-        for rule in self.rules:
+        for rule in self.by_type.get(tensor.op.type, ()):
             bindings, ops = {}, []
             if _match(rule.pattern, tensor, bindings, ops):
                 m = Match(rule, bindings, ops)

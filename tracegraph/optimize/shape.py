@@ -50,6 +50,10 @@ def _prod_of_shape(op, b):
 
 @graph_pass("shape_optimization")
 def shape_optimization(graph, ctx):
+    if not any(op.type in ("Reshape", "Prod") or (op.type == "StridedSlice" and
+                                                  op.inputs[0].op.type == "Shape")
+               for op in graph.operations):
+        return graph
     b = GraphBuilder(graph)
     changed = False
     for op in graph.operations:
