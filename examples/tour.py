@@ -130,9 +130,76 @@ def autograph():
     print(series.get_concrete_function(n).generated_code)
 
 
+def grappler():
+    section("Grappler: the optimizer and its report")
+    import contextlib
+
+    import numpy as np
+
+    @contextlib.contextmanager
+    def options(options):
+        old_opts = tf.config.optimizer.get_experimental_options()
+        tf.config.optimizer.set_experimental_options(options)
+        try:
+            yield
+        finally:
+            tf.config.optimizer.set_experimental_options(old_opts)
+
+    def test_function_1():
+        @tf.function
+        def simple_function(input_arg):
+            print("Tracing!")
+            a = tf.constant(np.random.randn(500, 500) / 25, dtype=tf.float32)
+            c = a
+            for n in range(20):
+                c = c @ a
+            return tf.reduce_mean(c + input_arg)
+        return simple_function
+
+    x = tf.constant(2.2)
+    with options({"constant_folding": False}):
+        print(tf.config.optimizer.get_experimental_options())
+        simple_function = test_function_1()
+        simple_function(x)
+        off = timeit.timeit(lambda: simple_function(x), number=5) / 5
+        print(f"Vanilla execution: {off:.6f} s")
+    with options({"constant_folding": True}):
+        print(tf.config.optimizer.get_experimental_options())
+        simple_function = test_function_1()
+        simple_function(x)
+        on = timeit.timeit(lambda: simple_function(x), number=50) / 50
+        print(f"Constant folded execution: {on:.6f} s  ({off / on:.0f}x faster; TensorFlow "
+              "2.21 here: about 0.00023 s)")
+        cf = simple_function.get_concrete_function(x)
+        print("\nThe optimizer's report (Grappler's format), for the folded function:")
+        print(cf.optimizer_report.text())
+        print("\nWhat each rewrite did (first five):")
+        for rewrite in cf.optimizer_report.rewrites[:5]:
+            print("  ", rewrite)
+        print("\nThe optimized graph (the traced graph stays as traced):")
+        print(cf.optimized_graph.to_text())
+
+    def test_function_2():
+        @tf.function
+        def simple_func(input_arg):
+            output = input_arg
+            tf.debugging.check_numerics(output, "Bad!")
+            return output
+        return simple_func
+
+    p1 = tf.constant(float("inf"))
+    try:
+        test_function_2()(p1)
+    except tf.errors.InvalidArgumentError as e:
+        print("\ncheck_numerics raises:", str(e).splitlines()[0])
+    with options({"debug_stripper": True}):
+        print("with debug_stripper on, it is gone:", test_function_2()(p1))
+
+
 if __name__ == "__main__":
     eager_basics()
     polymorphism()
     tracing_side_effects()
     power_timing()
     autograph()
+    grappler()

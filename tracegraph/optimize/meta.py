@@ -57,10 +57,13 @@ class OptimizationReport:
     def ran(self, name: str) -> bool:
         return any(p.name == name and not p.note.startswith("off") for p in self.passes)
 
-    def text(self) -> str:
+    def text(self, changed_only: bool = False) -> str:
+        """Grappler's report; `changed_only` keeps the passes that changed something."""
         lines = []
         current = None
         for p in self.passes:
+            if changed_only and not p.changed:
+                continue
             if p.graph != current:
                 current = p.graph
                 lines.append(f"Optimization results for grappler item: {p.graph}")

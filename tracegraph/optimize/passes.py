@@ -67,6 +67,9 @@ class PassContext:
 
 
 def _name(x) -> str:
+    op = getattr(x, "op", None)
+    if op is not None and hasattr(x, "value_index"):  # a tensor: its op, as Grappler names nodes
+        return op.name if x.value_index == 0 else f"{op.name}:{x.value_index}"
     return getattr(x, "name", str(x))
 
 
