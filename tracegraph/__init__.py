@@ -24,9 +24,11 @@ from .framework.tensor import Tensor  # noqa: E402
 from .graph.graph import Graph  # noqa: E402, F401
 from .framework.variables import Variable  # noqa: E402
 from .ops.array import (  # noqa: E402, F401
-    broadcast_to, concat, constant, ensure_shape, expand_dims, fill, identity, ones, ones_like,
-    pad, rank_ as rank, reshape, reverse, roll, shape, size, slice_ as slice, split, squeeze, stack,
-    stop_gradient, tile, transpose, unstack, zeros, zeros_like,
+    constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,
+    shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
+)
+from .ops.pieces import (  # noqa: E402, F401
+    broadcast_to, concat, pad, reverse, roll, slice_ as slice, split, stack, tile, unstack,
 )
 from .ops.indexing import (  # noqa: E402, F401
     argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, range_ as range,
@@ -52,6 +54,7 @@ from .trace.concrete import ConcreteFunction  # noqa: E402, F401
 from .trace.control_flow import cond, while_loop  # noqa: E402, F401
 from .trace.function import Function, function  # noqa: E402, F401
 
+from .execute import runner as _runner  # noqa: E402, F401  (installs optimize + compile)
 from .optimize import options as _optimizer_options  # noqa: E402
 
 # tf.config.optimizer: the options live in the optimizer's layer; the namespace is wired here.

@@ -2,8 +2,9 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
-- the optimizer options (`tf.config.optimizer`) are kept by `optimize/options.py`, which owns
-  their validation; this module only holds plain values.
+- the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
+  every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
+  and validation.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
+optimizer_options: dict = {}
+optimizer_version = 0
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -51,6 +54,21 @@ def next_eager_op_seed() -> int:
     """The op seed an eager random op gets when only the global seed is set."""
     with _lock:
         return _op_seed_rng.randint(0, _MAXINT32)
+
+
+def update_optimizer_options(values: dict) -> None:
+    """Merges validated optimizer options (see optimize/options.py) and bumps the version."""
+    global optimizer_version
+    with _lock:
+        optimizer_options.update(values)
+        optimizer_version += 1
+
+
+def reset_optimizer_options() -> None:
+    global optimizer_version
+    with _lock:
+        optimizer_options.clear()
+        optimizer_version += 1
 
 
 def list_physical_devices(device_type=None) -> list:

@@ -11,7 +11,7 @@ import tracegraph as tf
 from tracegraph.optimize import ORDER
 from tracegraph.optimize.meta import OptimizerWarning, optimize
 from tracegraph.optimize.passes import PASSES, GraphPass
-from tracegraph.optimize.verify import OptimizerVerificationError
+from tracegraph.execute.verify import OptimizerVerificationError
 
 from .helpers import op_types, spec, traced
 

@@ -10,6 +10,7 @@ import sysconfig
 import types
 import weakref
 
+from ..trace.function import set_autograph
 from .conversion import ConversionFailure, convert_function, converted_source
 
 __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
@@ -73,6 +74,9 @@ def convert_for_tracing(fn):
     """What tf.function runs while tracing: the converted function (the original if it cannot
     be converted, e.g. a builtin)."""
     return maybe_convert(fn)
+
+
+set_autograph(convert_for_tracing)
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:

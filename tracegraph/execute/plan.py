@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..graph.analysis import needed_ops
 from ..graph.graph import Graph, Operation
 
 __all__ = ["Plan", "make_plan"]
@@ -30,21 +31,6 @@ class Plan:
 
     def slot(self, tensor) -> int:
         return self.slots[id(tensor)]
-
-
-def needed_ops(graph: Graph, outputs) -> set[int]:
-    """ids of the ops that must run: the outputs' fan-in and every stateful op's fan-in."""
-    stack = [t.op for t in outputs]
-    stack += [op for op in graph.operations if op.op_def.stateful]
-    needed: set[int] = set()
-    while stack:
-        op = stack.pop()
-        if id(op) in needed:
-            continue
-        needed.add(id(op))
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
-    return needed
 
 
 def make_plan(graph: Graph, inputs, outputs, constants=()) -> Plan:

@@ -624,7 +624,8 @@ def linspace(start, stop, num, name=None, axis=0):
 
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """Elements (or slices along `axis`) of `tensor` where `mask` is true."""
-    from .array import concat, reshape, shape
+    from .array import reshape, shape
+    from .pieces import concat
     tensor = convert_to_tensor(tensor)
     mask = convert_to_tensor(mask)
     k = mask.shape.rank

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..graph.analysis import consumers  # noqa: F401  (re-exported for the passes)
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph, Graph, Operation
 from ..ops.array import const_op
@@ -113,17 +114,6 @@ class GraphBuilder:
         self.dst.outputs = [self.tensor(t) for t in getattr(self.src, "outputs", [])]
         self.dst.auto_control_deps = getattr(self.src, "auto_control_deps", True)
         return self.dst
-
-
-def consumers(graph: Graph) -> dict[int, list]:
-    """id(tensor) -> the ops that read it (graph outputs count as a `None` consumer)."""
-    out: dict[int, list] = {}
-    for op in graph.operations:
-        for t in op.inputs:
-            out.setdefault(id(t), []).append(op)
-    for t in getattr(graph, "outputs", []):
-        out.setdefault(id(t), []).append(None)
-    return out
 
 
 def count_edges(graph: Graph) -> int:

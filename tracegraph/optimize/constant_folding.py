@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..execute.compile import compile_subgraph
 from ..framework.tensor import EagerTensor
-from ..graph.graph import Graph
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -21,7 +19,7 @@ def _foldable(op) -> bool:
     d = op.op_def
     return (d.kernel is not None and not d.stateful and d.make_state is None
             and "random" not in d.flags and "constant" not in d.flags
-            and "debug" not in d.flags)
+            and "debug" not in d.flags and not op.subgraphs())
 
 
 def _static_bytes(op) -> int | None:
@@ -44,10 +42,8 @@ def _known(b: GraphBuilder, t, captured: dict):
 
 
 def _evaluate(op, values):
-    attrs = {k: compile_subgraph(v, "interpreter") if isinstance(v, Graph) else v
-             for k, v in op.kernel_attrs.items()}
     with np.errstate(all="ignore"):
-        out = op.op_def.kernel(*op.grouped_inputs(values), **attrs)
+        out = op.op_def.kernel(*op.grouped_inputs(values), **op.kernel_attrs)
     return [out] if op.op_def.num_outputs == 1 else list(out)
 
 

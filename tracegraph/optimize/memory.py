@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..execute.plan import make_plan
+from ..graph.analysis import last_uses, needed_ops
 from .builder import GraphBuilder, consumers
 from .passes import graph_pass
 
@@ -22,29 +22,28 @@ def _nbytes(t) -> int:
 
 
 def peak_bytes(graph, inplace: dict) -> int:
-    """Peak of live op-output bytes over the schedule (`inplace`: id(op) -> input index)."""
-    inputs = list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
-                                                               []))
-    plan = make_plan(graph, inputs, list(getattr(graph, "outputs", [])))
+    """Peak of live op-output bytes over the execution order (`inplace`: id(op) -> input)."""
+    outputs = list(getattr(graph, "outputs", []))
+    needed = needed_ops(graph, outputs)
+    schedule = [op for op in graph.operations if id(op) in needed]
+    last = last_uses(schedule, outputs)
     live, peak = 0, 0
-    owned = set()
-    for index, op in enumerate(plan.schedule):
+    owned: set[int] = set()
+    for index, op in enumerate(schedule):
         reused = inplace.get(id(op))
-        allocates = not (op.op_def.flags & {"constant", "identity"})
+        allocates = op.op_def.kernel is not None and not (op.op_def.flags &
+                                                         {"constant", "identity"})
         for t in op.outputs:
             if reused is None and allocates:
                 live += _nbytes(t)
-                owned.add(plan.slot(t))
-        if reused is not None:
-            src = plan.slot(op.inputs[reused])
-            if src in owned:
-                owned.discard(src)
-                owned.add(plan.slot(op.outputs[0]))
+                owned.add(id(t))
+        if reused is not None and id(op.inputs[reused]) in owned:
+            owned.discard(id(op.inputs[reused]))
+            owned.add(id(op.outputs[0]))
         peak = max(peak, live)
         for t in op.inputs:
-            slot = plan.slot(t)
-            if slot in owned and plan.last_use.get(slot) == index:
-                owned.discard(slot)
+            if id(t) in owned and last.get(id(t)) == index:
+                owned.discard(id(t))
                 live -= _nbytes(t)
     return peak
 

@@ -4,16 +4,18 @@
 returns what was set plus `disable_model_pruning` and `disable_meta_optimizer`, as TensorFlow
 does. Unlike TensorFlow, an unknown key or a value of the wrong type is a ValueError naming the
 key and the valid ones (TensorFlow silently ignores typos). Every change bumps `version`, so
-ConcreteFunctions optimize and compile again before their next call.
+ConcreteFunctions optimize and compile again before their next call. The values themselves live
+in `config` with TensorFlow's other global settings.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
+from .. import config
+
 __all__ = ["set_experimental_options", "get_experimental_options", "effective_options",
-           "OPTIONS", "Option", "current", "version"]
+           "OPTIONS", "Option", "current"]
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,6 @@ OPTIONS = [
 _BY_KEY = {o.key: o for o in OPTIONS}
 _ALWAYS_REPORTED = ("disable_model_pruning", "disable_meta_optimizer")
 
-_lock = threading.Lock()
-_set: dict = {}
-version = 0
 
 
 def _validate(options: dict) -> None:
@@ -93,20 +92,18 @@ def _validate(options: dict) -> None:
 
 def set_experimental_options(options: dict) -> None:
     """Merges `options` into the current ones (TensorFlow's keys; see OPTIONS)."""
-    global version
     _validate(options)
-    with _lock:
-        _set.update(options)
-        version += 1
+    config.update_optimizer_options(options)
 
 
 def get_experimental_options() -> dict:
     """What was set, in TensorFlow's order, plus disable_model_pruning and
     disable_meta_optimizer (always reported, as TensorFlow does)."""
     out = {}
+    chosen = config.optimizer_options
     for o in OPTIONS:
-        if o.key in _set:
-            out[o.key] = _set[o.key]
+        if o.key in chosen:
+            out[o.key] = chosen[o.key]
         elif o.key in _ALWAYS_REPORTED:
             out[o.key] = o.default
     return out
@@ -114,7 +111,7 @@ def get_experimental_options() -> dict:
 
 def current() -> dict:
     """Every option's effective value."""
-    values = {o.key: _set.get(o.key, o.default) for o in OPTIONS}
+    values = {o.key: config.optimizer_options.get(o.key, o.default) for o in OPTIONS}
     if values["min_graph_nodes"] == 0:
         values["min_graph_nodes"] = 4
     return values
@@ -124,12 +121,10 @@ def effective_options() -> list[dict]:
     """One row per option: key, value, default, whether it was set, and what it does."""
     values = current()
     return [{"key": o.key, "value": values[o.key], "default": o.default,
-             "set": o.key in _set, "effect": o.does_nothing or o.doc} for o in OPTIONS]
+             "set": o.key in config.optimizer_options, "effect": o.does_nothing or o.doc}
+            for o in OPTIONS]
 
 
 def reset() -> None:
     """Back to TensorFlow's defaults (a testing aid)."""
-    global version
-    with _lock:
-        _set.clear()
-        version += 1
+    config.reset_optimizer_options()

@@ -4,7 +4,7 @@ their input directly. Placeholders always stay: they are the graph's signature."
 
 from __future__ import annotations
 
-from ..execute.plan import needed_ops
+from ..graph.analysis import needed_ops
 from .builder import GraphBuilder
 from .passes import graph_pass
 

@@ -11,6 +11,7 @@ import inspect
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..framework.eager import wrap
 from ..framework.tensor import EagerTensor, Tensor
@@ -19,10 +20,19 @@ from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec, format_shape, shapes_compatible
-from ..optimize import options as _options
 from .keys import VariableSpec, canonicalize, describe_leaf
 
-__all__ = ["ConcreteFunction"]
+__all__ = ["ConcreteFunction", "set_runner"]
+
+# How a ConcreteFunction gets runnable code: installed by the execute layer (it optimizes a copy
+# of the graph and compiles it), so this layer never imports the layers below it.
+_RUNNER = None
+
+
+def set_runner(runner) -> None:
+    """`runner(concrete) -> (compiled callable, graph that runs, optimizer report)`."""
+    global _RUNNER
+    _RUNNER = runner
 
 _NDARRAY = np.ndarray
 
@@ -96,36 +106,12 @@ class ConcreteFunction:
 
     # --- calling ---------------------------------------------------------------------------------
     def _prepare(self):
-        if self._compiled is None or self._options_version != _options.version:
-            from ..execute.compile import compile_graph
-            self._options_version = _options.version
-            graph = self._optimized_graph()
-            constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
-                         for value, ph in graph.captures.values()]
-            self._compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs),
-                                           constants, self.executor, self.name)
-            self._prepared_graph = graph
-            report = self.optimizer_report
-            if report is not None and report.snapshots and not _nondeterministic(self.graph):
-                self._compiled = self._verifying(self._compiled, report)
+        if self._compiled is None or self._options_version != config.optimizer_version:
+            if _RUNNER is None:
+                raise RuntimeError("no executor is installed: import tracegraph to run graphs")
+            self._options_version = config.optimizer_version
+            self._compiled, self._prepared_graph, self.optimizer_report = _RUNNER(self)
         return self._compiled
-
-    def _verifying(self, compiled, report):
-        """Checks the optimizer on the first call's inputs (verify mode), then runs as usual."""
-        from ..optimize.verify import verify_passes
-
-        def first_call(*values):
-            self._compiled = compiled
-            verify_passes(self.graph, report.snapshots, report, values, self.name)
-            return compiled(*values)
-        return first_call
-
-    def _optimized_graph(self):
-        """A copy of the traced graph, optimized with the current tf.config.optimizer options
-        (the traced graph itself stays as traced)."""
-        from ..optimize import optimize
-        graph, self.optimizer_report = optimize(self.graph)
-        return graph
 
     @property
     def optimized_graph(self):
@@ -140,7 +126,7 @@ class ConcreteFunction:
     def _call_values(self, values):
         """Runs on raw input values (arrays, handles) and returns the structured outputs."""
         compiled = self._compiled
-        if compiled is None or self._options_version != _options.version:
+        if compiled is None or self._options_version != config.optimizer_version:
             compiled = self._prepare()
         out = compiled(*values)
         if self._single:
@@ -219,16 +205,6 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
-
-
-def _nondeterministic(graph) -> bool:
-    """Whether a graph has unseeded random ops (results differ run to run)."""
-    for op in graph.operations:
-        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
-            return True
-        if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
-            return True
-    return False
 
 
 def _leaves_by_path(canonical) -> dict:

@@ -29,7 +29,16 @@ from .retrace import RetraceDetector
 from .signatures import input_signature_canonical, signature_of
 from .tracing import trace_function
 
-__all__ = ["function", "Function", "CacheEvictionWarning"]
+__all__ = ["function", "Function", "CacheEvictionWarning", "set_autograph"]
+
+# AutoGraph's conversion, installed by the autograph layer at import (this layer does not import
+# the layers below it): `convert(python_function) -> the function to trace`.
+_AUTOGRAPH = None
+
+
+def set_autograph(convert) -> None:
+    global _AUTOGRAPH
+    _AUTOGRAPH = convert
 
 DEFAULT_MAX_TRACES = 128
 _FAST_CACHE_MAX = 512
@@ -240,14 +249,10 @@ class Function:
 
     def _traced_callable(self):
         """The function run while tracing: AutoGraph's conversion when autograph=True."""
-        if not self._autograph:
+        if not self._autograph or _AUTOGRAPH is None:
             return self._python_function
         if self._converted is None:
-            try:
-                from ..autograph.api import convert_for_tracing
-            except ImportError:
-                return self._python_function
-            self._converted = convert_for_tracing(self._python_function)
+            self._converted = _AUTOGRAPH(self._python_function)
         return self._converted
 
     def _on_variable_created(self, variable) -> None:

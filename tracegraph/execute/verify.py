@@ -15,8 +15,8 @@ import numpy as np
 from ..errors import InternalError
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
-from .arithmetic import ARITHMETIC
-from .passes import PASSES
+from ..optimize.arithmetic import ARITHMETIC
+from ..optimize.passes import PASSES
 
 __all__ = ["OptimizerVerificationError", "verify_passes"]
 
@@ -28,7 +28,7 @@ class OptimizerVerificationError(InternalError):
 
 
 def _run(graph, values):
-    from ..execute.compile import compile_graph
+    from .compile import compile_graph
     constants = [(ph, v._value if isinstance(v, EagerTensor) else v)
                  for v, ph in graph.captures.values()]
     fn = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,

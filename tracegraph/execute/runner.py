@@ -1,0 +1,49 @@
+"""What makes a ConcreteFunction runnable: optimize a copy of its graph with the current
+options, compile it with the chosen executor, and, in the optimizer's verify mode, check the
+passes on the first call's inputs. Installed into the trace layer at import (`set_runner`)."""
+
+from __future__ import annotations
+
+from ..framework.tensor import EagerTensor
+from ..optimize import optimize
+from ..trace.concrete import set_runner
+from .compile import compile_graph
+
+__all__ = ["prepare"]
+
+
+def _nondeterministic(graph) -> bool:
+    """Whether a graph has unseeded random ops (results differ run to run)."""
+    for op in graph.operations:
+        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
+            return True
+        if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
+            return True
+    return False
+
+
+def prepare(concrete):
+    """(compiled callable, the graph that runs, the optimizer's report) for a ConcreteFunction."""
+    graph, report = optimize(concrete.graph)
+    constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
+                 for value, ph in graph.captures.values()]
+    compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
+                             concrete.executor, concrete.name)
+    if report.snapshots and not _nondeterministic(concrete.graph):
+        compiled = _verifying(concrete, compiled, report)
+    return compiled, graph, report
+
+
+def _verifying(concrete, compiled, report):
+    """Checks the optimizer on the first call's inputs, then runs as usual."""
+    from .verify import verify_passes
+
+    def first_call(*values):
+        concrete._compiled = compiled
+        verify_passes(concrete.graph, report.snapshots, report, values, concrete.name)
+        return compiled(*values)
+    first_call.source = getattr(compiled, "source", None)
+    return first_call
+
+
+set_runner(prepare)
