@@ -151,7 +151,7 @@ def grappler():
             print("Tracing!")
             a = tf.constant(np.random.randn(500, 500) / 25, dtype=tf.float32)
             c = a
-            for n in range(20):
+            for _ in range(20):
                 c = c @ a
             return tf.reduce_mean(c + input_arg)
         return simple_function

@@ -130,7 +130,7 @@ def test_python_side_effect_trace_counts(capsys):
 def test_tracing_note_double(capsys):
     @tf.function
     def double(a):
-        print("Tracing with, {}".format(a))
+        print(f"Tracing with, {a}")
         return a + a
 
     def run():

@@ -181,7 +181,7 @@ NUMPY_TO_DTYPE = {np.dtype(d.as_numpy_dtype): d for d in _ALL
                   if all(d is not x for x in (bfloat16, resource, variant))}
 NUMPY_TO_DTYPE[np.dtype(object)] = string
 
-_PY_BOOL = type(True)  # the builtin, shadowed in this module by TensorFlow's `bool`
+_PY_BOOL = (1 == 1).__class__  # the builtin, shadowed in this module by TensorFlow's `bool`
 _PY_TYPES = {float: float32, int: int32, complex: complex128, str: string, bytes: string}
 
 

@@ -80,7 +80,8 @@ def test_first_python_value_fixes_the_dtype():
 
 
 @pytest.mark.parametrize("value,dtype,expected", [
-    (1, tf.float32, 1.0), (True, tf.int32, 1), (2 ** 40, tf.int32, 0), (np.array([1.5]), tf.int32, [1]),
+    (1, tf.float32, 1.0), (True, tf.int32, 1), (2 ** 40, tf.int32, 0),
+    (np.array([1.5]), tf.int32, [1]),
 ])
 def test_explicit_dtype_conversions(value, dtype, expected):
     t = tf.constant(value, dtype=dtype)

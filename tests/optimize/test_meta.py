@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
+from tracegraph.execute.verify import OptimizerVerificationError
 from tracegraph.optimize import ORDER
 from tracegraph.optimize.meta import OptimizerWarning, optimize
 from tracegraph.optimize.passes import PASSES, GraphPass
-from tracegraph.execute.verify import OptimizerVerificationError
 
 from .helpers import op_types, spec, traced
 

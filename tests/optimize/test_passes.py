@@ -1,8 +1,8 @@
 """Sibling tests for the passes other than arithmetic: what each rewrites (graph text before
 and after) and that results stay the same."""
 
-import io
 import contextlib
+import io
 
 import numpy as np
 
@@ -227,8 +227,8 @@ def test_memory_optimization_reuses_dead_buffers():
         return y
 
     g = traced(f, spec([1000]))
-    from tracegraph.optimize.passes import PASSES, PassContext
     from tracegraph.optimize import options
+    from tracegraph.optimize.passes import PASSES, PassContext
     ctx = PassContext(options.current())
     new = PASSES["memory_optimization"].fn(g, ctx)
     marked = [op for op in new.operations if op.attrs.get("_inplace") is not None]

@@ -1,5 +1,10 @@
 """`tf.bitwise`."""
 
 from ..ops.math import (  # noqa: F401
-    bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    invert,
+    left_shift,
+    right_shift,
 )

@@ -1,7 +1,13 @@
 """`tf.debugging`."""
 
-from ..ops.logging import ASSERTS, Assert, assert_all_finite, assert_rank, assert_type  # noqa: F401
-from ..ops.logging import check_numerics  # noqa: F401
+from ..ops.logging import (  # noqa: F401
+    ASSERTS,
+    Assert,
+    assert_all_finite,
+    assert_rank,
+    assert_type,
+    check_numerics,  # noqa: F401
+)
 
 assert_equal = ASSERTS["assert_equal"]
 assert_none_equal = ASSERTS["assert_none_equal"]

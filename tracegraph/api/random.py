@@ -1,5 +1,10 @@
 """`tf.random`."""
 
 from ..ops.random import (  # noqa: F401
-    categorical, normal, set_seed, shuffle, truncated_normal, uniform,
+    categorical,
+    normal,
+    set_seed,
+    shuffle,
+    truncated_normal,
+    uniform,
 )

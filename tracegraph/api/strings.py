@@ -2,5 +2,13 @@
 
 from ..ops.logging import string_format as format  # noqa: F401
 from ..ops.strings import (  # noqa: F401
-    as_string, join, length, lower, regex_replace, strip, substr, to_number, upper,
+    as_string,
+    join,
+    length,
+    lower,
+    regex_replace,
+    strip,
+    substr,
+    to_number,
+    upper,
 )

@@ -11,7 +11,7 @@ import types
 import weakref
 
 from ..trace.function import set_autograph
-from .conversion import ConversionFailure, convert_function, converted_source
+from .conversion import ConversionError, convert_function, converted_source
 
 __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
 
@@ -50,7 +50,7 @@ def _convert_cached(fn):
     if converted is None:
         try:
             converted = convert_function(fn)
-        except ConversionFailure:
+        except ConversionError:
             converted = fn
         _cache[fn] = converted
     return converted

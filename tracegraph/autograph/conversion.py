@@ -19,10 +19,10 @@ from .analysis import declared_global
 from .converters import PIPELINE
 from .converters.base import Context, assign, call, constant, copy_location_all
 
-__all__ = ["convert_function", "ConversionFailure", "converted_source"]
+__all__ = ["convert_function", "ConversionError", "converted_source"]
 
 
-class ConversionFailure(Exception):
+class ConversionError(Exception):
     """The function cannot be converted (no source, a lambda sharing its line, ...)."""
 
 
@@ -31,20 +31,20 @@ def _function_node(fn) -> ast.FunctionDef:
         source = textwrap.dedent(inspect.getsource(fn))
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError) as e:
-        raise ConversionFailure(f"no source for {fn!r}: {e}") from None
+        raise ConversionError(f"no source for {fn!r}: {e}") from None
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        raise ConversionFailure(f"cannot parse the source of {fn!r}") from None
+        raise ConversionError(f"cannot parse the source of {fn!r}") from None
     ast.increment_lineno(tree, first - 1)
     candidates = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
                                                                ast.AsyncFunctionDef))
                   and n.name == fn.__code__.co_name]
     if len(candidates) != 1:
-        raise ConversionFailure(f"{fn.__name__} is a lambda or is not a plain def")
+        raise ConversionError(f"{fn.__name__} is a lambda or is not a plain def")
     node = candidates[0]
     if isinstance(node, ast.AsyncFunctionDef):
-        raise ConversionFailure("async functions are not converted")
+        raise ConversionError("async functions are not converted")
     node.decorator_list = []
     return node
 

@@ -16,8 +16,8 @@ from .. import dtypes as d
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
-from ..ops.pieces import pack_op
 from ..ops.convert import to_array
+from ..ops.pieces import pack_op
 from ..ops.registry import check_allowed, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..shapes import TensorType, format_dims

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 __all__ = ["SourceLocation", "user_location", "register_source_map"]
 

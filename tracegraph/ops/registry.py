@@ -16,8 +16,8 @@ from __future__ import annotations
 import inspect
 import re
 import threading
+from collections.abc import Callable
 from types import MappingProxyType
-from typing import Callable
 
 import numpy as np
 
@@ -198,7 +198,7 @@ def current_context():
     return _state.current
 
 
-class context_scope:
+class context_scope:  # noqa: N801 - used like a function: `with context_scope(ctx):`
     """`with context_scope(ctx):` makes `ctx` the context `bind` uses in this thread."""
 
     __slots__ = ("ctx",)

@@ -174,8 +174,8 @@ def _pack(values):
     if all(isinstance(v, int) for v in values):
         return np.array(values, dtype=np.int32 if all(-2**31 <= v < 2**31 for v in values)
                         else np.int64)
-    from .pieces import stack
     from .math import cast
+    from .pieces import stack
     dtype = d.int64 if any(getattr(v, "dtype", None) is d.int64 for v in values) else d.int32
     return stack([cast(v, dtype) if hasattr(v, "dtype") else np.array(v, dtype.as_numpy_dtype)
                   for v in values])

@@ -2,7 +2,19 @@
 `meta.ORDER` is the one place that orders them."""
 
 from . import (  # noqa: F401
-    arithmetic, constant_folding, cse, debug_stripper, dependency, function_inlining, layout,
-    loop, memory, mixed_precision, no_effect, pruning, remapper, shape,
+    arithmetic,
+    constant_folding,
+    cse,
+    debug_stripper,
+    dependency,
+    function_inlining,
+    layout,
+    loop,
+    memory,
+    mixed_precision,
+    no_effect,
+    pruning,
+    remapper,
+    shape,
 )
 from .meta import ORDER, optimize  # noqa: F401

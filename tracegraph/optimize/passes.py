@@ -10,8 +10,8 @@ report says what became what (R-6.5).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 __all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite"]
 

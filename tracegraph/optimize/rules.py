@@ -14,8 +14,8 @@ record. A guard sees the bindings and the matched op and may veto.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -65,7 +65,7 @@ class New:
 
 @dataclass
 class Match:
-    rule: "Rule"
+    rule: Rule
     bindings: dict
     ops: list            # matched ops (outermost first)
 

@@ -7,8 +7,17 @@ from __future__ import annotations
 import ast
 
 from ..analysis import contains
-from .base import Context, assign, constant, copy_location_all, guard_rest, name, not_, \
-    replace_statements, sets_name
+from .base import (
+    Context,
+    assign,
+    constant,
+    copy_location_all,
+    guard_rest,
+    name,
+    not_,
+    replace_statements,
+    sets_name,
+)
 
 
 class BreakConverter(ast.NodeTransformer):

@@ -6,8 +6,15 @@ from __future__ import annotations
 import ast
 
 from ..analysis import contains
-from .base import Context, assign, constant, copy_location_all, guard_rest, \
-    replace_statements, sets_name
+from .base import (
+    Context,
+    assign,
+    constant,
+    copy_location_all,
+    guard_rest,
+    replace_statements,
+    sets_name,
+)
 
 
 class ContinueConverter(ast.NodeTransformer):

@@ -8,8 +8,18 @@ from __future__ import annotations
 import ast
 
 from ..analysis import LOOPS, SCOPES
-from .base import Context, assign, call, constant, copy_location_all, guard_rest, name, not_, \
-    replace_statements, sets_name
+from .base import (
+    Context,
+    assign,
+    call,
+    constant,
+    copy_location_all,
+    guard_rest,
+    name,
+    not_,
+    replace_statements,
+    sets_name,
+)
 
 
 def _returns(stmts) -> list:
