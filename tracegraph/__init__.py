@@ -14,7 +14,7 @@ import warnings as _warnings
 # the kernels and the code we generate, never from the user's.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(\.|$)")
 
-from . import config, dtypes, errors, nest
+from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,

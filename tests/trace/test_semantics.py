@@ -226,10 +226,11 @@ def test_cache_is_bounded_and_inspectable():
         warnings.simplefilter("always")
         f(x, 1)
         f(x, 2)
+        f(x, 1)  # n=1 is now the most recently used: n=2 goes
         f(x, 3)
     evictions = [w for w in caught if issubclass(w.category, CacheEvictionWarning)]
-    assert len(evictions) == 1 and "n=1" in str(evictions[0].message)
-    assert f.cached_signatures() == ["<lambda>(x, n=2)", "<lambda>(x, n=3)"]
+    assert len(evictions) == 1 and "n=2" in str(evictions[0].message)
+    assert f.cached_signatures() == ["<lambda>(x, n=1)", "<lambda>(x, n=3)"]
     f.clear_cache()
     assert f.cached_signatures() == []
     assert f(x, 1).numpy() == 2

@@ -53,6 +53,7 @@ class ConcreteFunction:
         self._prepared_graph = None
         self._options_version = -1
         self.optimizer_report = None
+        self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
         self._out_leaves = leaves
         self._out_positions = [i for i, v in enumerate(leaves) if isinstance(v, SymbolicTensor)]

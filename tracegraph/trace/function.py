@@ -138,6 +138,7 @@ class Function:
                 cf = self._fast.get(tuple(key))
                 if cf is not None:
                     self._detector.calls += 1
+                    cf.last_used = self._detector.calls
                     return cf._call_values(values)
         return self._call_slow(args, kwargs)
 
@@ -149,6 +150,7 @@ class Function:
         self._detector.calls += 1
         key_canonical, value_canonical = self._canonical(args, kwargs)
         cf = self._lookup_or_trace(key_canonical)
+        cf.last_used = self._detector.calls
         values = cf.flat_input_values(value_canonical)
         if not kwargs:
             self._remember_fast(args, cf)
@@ -229,6 +231,7 @@ class Function:
         self._detector.traced(key.leaves)
         cf = trace_function(self._python_function, self._name, self._signature, canonical,
                             self._on_variable_created, self.executor, self._traced_callable())
+        cf.last_used = self._detector.calls
         self._tracing_count += 1
         self._variables_frozen = True
         self._traces.append((signature_of(canonical), cf))
@@ -236,13 +239,16 @@ class Function:
         return cf
 
     def _evict(self) -> None:
+        """Drops least recently used traces beyond `max_traces`, loudly."""
         while self.max_traces is not None and len(self._traces) > self.max_traces:
-            _, old = self._traces.pop(0)
+            oldest = min(range(len(self._traces)),
+                         key=lambda i: getattr(self._traces[i][1], "last_used", -1))
+            _, old = self._traces.pop(oldest)
             self._cache = OrderedDict((k, v) for k, v in self._cache.items() if v is not old)
             self._fast = {k: v for k, v in self._fast.items() if v is not old}
             warnings.warn(
                 f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
-                f"traces); evicting the oldest trace "
+                f"traces); evicting the least recently used trace "
                 f"{old.pretty_printed_signature().splitlines()[0]}. Calling it again will "
                 "retrace. Raise `max_traces` or reduce the number of distinct signatures.",
                 CacheEvictionWarning, stacklevel=5)

@@ -50,12 +50,23 @@ class RetraceDetector:
         self.trace_calls: deque = deque(maxlen=WINDOW)
         self.warned = False
         self.last_leaves: list | None = None
+        self.history: deque = deque(maxlen=32)   # leaves of recent traces
+        self.last_change: list[str] = []
+
+    def closest(self, leaves: list) -> list | None:
+        """The earlier trace (the latest among ties) that differs from `leaves` in the fewest
+        arguments."""
+        if not self.history:
+            return None
+        return min(reversed(self.history), key=lambda old: len(explain_change(old, leaves)))
 
     def traced(self, leaves: list) -> None:
         """Records a trace at the current call; warns when 5 of the last 10 calls traced."""
         self.trace_calls.append(self.calls)
-        change = explain_change(self.last_leaves, leaves)
+        change = explain_change(self.closest(leaves), leaves)
+        self.last_change = change
         self.last_leaves = leaves
+        self.history.append(leaves)
         recent = [c for c in self.trace_calls if c > self.calls - WINDOW]
         if len(recent) >= THRESHOLD and not self.warned:
             self.warned = True
