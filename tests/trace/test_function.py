@@ -80,6 +80,7 @@ def test_tensors_keyed_by_dtype_and_shape():
     assert f(np.array([5.0], np.float32)).numpy().tolist() == [5.0]
 
 
+@pytest.mark.filterwarnings("ignore::tracegraph.trace.retrace.RetracingWarning")
 def test_structures_are_keyed_structurally():
     Point = namedtuple("Point", "x y")
 

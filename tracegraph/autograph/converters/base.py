@@ -90,6 +90,21 @@ def _blocks(stmt):
         yield "handler", handler.body
 
 
+def _rewrite_blocks(stmt, rewrite, into_loops: bool) -> None:
+    """Applies `rewrite(block) -> block` to each statement list nested in `stmt` (never in
+    nested functions; in nested loops only if `into_loops`)."""
+    if isinstance(stmt, SCOPES) or (not into_loops and isinstance(stmt, LOOPS)):
+        return
+    for field, block in list(_blocks(stmt)):
+        new = rewrite(block)
+        if field == "handler":
+            for h in stmt.handlers:
+                if h.body is block:
+                    h.body = new
+        else:
+            setattr(stmt, field, new)
+
+
 def replace_statements(stmts: list, predicate, make, into_loops: bool) -> list:
     """Replaces each statement matching `predicate` by the statements `make(stmt)` returns,
     in nested blocks too (not in nested functions; in nested loops only if `into_loops`)."""
@@ -100,15 +115,8 @@ def replace_statements(stmts: list, predicate, make, into_loops: bool) -> list:
             copy_location_all(new, s)
             out.extend(new)
             continue
-        if not isinstance(s, SCOPES) and (into_loops or not isinstance(s, LOOPS)):
-            for field, block in list(_blocks(s)):
-                replaced = replace_statements(block, predicate, make, into_loops)
-                if field == "handler":
-                    for h in s.handlers:
-                        if h.body is block:
-                            h.body = replaced
-                else:
-                    setattr(s, field, replaced)
+        _rewrite_blocks(s, lambda b: replace_statements(b, predicate, make, into_loops),
+                        into_loops)
         out.append(s)
     return out
 
@@ -118,15 +126,7 @@ def guard_rest(stmts: list, sets_flag, flag: str, into_loops: bool) -> list:
     Applies to nested blocks too, so the guard reaches wherever the flag is set."""
     out = []
     for i, s in enumerate(stmts):
-        if not isinstance(s, SCOPES) and (into_loops or not isinstance(s, LOOPS)):
-            for field, block in list(_blocks(s)):
-                guarded = guard_rest(block, sets_flag, flag, into_loops)
-                if field == "handler":
-                    for h in s.handlers:
-                        if h.body is block:
-                            h.body = guarded
-                else:
-                    setattr(s, field, guarded)
+        _rewrite_blocks(s, lambda b: guard_rest(b, sets_flag, flag, into_loops), into_loops)
         out.append(s)
         rest = stmts[i + 1:]
         if rest and sets_flag(s):
@@ -137,6 +137,29 @@ def guard_rest(stmts: list, sets_flag, flag: str, into_loops: bool) -> list:
             out.append(guard)
             break
     return out
+
+
+class LoopConverter(ast.NodeTransformer):
+    """Visits loops innermost first, never entering nested functions; subclasses convert."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def convert(self, node):  # pragma: no cover - subclasses define it
+        raise NotImplementedError
+
+    def _visit_loop(self, node):
+        self.generic_visit(node)
+        return self.convert(node)
+
+    visit_While = _visit_loop
+    visit_For = _visit_loop
+
+    def visit_FunctionDef(self, node):
+        return node if node is not self.ctx.fn else self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_Lambda = visit_FunctionDef
 
 
 def sets_name(flag: str, into_loops: bool):

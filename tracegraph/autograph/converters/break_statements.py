@@ -8,7 +8,7 @@ import ast
 
 from ..analysis import contains
 from .base import (
-    Context,
+    LoopConverter,
     assign,
     constant,
     copy_location_all,
@@ -20,12 +20,8 @@ from .base import (
 )
 
 
-class BreakConverter(ast.NodeTransformer):
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
-
-    def _convert(self, node):
-        self.generic_visit(node)  # inner loops first: their breaks are theirs
+class BreakConverter(LoopConverter):
+    def convert(self, node):  # inner loops come first: their breaks are theirs
         if not contains(node.body, ast.Break, into_loops=False):
             return node
         flag = self.ctx.fresh("break_")
@@ -47,12 +43,3 @@ class BreakConverter(ast.NodeTransformer):
             node.orelse = []
             out.append(orelse)
         return out
-
-    visit_While = _convert
-    visit_For = _convert
-
-    def visit_FunctionDef(self, node):
-        return node if node is not self.ctx.fn else self.generic_visit(node)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-    visit_Lambda = visit_FunctionDef

@@ -7,7 +7,7 @@ import ast
 
 from ..analysis import contains
 from .base import (
-    Context,
+    LoopConverter,
     assign,
     constant,
     copy_location_all,
@@ -17,12 +17,8 @@ from .base import (
 )
 
 
-class ContinueConverter(ast.NodeTransformer):
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
-
-    def _convert(self, node):
-        self.generic_visit(node)
+class ContinueConverter(LoopConverter):
+    def convert(self, node):
         if not contains(node.body, ast.Continue, into_loops=False):
             return node
         flag = self.ctx.fresh("continue_")
@@ -32,12 +28,3 @@ class ContinueConverter(ast.NodeTransformer):
         copy_location_all(reset, node.body[0])
         node.body = [reset] + guard_rest(body, sets_name(flag, False), flag, into_loops=False)
         return node
-
-    visit_While = _convert
-    visit_For = _convert
-
-    def visit_FunctionDef(self, node):
-        return node if node is not self.ctx.fn else self.generic_visit(node)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-    visit_Lambda = visit_FunctionDef
