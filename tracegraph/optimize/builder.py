@@ -17,7 +17,8 @@ from ..graph.graph import FuncGraph, Graph, Operation
 from ..ops.array import const_op
 from ..ops.registry import bind, context_scope
 
-__all__ = ["GraphBuilder", "consumers", "count_edges", "is_constant", "constant_value"]
+__all__ = ["GraphBuilder", "consumers", "count_edges", "is_constant", "constant_value",
+           "may_write_into"]
 
 
 class GraphBuilder:
@@ -113,7 +114,34 @@ class GraphBuilder:
             dst._by_name = {op.name: op for op in dst._ops}
         self.dst.outputs = [self.tensor(t) for t in getattr(self.src, "outputs", [])]
         self.dst.auto_control_deps = getattr(self.src, "auto_control_deps", True)
+        _drop_stale_inplace(self.dst)
         return self.dst
+
+
+def may_write_into(op, index: int, uses: dict, outputs: set) -> bool:
+    """Whether `op` (an elementwise op with a ufunc) may write its result into the buffer of
+    input `index`: the input is a fresh array made by its producer (not a view, a constant, an
+    argument or a Variable's value), `op` is its only reader, it is no output of the graph,
+    and it has the result's static shape and dtype (nothing is broadcast into it)."""
+    t, out = op.inputs[index], op.outputs[0]
+    producer = t.op.op_def
+    return ("fresh_output" in producer.flags and not producer.stateful
+            and uses.get(id(t)) == [op] and id(t) not in outputs
+            and t._shape == out._shape and t.dtype is out.dtype)
+
+
+def _drop_stale_inplace(graph) -> None:
+    """An op copied with memory optimization's `_inplace` keeps it only while the rule still
+    holds in the new graph: a pass may have given it another input (a loop invariant hoisted
+    into a placeholder, a value merged with a duplicate that has other readers)."""
+    marked = [op for op in graph.operations if op.attrs.get("_inplace") is not None]
+    if not marked:
+        return
+    uses = consumers(graph)
+    outputs = {id(t) for t in getattr(graph, "outputs", [])}
+    for op in marked:
+        if not may_write_into(op, op.attrs["_inplace"], uses, outputs):
+            del op.attrs["_inplace"]
 
 
 def count_edges(graph: Graph) -> int:

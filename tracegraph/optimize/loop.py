@@ -37,15 +37,11 @@ def _hoistable(body) -> tuple[list, list]:
     if not hoisted:
         return [], []
     hoisted_ids = {id(op) for op in hoisted}
-    needed = []
-    for op in body.operations:
-        if id(op) in hoisted_ids:
-            continue
-        for t in op.inputs:
-            if id(t.op) in hoisted_ids and t not in needed:
-                needed.append(t)
-    for t in body.outputs:
-        if id(t.op) in hoisted_ids and t not in needed:
+    needed, seen = [], set()   # by identity: `==` on tensors is an op (tf.equal)
+    reads = [t for op in body.operations if id(op) not in hoisted_ids for t in op.inputs]
+    for t in reads + list(body.outputs):
+        if id(t.op) in hoisted_ids and id(t) not in seen:
+            seen.add(id(t))
             needed.append(t)
     return hoisted, needed
 

@@ -3,7 +3,8 @@ into the buffer of an input that dies at it (`np.add(a, b, out=a)`), when that i
 safe: the input is a fresh array made by its producer (not a view, a constant, an argument or
 a Variable's value), this op is its only reader, and it has the result's static shape and
 dtype (no broadcasting into it). The report gives the estimated peak of live intermediate
-bytes before and after.
+bytes before and after. The rule is `builder.may_write_into`: every later rebuild of the graph
+drops an `_inplace` mark that no longer holds (another pass gave the op another input).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph.analysis import last_uses, needed_ops
-from .builder import GraphBuilder, consumers
+from .builder import GraphBuilder, consumers, may_write_into
 from .passes import graph_pass
 
 
@@ -56,12 +57,8 @@ def _inplace_input(op, uses, outputs) -> int | None:
     if out._shape is None or not out._shape or any(s is None for s in out._shape) or \
             not out.dtype.is_numeric:
         return None
-    for i, t in enumerate(op.inputs):
-        if "fresh_output" not in t.op.op_def.flags or t.op.op_def.stateful:
-            continue
-        if uses.get(id(t)) != [op] or id(t) in outputs:
-            continue
-        if t._shape == out._shape and t.dtype is out.dtype:
+    for i in range(len(op.inputs)):
+        if may_write_into(op, i, uses, outputs):
             return i
     return None
 

@@ -1,0 +1,93 @@
+"""Regression tests for the bugs the optimizer's property tests found (test_properties.py),
+each on a small explicit graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+from tracegraph.graph.verify import verify
+from tracegraph.ops.registry import all_ops
+from tracegraph.optimize import optimize
+
+from .checks import all_on, run_pass, same
+from .helpers import run, spec, traced
+
+
+def _same_results(a, b):
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert same(x, y) is None, (x, y)
+
+
+def test_loop_invariant_code_motion_hoists_two_values():
+    # loop.py compared tensors with `in` (tf.equal on tensors): a body reading two hoisted
+    # values made the pass raise.
+    def f(x, y):
+        def body(i, acc):
+            return i + 1, acc * tf.sin(x) + tf.cos(y)
+        return tf.while_loop(lambda i, acc: i < 3, body, (0, x))[1]
+
+    graph = traced(f, spec([2]), spec([2]))
+    out, ctx = run_pass("loop_optimization", graph, all_on())
+    assert [r.rule for r in ctx.rewrites] == ["loop_invariant_code_motion"]
+    top = [op.type for op in out.operations]
+    assert "Sin" in top and "Cos" in top
+    x = np.array([0.5, -0.0], np.float32)
+    y = np.array([np.inf, 2.0], np.float32)
+    _same_results(run(graph, x, y), run(out, x, y))
+
+
+def test_in_place_mark_dropped_when_its_input_is_hoisted_out_of_a_loop():
+    # The body's add wrote into neg(x) in place (memory optimization of the body); hoisting
+    # neg(x) made the add's input a loop-invariant placeholder, and the copied `_inplace`
+    # mark made every iteration overwrite it.
+    def f(x):
+        def body(i, acc):
+            return i + 1, acc + tf.negative(x)
+        return tf.while_loop(lambda i, acc: i < 2, body, (0, x))[1]
+
+    graph = traced(f, spec([2]))
+    out, _ = optimize(graph, all_on(debug_stripper=False, auto_mixed_precision=False))
+    verify(out)
+    x = np.array([np.nan, 1.0], np.float32)
+    expected = np.array([np.nan, -1.0], np.float32)
+    assert same(run(graph, x)[0], expected) is None
+    assert same(run(out, x)[0], expected) is None
+
+
+def test_in_place_mark_dropped_when_its_input_gains_a_reader():
+    # memory_optimization marks exp(x) + 1 in place; later, common subexpression elimination
+    # merges the other exp(x) into the first, which now has two readers.
+    def f(x):
+        return tf.exp(x) + 1.0, tf.exp(x)
+
+    graph = traced(f, spec([2]))
+    marked, _ = run_pass("memory_optimization", graph, all_on())
+    assert any(op.attrs.get("_inplace") is not None for op in marked.operations)
+    merged, _ = run_pass("common_subgraph_elimination", marked, all_on())
+    assert all(op.attrs.get("_inplace") is None for op in merged.operations)
+    x = np.array([0.0, -np.inf], np.float32)
+    _same_results(run(graph, x), run(merged, x))
+
+
+@pytest.mark.xfail(strict=True, reason="tracegraph/ops/math.py: Real, Imag and Round (of "
+                   "integers) are flagged fresh_output but their kernels return the input or "
+                   "a read-only view, so the memory optimizer writes into arguments")
+def test_fresh_output_ops_return_fresh_writable_arrays():
+    wrong = []
+    for op in all_ops():
+        if "fresh_output" not in op.flags or op.kernel is None:
+            continue
+        for dtype in (np.float32, np.int32, np.complex64):
+            x = np.arange(4, dtype=dtype).reshape(2, 2)
+            try:
+                with np.errstate(all="ignore"):
+                    out = op.kernel(*([x] * len(op.inputs)))
+            except Exception:  # the op takes other inputs or dtypes
+                continue
+            if isinstance(out, np.ndarray) and (not out.flags.writeable or
+                                                np.shares_memory(out, x)):
+                wrong.append(f"{op.tf_type}({np.dtype(dtype).name})")
+    assert not wrong, wrong
