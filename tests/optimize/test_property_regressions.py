@@ -91,3 +91,18 @@ def test_fresh_output_ops_return_fresh_writable_arrays():
                                                 np.shares_memory(out, x)):
                 wrong.append(f"{op.tf_type}({np.dtype(dtype).name})")
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("fn, dtype", [
+    (lambda x, y: ((x + 0) + y) + x, tf.int32),            # x + 0 -> x makes a chain of adds
+    (lambda x, y: ((x + y) * 1.0) + x, tf.float32),        # x * 1 -> x leaves x + y one reader
+])
+def test_arithmetic_reaches_its_fixed_point_in_one_application(fn, dtype):
+    # One sweep left matches behind for a second application (not idempotent).
+    graph = traced(fn, spec([2], dtype), spec([2], dtype))
+    once, _ = run_pass("arithmetic_optimization", graph, all_on())  # asserts idempotence
+    assert [op.type for op in once.operations if op.op_def.kernel is not None and
+            op.type != "Const"] == ["AddN", "Identity"]
+    x = np.array([3, -7], dtype.as_numpy_dtype)
+    y = np.array([2 ** 31 - 1, 0], dtype.as_numpy_dtype)
+    _same_results(run(graph, x, y), run(once, x, y))

@@ -152,11 +152,29 @@ def _add_chain(op, uses) -> tuple[list, list] | None:
     return leaves, inner
 
 
+# Sweeps until no rule applies. Each sweep only removes ops or specializes them, so a few reach
+# the fixed point; the cap only bounds the work on a pathological graph.
+MAX_SWEEPS = 8
+
+
 @graph_pass("arithmetic_optimization")
 def arithmetic_optimization(graph, ctx):
-    uses = consumers(graph)
+    """Sweeps the graph until nothing changes, so the pass is idempotent: one rewrite can make
+    a match for an op the sweep already passed (x + 0 -> x turns ((x + 0) + y) + z into a
+    chain of adds; x * 1 -> x can give an add a single reader)."""
     exact_only = ctx.options.get("_exact_only", False)
     rules = Rules(*[r for r in ARITHMETIC if r.exact or not exact_only])
+    result = graph
+    for _ in range(MAX_SWEEPS):
+        swept = _sweep(result, ctx, rules)
+        if swept is result:
+            break
+        result = swept
+    return result
+
+
+def _sweep(graph, ctx, rules):
+    uses = consumers(graph)
     chains: dict = {}
     absorbed: set = set()
     for op in reversed(graph.operations):
