@@ -24,6 +24,7 @@ from .execute import runner as _runner  # installs optimize + compile into the t
 from .framework import eager as _eager  # installs the eager context
 from .framework.tensor import Tensor
 from .framework.variables import Variable
+from .graph.building import control_dependencies, name_scope
 from .graph.graph import Graph
 from .ops import functional as _functional  # registers the control-flow ops
 from .ops.array import (

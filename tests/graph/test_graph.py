@@ -109,3 +109,23 @@ def test_name_scope_and_control_dependencies():
     mul = g.get_operation_by_name("Mul")
     assert [op.name for op in mul.control_inputs] == ["block/AddV2"]
     assert c.shape == ()
+
+
+def test_public_name_scope_and_control_dependencies():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer"):
+            y = x * 2.0
+        with tf.control_dependencies([v.assign_add(1.0)]):
+            z = y + 1.0
+        return z
+
+    assert f(tf.constant(1.0)).numpy() == 3.0 and v.numpy() == 1.0
+    g = f.get_concrete_function(tf.constant(1.0)).graph
+    assert "layer/Mul" in [op.name for op in g.get_operations()]
+    add = next(op for op in g.get_operations() if op.name == "AddV2")
+    assert [c.type for c in add.control_inputs] == ["AssignAddVariableOp"]
+    with tf.name_scope("eager"), tf.control_dependencies([]):
+        assert (tf.constant(1) + 1).numpy() == 2

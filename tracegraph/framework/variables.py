@@ -127,21 +127,25 @@ class Variable(TensorOperators):
                 f"{format_shape(value.shape._dims)} are incompatible.")
         return value
 
+    def _write(self, op_def, value, what, name, read_value):
+        """Eagerly: the Variable. In a graph: the Variable as seen after this write (its `.op`
+        is the write, for tf.control_dependencies); `read_value=False`: the write op."""
+        value = self._checked(value, what)
+        written = bind(op_def, (self._handle, value), NO_ATTRS, name)
+        if written is None:  # eager: writes have no outputs
+            return self if read_value else None
+        return _Written(self, written) if read_value else written
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        """Writes `value` (same dtype, compatible shape); returns the Variable."""
-        value = self._checked(value, "assign")
-        bind(state_ops.assign_variable_op, (self._handle, value), NO_ATTRS, name)
-        return self if read_value else None
+        """Writes `value` (same dtype, compatible shape)."""
+        return self._write(state_ops.assign_variable_op, value, "assign", name, read_value)
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        delta = self._checked(delta, "add")
-        bind(state_ops.assign_add_variable_op, (self._handle, delta), NO_ATTRS, name)
-        return self if read_value else None
+        return self._write(state_ops.assign_add_variable_op, delta, "add", name, read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        delta = self._checked(delta, "subtract")
-        bind(state_ops.assign_sub_variable_op, (self._handle, delta), NO_ATTRS, name)
-        return self if read_value else None
+        return self._write(state_ops.assign_sub_variable_op, delta, "subtract", name,
+                           read_value)
 
     # --- Python protocol -------------------------------------------------------------------
     def __bool__(self):
@@ -176,6 +180,30 @@ class Variable(TensorOperators):
         return f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}>"
 
     __str__ = __repr__
+
+
+class _Written(Variable):
+    """A Variable right after a write inside a graph: reads of it come after the write, and
+    `.op` is the write (TensorFlow's `UnreadVariable`)."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, variable: Variable, op):
+        self._handle = variable._handle
+        self._trainable = variable._trainable
+        self._name = variable._name
+        self.op = op
+
+    @property
+    def dtype(self):
+        return Variable.dtype.fget(self) if isinstance(self._handle, ResourceHandle) else \
+            self.op.inputs[1].dtype
+
+    @property
+    def shape(self):
+        if isinstance(self._handle, ResourceHandle):
+            return Variable.shape.fget(self)
+        return self.op.inputs[1].shape
 
 
 def _initial_array(initial_value, dtype):

@@ -10,6 +10,8 @@ arithmetic stays static. Stateful ops keep program order and resource accesses a
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .. import dtypes as d
@@ -18,7 +20,7 @@ from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
 from ..ops.pieces import pack_op
-from ..ops.registry import check_allowed, resolve_type_attrs
+from ..ops.registry import check_allowed, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..shapes import TensorType, format_dims
 from .graph import FuncGraph, Graph, Operation, group_values
@@ -252,3 +254,17 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
         if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
             t.value = v
 
+
+
+def name_scope(name: str):
+    """`tf.name_scope`: ops created inside a graph get `name/` prefixed (eagerly: nothing)."""
+    graph = getattr(current_context(), "graph", None)
+    return graph.name_scope(name) if graph is not None else contextlib.nullcontext(name)
+
+
+def control_dependencies(control_inputs):
+    """`tf.control_dependencies`: ops created inside a graph run after `control_inputs`
+    (eagerly, everything already runs in order: nothing to do)."""
+    graph = getattr(current_context(), "graph", None)
+    return graph.control_dependencies(control_inputs) if graph is not None else \
+        contextlib.nullcontext()
