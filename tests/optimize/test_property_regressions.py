@@ -106,3 +106,21 @@ def test_arithmetic_reaches_its_fixed_point_in_one_application(fn, dtype):
     x = np.array([3, -7], dtype.as_numpy_dtype)
     y = np.array([2 ** 31 - 1, 0], dtype.as_numpy_dtype)
     _same_results(run(graph, x, y), run(once, x, y))
+
+
+def test_function_inlining_inlines_nested_calls_in_one_application():
+    # Inlining left the inner function's call in the outer graph for a second application.
+    @tf.function
+    def inner(y):
+        return tf.sin(y) * 2.0
+
+    @tf.function
+    def middle(y):
+        return inner(y) + 1.0
+
+    graph = traced(lambda x: middle(x) - x, spec([2]))
+    once, ctx = run_pass("function_optimization", graph, all_on())  # asserts idempotence
+    assert not any("function_call" in op.op_def.flags for op in once.operations)
+    assert [r.rule for r in ctx.rewrites] == ["inline", "inline"]
+    x = np.array([-0.0, np.inf], np.float32)
+    _same_results(run(graph, x), run(once, x))

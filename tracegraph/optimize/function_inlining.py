@@ -12,9 +12,15 @@ from .passes import graph_pass
 
 @graph_pass("function_optimization")
 def function_optimization(graph, ctx):
-    calls = [op for op in graph.operations if "function_call" in op.op_def.flags]
-    if not calls:
-        return graph
+    """Inlines every call, level by level, until none is left (an inlined function may call
+    another): the pass is idempotent."""
+    result = graph
+    while any("function_call" in op.op_def.flags for op in result.operations):
+        result = _inline_calls(result, ctx)
+    return result
+
+
+def _inline_calls(graph, ctx):
     b = GraphBuilder(graph)
     for op in graph.operations:
         if b.has(op):
