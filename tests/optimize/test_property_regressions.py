@@ -124,3 +124,50 @@ def test_function_inlining_inlines_nested_calls_in_one_application():
     assert [r.rule for r in ctx.rewrites] == ["inline", "inline"]
     x = np.array([-0.0, np.inf], np.float32)
     _same_results(run(graph, x), run(once, x))
+
+
+def _run_from(variable, initial, graph, *args):
+    variable.assign(initial)
+    results = run(graph, *args)
+    return [np.asarray(r) for r in results] + [variable.numpy()]
+
+
+def test_loop_invariant_code_motion_keeps_variable_reads_in_the_loop():
+    # A read of a Variable the body writes was hoisted: every iteration saw the first value.
+    v = tf.Variable(np.float32(1.0))
+
+    def f(x):
+        def body(i, acc):
+            acc = acc + v.read_value()
+            v.assign_add(1.0)
+            return i + 1, acc
+        return tf.while_loop(lambda i, acc: i < 3, body, (0, x))[1]
+
+    graph = traced(f, spec([]))
+    out, ctx = run_pass("loop_optimization", graph, all_on())
+    assert ctx.rewrites == []
+    x = np.float32(-0.0)
+    _same_results(_run_from(v, 1.0, graph, x), _run_from(v, 1.0, out, x))
+
+
+def test_inlined_variable_reads_wait_for_the_writes_before_the_call():
+    # After inlining two calls of a function that reads then writes a Variable, the second
+    # read had no control edge on the first call's write, and CSE merged the two reads.
+    v = tf.Variable(np.array([1.0, -np.inf], np.float32))
+
+    @tf.function
+    def step(x):
+        y = x + v.read_value()
+        v.assign(-y)
+        return y
+
+    graph = traced(lambda x: step(step(x)), spec([2]))
+    inlined, _ = run_pass("function_optimization", graph, all_on())
+    merged, _ = run_pass("common_subgraph_elimination", inlined, all_on())
+    assert [op.type for op in merged.operations].count("ReadVariableOp") == 2
+    x = np.array([0.5, np.nan], np.float32)
+    initial = v.numpy()
+    reference = _run_from(v, initial, graph, x)
+    _same_results(reference, _run_from(v, initial, merged, x))
+    optimized, _ = optimize(graph, all_on(debug_stripper=False, auto_mixed_precision=False))
+    _same_results(reference, _run_from(v, initial, optimized, x))

@@ -9,7 +9,8 @@ from .builder import GraphBuilder
 def inline_graph(b: GraphBuilder, sub, inputs: list, prefix: str, controls: list):
     """Copies `sub`'s ops into `b.dst`, its placeholders bound to `inputs` (tensors of the new
     graph, in `sub.inputs + capture placeholders` order). Ops get `prefix/` names; ops with no
-    data inputs and stateful ops also wait for `controls`. Returns (outputs, stateful ops)."""
+    data inputs, stateful ops and Variable reads also wait for `controls` (a read must still
+    see the writes the call waited for). Returns (outputs, stateful ops)."""
     dst = b.dst
     formal = list(getattr(sub, "inputs", [])) + list(getattr(sub, "capture_placeholders", []))
     tensors = {id(p): t for p, t in zip(formal, inputs)}
@@ -20,7 +21,7 @@ def inline_graph(b: GraphBuilder, sub, inputs: list, prefix: str, controls: list
             continue  # a formal input: already bound
         new_inputs = [tensors[id(t)] for t in op.inputs]
         new_controls = [ops[id(c)] for c in op.control_inputs if id(c) in ops]
-        if not op.inputs or op.op_def.stateful:
+        if not op.inputs or op.op_def.stateful or "resource_read" in op.op_def.flags:
             new_controls += [c for c in controls if c not in new_controls]
         new = dst.add_operation(op.op_def, dst.unique_name(f"{prefix}/{op.name}"), new_inputs,
                                 op.input_arity, dict(op.attrs),

@@ -17,9 +17,12 @@ from .passes import graph_pass
 
 
 def _pure(op) -> bool:
+    """An op the loop may run once instead of every iteration: no state, no sub-graph, no
+    ordering, and no Variable read (the body may write the Variable between iterations)."""
     d = op.op_def
     return (d.kernel is not None and not d.stateful and d.make_state is None
-            and "random" not in d.flags and not op.subgraphs() and not op.control_inputs)
+            and not d.flags & {"random", "resource_read"} and not op.subgraphs()
+            and not op.control_inputs)
 
 
 def _hoistable(body) -> tuple[list, list]:
