@@ -171,3 +171,18 @@ def test_inlined_variable_reads_wait_for_the_writes_before_the_call():
     _same_results(reference, _run_from(v, initial, merged, x))
     optimized, _ = optimize(graph, all_on(debug_stripper=False, auto_mixed_precision=False))
     _same_results(reference, _run_from(v, initial, optimized, x))
+
+
+def test_dead_branch_removal_reaches_its_fixed_point_in_one_application():
+    # The taken branch held a cond on a constant too; it took a second application.
+    def f(x):
+        def outer_true():
+            return tf.cond(tf.constant(False), lambda: x * 2.0, lambda: x - 1.0)
+        return tf.cond(tf.constant(True), outer_true, lambda: x)
+
+    graph = traced(f, spec([2]))
+    once, ctx = run_pass("loop_optimization", graph, all_on())  # asserts idempotence
+    assert [r.rule for r in ctx.rewrites] == ["dead_branch", "dead_branch"]
+    assert not any(op.subgraphs() for op in once.operations)
+    x = np.array([np.inf, -0.0], np.float32)
+    _same_results(run(graph, x), run(once, x))

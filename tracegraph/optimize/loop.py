@@ -119,8 +119,24 @@ def _constant_predicate(b, t):
     return None if value is None else bool(np.asarray(value))
 
 
+# Sweeps until nothing changes; the cap only bounds the work on a pathological graph.
+MAX_SWEEPS = 8
+
+
 @graph_pass("loop_optimization", run_once=True)
 def loop_optimization(graph, ctx):
+    """Sweeps until nothing changes, so the pass is idempotent: removing a dead branch brings
+    the branch's own conds and loops up, whose predicates may be constants too."""
+    result = graph
+    for _ in range(MAX_SWEEPS):
+        swept = _sweep(result, ctx)
+        if swept is result:
+            break
+        result = swept
+    return result
+
+
+def _sweep(graph, ctx):
     if not any(op.subgraphs() for op in graph.operations):
         return graph
     b = GraphBuilder(graph)
