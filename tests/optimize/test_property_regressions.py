@@ -186,3 +186,18 @@ def test_dead_branch_removal_reaches_its_fixed_point_in_one_application():
     assert not any(op.subgraphs() for op in once.operations)
     x = np.array([np.inf, -0.0], np.float32)
     _same_results(run(graph, x), run(once, x))
+
+
+def test_loop_invariant_code_motion_moves_no_op_that_can_raise():
+    # x // 0 was hoisted out of a loop that runs no iteration: the hoisted op raised.
+    def f(x, y, n):
+        def body(i, acc):
+            return i + 1, acc + x // 0 + tf.cast(tf.reduce_sum(tf.exp(y)), tf.int32)
+        return tf.while_loop(lambda i, acc: i < n, body, (0, x))[1]
+
+    graph = traced(f, spec([2], tf.int32), spec([2]), spec([], tf.int32))
+    out, ctx = run_pass("loop_optimization", graph, all_on())
+    hoisted = [op.type for op in out.operations]
+    assert "FloorDiv" not in hoisted and "Exp" in hoisted and "Cast" in hoisted
+    x, y = np.array([1, -2], np.int32), np.array([np.nan, -np.inf], np.float32)
+    _same_results(run(graph, x, y, np.int32(0)), run(out, x, y, np.int32(0)))

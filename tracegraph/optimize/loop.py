@@ -2,7 +2,8 @@
 
 - loop-invariant code motion: pure ops of a while body that read only loop-invariant inputs
   (carried through unchanged) and constants run once, before the loop; their results enter
-  the loop as extra invariant inputs;
+  the loop as extra invariant inputs. Only ops that cannot raise move (floating-point
+  elementwise ops and reductions): a loop may run no iteration;
 - dead-branch removal: a cond whose predicate is a constant becomes the branch it takes;
 - dead loops: a while whose condition is the constant False passes its inputs through.
 """
@@ -25,6 +26,21 @@ def _pure(op) -> bool:
             and not op.control_inputs)
 
 
+def _cannot_fail(op) -> bool:
+    """A hoisted op runs even when the loop runs no iteration, so it must not be able to raise:
+    elementwise ops and reductions (over constant axes) of floating-point, complex or bool
+    values with static shapes. IEEE arithmetic has no errors; integer division by zero has, and
+    so have broadcasts of unknown dims and index ops (gather out of range)."""
+    flags = op.op_def.flags
+    if not flags & {"elementwise", "reduction"}:
+        return False
+    if any(t._shape is None or None in t._shape for t in list(op.inputs) + op.outputs):
+        return False
+    data, rest = (op.inputs[:1], op.inputs[1:]) if "reduction" in flags else (op.inputs, ())
+    return all(t.dtype.is_floating or t.dtype.is_complex or t.dtype.name == "bool"
+               for t in data) and all("constant" in t.op.op_def.flags for t in rest)
+
+
 def _hoistable(body) -> tuple[list, list]:
     """(ops to hoist, the hoisted tensors the rest of the body still reads), in order."""
     invariant = {id(p) for p, o in zip(body.inputs, body.outputs) if o is p}
@@ -34,7 +50,8 @@ def _hoistable(body) -> tuple[list, list]:
         if "constant" in op.op_def.flags:
             available.update(id(t) for t in op.outputs)
             continue
-        if _pure(op) and op.inputs and all(id(t) in available for t in op.inputs):
+        if _pure(op) and _cannot_fail(op) and op.inputs and \
+                all(id(t) in available for t in op.inputs):
             hoisted.append(op)
             available.update(id(t) for t in op.outputs)
     if not hoisted:
