@@ -201,3 +201,16 @@ def test_loop_invariant_code_motion_moves_no_op_that_can_raise():
     assert "FloorDiv" not in hoisted and "Exp" in hoisted and "Cast" in hoisted
     x, y = np.array([1, -2], np.int32), np.array([np.nan, -np.inf], np.float32)
     _same_results(run(graph, x, y, np.int32(0)), run(out, x, y, np.int32(0)))
+
+
+def test_pow_specializations_only_for_a_scalar_exponent():
+    # NumPy's float32 pow with an array of 2s is one ulp off x*x for some x (3.0332537): the
+    # rewrite pow(x, 2) -> square(x) changed the result; with a scalar exponent pow is x*x.
+    def f(x):
+        return tf.pow(x, tf.constant(np.full([2], 2.0, np.float32))), tf.pow(x, 2.0)
+
+    graph = traced(f, spec([2]))
+    out, ctx = run_pass("arithmetic_optimization", graph, all_on())
+    assert [r.rule for r in ctx.rewrites] == ["pow_two"]
+    x = np.array([3.0332537, -np.inf], np.float32)
+    _same_results(run(graph, x), run(out, x))

@@ -59,6 +59,13 @@ def is_floating(match) -> bool:
     return match.bindings["x"].dtype.is_floating
 
 
+def scalar_exponent(match) -> bool:
+    """pow(x, 2) -> square(x) and pow(x, 1) -> x are bit for bit only for a scalar exponent:
+    NumPy's power then takes its exact fast path (x*x, x); with an array of 2s its float32
+    pow can be one ulp off x*x, and the rewrite would change that rounding."""
+    return keeps_type(match) and np.size(constant_value(match.bindings["exponent"])) == 1
+
+
 def _compose_transposes(builder, match, name, source):
     """transpose(transpose(x, p), q) -> transpose(x, p[q]), or x when that is the identity."""
     p = constant_value(match.bindings["p"])
@@ -104,8 +111,10 @@ ARITHMETIC = Rules(
     Rule("div_div", Op("RealDiv", Const(1), Op("RealDiv", Const(1), X)), X,     # 1/(1/x) -> x
          guard=keeps_type, exact=False),
     Rule("mul_self", Op("Mul", X, X), New("Square", X)),                         # x*x -> x^2
-    Rule("pow_two", Op("Pow", X, Const(2)), New("Square", X), guard=keeps_type),  # x**2 -> x^2
-    Rule("pow_one", Op("Pow", X, Const(1)), X, guard=keeps_type),                # x**1 -> x
+    Rule("pow_two", Op("Pow", X, Const(2, bind="exponent")), New("Square", X),   # x**2 -> x^2
+         guard=scalar_exponent),
+    Rule("pow_one", Op("Pow", X, Const(1, bind="exponent")), X,                  # x**1 -> x
+         guard=scalar_exponent),
     Rule("pow_half", Op("Pow", X, Const(0.5)), New("Sqrt", X),                  # x**.5 -> sqrt
          guard=lambda m: keeps_type(m) and is_floating(m), exact=False),
     Rule("transpose_transpose",                                                  # T(T(x)) -> T(x)
