@@ -174,6 +174,9 @@ class Drawer:
         if step[0] == "read":
             v = self.p.variables[step[1]]
             return v.dtype.name, v.shape
+        if step[0] == "ctrl":  # the type of what runs under the control dependency
+            _, _, a, op_type = step
+            step = ("misc", "identity", a) if op_type is None else ("unary", op_type, a)
         dummies = [tf.constant(np.ones(s, DTYPES[dt])) for dt, s in self.p.types]
         env = Env(dummies, [tf.constant(c) for c in self.p.captures], [])
         with np.errstate(all="ignore"):

@@ -272,6 +272,18 @@ def _emit_assign(env, how, k, a):
     getattr(env.variables[k], how)(env.operand(a))
 
 
+def _emit_ctrl(env, dep, a, op_type):
+    """`op_type(a)` (or an identity) under `tf.control_dependencies` on a print or a Variable
+    update: ops that wait for a stateful op without reading it."""
+    if dep[0] == "print":
+        first = tf.print(env.operand(dep[1]))
+    else:
+        first = env.variables[dep[1]].assign_add(env.operand(dep[2]))
+    with tf.control_dependencies([first]):
+        x = env.operand(a)
+        return tf.identity(x) if op_type is None else _apply(op_type, x)
+
+
 def _emit_print(env, a):
     tf.print(env.operand(a))
 
@@ -339,8 +351,14 @@ def _cond(pred, x, then_chain, else_chain, env: Env):
 
 
 def _while(x, limit, body_chain, max_iterations, env: Env):
+    """`limit`: None (the condition is the constant False), an int, or ("v", i): an int32
+    scalar value of the program (the loop may run no iteration, or many: at most 4)."""
     def cond(i, _):
-        return tf.constant(False) if limit is None else i < limit
+        if limit is None:
+            return tf.constant(False)
+        if isinstance(limit, tuple):
+            return i < tf.minimum(env.values[limit[1]], 4)
+        return i < limit
 
     def body(i, y):
         return i + 1, run_chain(body_chain, y, env)
@@ -378,7 +396,7 @@ _EMIT = {
     "shape_of": _emit_shape_of, "layout": _emit_layout, "add_chain": _emit_add_chain,
     "misc": _emit_misc, "random": _emit_random, "read": _emit_read, "assign": _emit_assign,
     "print": _emit_print, "check": _emit_check, "assert": _emit_assert, "cond": _emit_cond,
-    "while": _emit_while, "call": _emit_call, "rule": _emit_rule,
+    "while": _emit_while, "call": _emit_call, "rule": _emit_rule, "ctrl": _emit_ctrl,
 }
 
 

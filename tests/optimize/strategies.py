@@ -277,6 +277,17 @@ def _draw_assign(d: Drawer):
     return ("assign", how, k, ("v", a))
 
 
+def _draw_ctrl(d: Drawer):
+    a = d.pick()
+    dt = d.p.types[a][0]
+    unary = [o[0] for o in d.tables.unary[dt]]
+    op_type = d.draw(st.sampled_from([None] + unary))
+    assign = _draw_assign(d)
+    if assign is not None and assign[1] == "assign_add":
+        return ("ctrl", ("assign_add", assign[2], assign[3]), ("v", a), op_type)
+    return ("ctrl", ("print", ("v", d.pick())), ("v", a), op_type)
+
+
 def _draw_print(d: Drawer):
     return ("print", ("v", d.pick()))
 
@@ -366,7 +377,10 @@ def _draw_cond(d: Drawer):
 def _draw_while(d: Drawer):
     a = d.pick()
     dt, shape = d.p.types[a]
-    limit = d.draw(st.sampled_from([None, 0, 1, 2, 3]))
+    limit = d.draw(st.sampled_from([None, 0, 1, 2, 3, "value"]))
+    if limit == "value":
+        n = d.pick(lambda t, s: t == "int32" and s == ())
+        limit = 2 if n is None else ("v", n)
     body = _draw_chain(d, dt, shape, outer=True, stateful=not d.smooth)
     max_iterations = d.draw(st.sampled_from([None, None, 1, 2]))
     return ("while", ("v", a), limit, body, max_iterations)
@@ -393,7 +407,7 @@ DRAWERS = {
     "random": (_draw_random, 1), "read": (_draw_read, 1), "assign": (_draw_assign, 2),
     "print": (_draw_print, 1), "check": (_draw_check, 1), "assert": (_draw_assert, 1),
     "cond": (_draw_cond, 2), "while": (_draw_while, 2), "call": (_draw_call, 2),
-    "rule": (_draw_rule, 5),
+    "rule": (_draw_rule, 5), "ctrl": (_draw_ctrl, 2),
 }
 SMOOTH_KINDS = ("unary", "binary", "reduce", "reshape", "transpose", "concat", "matmul",
                 "dense", "layout", "add_chain", "misc", "cond", "while", "call", "to4d",
