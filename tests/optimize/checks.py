@@ -7,7 +7,8 @@ feeds and captured constants are checked to be unchanged after it (a kernel writ
 into an argument or a constant would corrupt them).
 
 `same` is bit for bit: same dtype, shape and values, NaNs in the same places and the same sign
-of zero. `close` is the tolerance used for passes that document a rounding change.
+of zero. `Tolerance` is the comparison for passes that document a rounding change. `run_pass`
+applies one pass and checks the verifier, that its input is unchanged, and idempotence.
 """
 
 from __future__ import annotations

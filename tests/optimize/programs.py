@@ -7,9 +7,9 @@ arithmetic rule table, `tf.cond`, `tf.while_loop`, nested `tf.function` calls, `
 asserts and Variable updates. `trace(program)` runs it under `tf.function`, so the graph is
 exactly what tracing makes of user code.
 
-Programs are plain data, so Hypothesis shrinks them and prints a failing one as a listing
-(`Program.__repr__`). `emit` applies one step; drawing uses it too, eagerly on dummy values, to
-learn the type of each step's result.
+Programs are plain data, so Hypothesis shrinks them and prints a failing one as the
+`Program(...)` call that rebuilds it (`types` only matters while drawing). `emit` applies one
+step; drawing uses it too, eagerly on dummy values, to learn the type of each step's result.
 """
 
 from __future__ import annotations
@@ -37,37 +37,6 @@ class Program:
     steps: list = field(default_factory=list)      # tuples, see `emit`
     outputs: list = field(default_factory=list)    # value indices returned
     types: list = field(default_factory=list)      # (dtype, shape) of every value
-
-    def __repr__(self):
-        lines = ["Program("]
-        for i, ((dt, shape), feed) in enumerate(zip(self.inputs, self.feeds)):
-            lines.append(f"  v{i}: {dt}{list(shape)} = {np.array2string(feed, separator=',')}")
-        for k, c in enumerate(self.captures):
-            lines.append(f"  capture{k} = {c.dtype}{list(c.shape)} "
-                         f"{np.array2string(c, separator=',')}")
-        for k, v in enumerate(self.variables):
-            lines.append(f"  var{k} = Variable({v.dtype}{list(v.shape)} "
-                         f"{np.array2string(v, separator=',')})")
-        index = len(self.inputs)
-        for step in self.steps:
-            produced = produces(step)
-            lhs = ", ".join(f"v{index + j}" for j in range(produced))
-            lines.append(f"  {lhs + ' = ' if lhs else ''}{_step_text(step)}")
-            index += produced
-        lines.append(f"  return {', '.join(f'v{i}' for i in self.outputs)})")
-        return "\n".join(lines)
-
-
-def _step_text(step) -> str:
-    return f"{step[0]}(" + ", ".join(_arg_text(a) for a in step[1:]) + ")"
-
-
-def _arg_text(a) -> str:
-    if isinstance(a, np.ndarray):
-        return f"{a.dtype}{list(a.shape)}{np.array2string(a, separator=',')}"
-    if isinstance(a, tuple) and len(a) == 2 and a[0] == "v":
-        return f"v{a[1]}"
-    return repr(a)
 
 
 def produces(step) -> int:
