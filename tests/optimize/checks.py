@@ -187,10 +187,13 @@ def value_scale(graph, program) -> float:
     return 1.0 + max((float(f.max()) for f in finite if f.size), default=0.0)
 
 
-# Passes after which a runtime error may be gone: the debug stripper removes checks and the
-# prints that read a value; inlining a stateful call leaves the callee's unread outputs
-# unneeded (non-strict execution, R-4.1), as TensorFlow's inlining does.
-DROPS_ERRORS = ("debug_stripper", "function_optimization")
+# Passes after which a runtime error may be gone, because the op that raised is no longer
+# needed (non-strict execution, R-4.1): the debug stripper removes checks and the prints that
+# read a value; inlining a stateful call leaves the callee's unread outputs unneeded, as
+# TensorFlow's inlining does; constant folding and shape optimization answer shape(x) from x's
+# static shape, so x itself may go unneeded, as with TensorFlow's MaterializeShapes.
+DROPS_ERRORS = ("debug_stripper", "function_optimization", "constant_folding",
+                "shape_optimization")
 
 
 def compare(reference: list, result: list, where: str, *, debug_stripped: bool = False,
