@@ -57,6 +57,14 @@ def test_text_printer_one_line_per_op():
     assert len(lines) == len(g.get_operations()) + 2
 
 
+def test_text_printer_shows_scalar_and_small_constants_of_every_kind():
+    g = traced(lambda x: (x, tf.constant("hi"), tf.constant(3), tf.constant([1.5])),
+               tf.constant("a"))
+    text = g.to_text()
+    assert "value=b'hi'" in text
+    assert "value=3" in text and "value=[1.5]" in text
+
+
 def test_graph_def_text_format():
     g = traced(lambda x: tf.greater(x, 0), tf.constant(1))
     text = str(g.as_graph_def())

@@ -16,13 +16,11 @@ from __future__ import annotations
 import contextlib
 import io
 from dataclasses import dataclass
-from unittest import mock
 
 import numpy as np
 
-from tracegraph.execute.compile import compile_graph
+from tracegraph.execute.compile import compile_graph, forget_compiled_subgraphs
 from tracegraph.framework.tensor import EagerTensor
-from tracegraph.graph import printer
 from tracegraph.graph.verify import verify
 from tracegraph.optimize.options import OPTIONS
 from tracegraph.optimize.passes import PASSES, PassContext
@@ -55,19 +53,8 @@ def only(name: str, **changes) -> dict:
     return opts
 
 
-def _attr_text(value) -> str:
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype == object:
-        return repr(value[()])  # printer.py calls .item() on the bytes of a string scalar
-    return _printer_attr_text(value)
-
-
-_printer_attr_text = printer._attr_text
-
-
 def text_of(graph) -> str:
-    """`graph.to_text()`, with scalar string constants printable (folded tf.print formats)."""
-    with mock.patch.object(printer, "_attr_text", _attr_text):
-        return graph.to_text()
+    return graph.to_text()
 
 
 # ---- running --------------------------------------------------------------------------------
@@ -80,17 +67,8 @@ class Call:
     variables: list
 
 
-def _forget_compiled_subgraphs(graph) -> None:
-    """Sub-graphs compile once and keep their callables (with the state of their random ops)
-    on the graph object, which the optimized graph shares with the traced one: start afresh."""
-    for op in graph.operations:
-        for _, sub in op.subgraphs():
-            sub.__dict__.pop("_compiled", None)
-            _forget_compiled_subgraphs(sub)
-
-
 def observe(graph, traced, program, executor: str = "interpreter", calls: int = 2) -> list:
-    _forget_compiled_subgraphs(graph)
+    forget_compiled_subgraphs(graph)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     fn = compile_graph(graph, graph.inputs, graph.outputs, constants=constants,

@@ -59,9 +59,8 @@ def _probe(op, dtype: str, n: int, **attrs):
 
 def fresh_as_flagged(op, x) -> bool:
     """False when the record promises a fresh output (`fresh_output`: the memory optimizer may
-    write into it) but the kernel returns its input or a read-only view. Known: Real, Imag,
-    and Round of integers (tracegraph/ops/math.py); such ops stay out of the random programs
-    until their records are fixed (test_property_regressions.py has the strict xfail)."""
+    write into it) but the kernel returns its input or a read-only view; such an op stays out
+    of the random programs (test_property_regressions.py checks every record)."""
     if "fresh_output" not in op.flags:
         return True
     with np.errstate(all="ignore"):

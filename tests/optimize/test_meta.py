@@ -175,6 +175,19 @@ def test_verify_mode_passes_on_correct_passes():
     assert v.numpy() == 4.0  # the side effect happened once
 
 
+def test_verify_mode_restarts_seeded_random_ops_in_branches():
+    # Each verification run compiles its sub-graphs afresh: a seeded random op in a branch
+    # draws the same numbers in the reference run and in each pass's run.
+    tf.config.optimizer.set_experimental_options({"experimental_verify": True})
+
+    @tf.function
+    def f(x, p):
+        return tf.cond(p, lambda: x + tf.random.uniform([2], seed=3) * 1.0, lambda: x)
+
+    first = f(tf.constant([1.0, 2.0]), tf.constant(True)).numpy()
+    assert first.shape == (2,)
+
+
 def test_grappler_seed_constant_folding_speedup(capsys):
     def test_function_1():
         @tf.function

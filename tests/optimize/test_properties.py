@@ -74,6 +74,9 @@ def check_exact(program, *, each_pass_in_pipeline: bool = False) -> None:
     verify(optimized)
     compare(reference, observe(optimized, traced, program), "the pipeline", graph=optimized,
             drops_errors=True)
+    for graph_run, what in ((graph, "the traced graph"), (optimized, "the pipeline")):
+        compare(reference, observe(graph_run, traced, program, executor="codegen"),
+                f"{what}, as generated code", graph=graph_run, drops_errors=True)
     stripped, _ = optimize(graph, all_on(auto_mixed_precision=False))
     verify(stripped)
     compare(reference, observe(stripped, traced, program), "the pipeline with debug_stripper",

@@ -72,9 +72,6 @@ def test_in_place_mark_dropped_when_its_input_gains_a_reader():
     _same_results(run(graph, x), run(merged, x))
 
 
-@pytest.mark.xfail(strict=True, reason="tracegraph/ops/math.py: Real, Imag and Round (of "
-                   "integers) are flagged fresh_output but their kernels return the input or "
-                   "a read-only view, so the memory optimizer writes into arguments")
 def test_fresh_output_ops_return_fresh_writable_arrays():
     wrong = []
     for op in all_ops():

@@ -185,13 +185,19 @@ class _Emitter:
             self.line(f"{ufunc}({', '.join(ins)}, out={ins[inplace]})", op)
             self.release(index, op, keep=ins[inplace])
             return
+        if op_def.emit is not None:
+            # The hook inlines branch bodies that read the inputs throughout: a dying input's
+            # name goes back to the free list only once the whole construct is emitted.
+            outs = [self.temp() for _ in out_slots]
+            for s, name in zip(out_slots, outs):
+                self.expr[s] = name
+            op_def.emit(self, op, ins, outs)
+            self.release(index, op)
+            return
         self.release(index, op)
         outs = [self.temp() for _ in out_slots]
         for s, name in zip(out_slots, outs):
             self.expr[s] = name
-        if op_def.emit is not None:
-            op_def.emit(self, op, ins, outs)
-            return
         if template is not None:
             call = template.format(*ins)
         else:

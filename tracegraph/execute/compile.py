@@ -18,7 +18,8 @@ from .codegen import generate
 from .interpreter import Interpreter
 from .plan import make_plan
 
-__all__ = ["compile_graph", "compile_subgraph", "EXECUTORS", "set_crosscheck", "crosscheck"]
+__all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS",
+           "set_crosscheck", "crosscheck"]
 
 EXECUTORS = ("codegen", "interpreter")
 _crosscheck = False
@@ -60,13 +61,23 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
 def compile_subgraph(graph: Graph, executor: str):
     """A sub-graph (branch, body, called function) as a callable of its inputs and captures."""
     cache = graph.__dict__.setdefault("_compiled", {})
-    key = (executor, _crosscheck)
-    if key not in cache:
+    if executor not in cache:
         inputs = list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
                                                                    []))
-        cache[key] = compile_graph(graph, inputs, list(graph.outputs), None, executor,
-                                   graph.name)
-    return cache[key]
+        # Never cross-checked on its own: the top-level check already compares the whole call,
+        # and a nested reference would draw from the reference's random ops a second time.
+        cache[executor] = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
+    return cache[executor]
+
+
+def forget_compiled_subgraphs(graph: Graph) -> None:
+    """Drops the callables `compile_subgraph` cached on `graph`'s sub-graphs (at any depth),
+    and with them the state of their random ops: the next compile starts afresh. Call sites of
+    one sub-graph share that state, as a function's ops share theirs in TensorFlow."""
+    for op in graph.operations:
+        for _, sub in op.subgraphs():
+            sub.__dict__.pop("_compiled", None)
+            forget_compiled_subgraphs(sub)
 
 
 class _CrossChecked:

@@ -37,7 +37,11 @@ def _attr_text(value) -> str:
     if isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value)
         if arr.size <= 6:
-            text = np.array2string(arr, separator=", ") if arr.ndim else repr(arr[()].item())
+            if arr.ndim:
+                text = np.array2string(arr, separator=", ")
+            else:  # a string scalar is already a Python object (bytes): no .item()
+                v = arr[()]
+                text = repr(v.item() if isinstance(v, np.generic) else v)
             return text.replace("\n", "")
         return f"<{d.NUMPY_TO_DTYPE[arr.dtype].name}{list(arr.shape)}>"
     if isinstance(value, tuple) and not value:

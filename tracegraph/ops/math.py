@@ -118,7 +118,8 @@ def kernel_reciprocal(x):
 
 
 def kernel_round(x):
-    return np.round(x) if np.asarray(x).dtype.kind not in "iu" else x
+    # Rounding an integer is the identity; copy so the output is fresh (flag fresh_output).
+    return np.round(x) if np.asarray(x).dtype.kind not in "iu" else np.array(x, copy=True)
 
 
 def kernel_softplus(x):
@@ -203,6 +204,8 @@ _T_INT = {"T": TypeAttr(INTEGER)}
 _XY = ("x: T", "y: T")
 _EW = {"elementwise", "pure", "fresh_output"}
 _EWC = {"elementwise", "pure", "commutative", "fresh_output"}
+# NumPy's real/imag return the input, a view of it or a read-only array: not fresh outputs.
+_EW_VIEW = {"elementwise", "pure"}
 
 add_op = defop("add", "AddV2", inputs=_XY, attrs={"T": TypeAttr(NUMBER | STRING)},
                infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC, onnx="Add",
@@ -318,9 +321,9 @@ is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary, o
 is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary)
 invert_op = _unary("invert", "Invert", np.invert, INTEGER, "~{0}", {"involution"})
 real_op = defop("real", "Real", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
-                infer=infer_real_part, kernel=np.real, flags=_EW)
+                infer=infer_real_part, kernel=np.real, flags=_EW_VIEW)
 imag_op = defop("imag", "Imag", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
-                infer=infer_real_part, kernel=np.imag, flags=_EW)
+                infer=infer_real_part, kernel=np.imag, flags=_EW_VIEW)
 conj_op = _unary("conj", "Conj", np.conj, COMPLEX | REAL)
 complex_abs_op = defop("complex_abs", "ComplexAbs", inputs=("x: T",),
                        attrs={"T": TypeAttr(COMPLEX)}, infer=infer_real_part, kernel=np.abs,
