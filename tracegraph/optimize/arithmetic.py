@@ -196,9 +196,7 @@ def _sweep(graph, ctx, rules):
         return graph
     b = GraphBuilder(graph)
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) in absorbed:
             b.drop(op)
             continue

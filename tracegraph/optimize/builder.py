@@ -47,6 +47,13 @@ class GraphBuilder:
     def has(self, op) -> bool:
         return id(op) in self.ops
 
+    def pending(self):
+        """The source graph's ops in order, skipping those already built (the inputs, the
+        captures, and any op a rewrite built ahead of its turn)."""
+        for op in self.src.operations:
+            if id(op) not in self.ops:
+                yield op
+
     def controls(self, op) -> list[Operation]:
         out, seen = [], set()
         for c in op.control_inputs:

@@ -73,9 +73,7 @@ def constant_folding(graph, ctx):
     captured = {id(ph): value._value for value, ph in b.dst.captures.values()
                 if isinstance(value, EagerTensor)}
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if not _foldable(op) or not op.outputs:
             b.copy(op)
             continue

@@ -58,9 +58,7 @@ def common_subgraph_elimination(graph, ctx):
     b = GraphBuilder(graph)
     seen: dict = {}
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if not _mergeable(op):
             b.copy(op)
             continue

@@ -14,9 +14,7 @@ def debug_stripper(graph, ctx):
     if not debug:
         return graph
     b = GraphBuilder(graph)
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if "debug" in op.op_def.flags:
             if op.outputs:  # CheckNumerics passes its input through
                 b.replace(op, [b.tensor(op.inputs[0])], stand_ins=b.controls(op))

@@ -27,9 +27,7 @@ def dependency_optimization(graph, ctx):
                for op in graph.operations):
         return graph
     b = GraphBuilder(graph)
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if _removable(op, output_ids):
             if op.outputs:
                 b.replace(op, [b.tensor(op.inputs[0])])

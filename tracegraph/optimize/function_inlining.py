@@ -22,9 +22,7 @@ def function_optimization(graph, ctx):
 
 def _inline_calls(graph, ctx):
     b = GraphBuilder(graph)
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if "function_call" not in op.op_def.flags:
             b.copy(op)
             continue

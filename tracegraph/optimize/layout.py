@@ -46,9 +46,7 @@ def _convert(graph, ctx):
         return graph
     b = GraphBuilder(graph)
     transpose = get_op("Transpose")
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if not _nchw_op(op):
             b.copy(op)
             continue
@@ -76,9 +74,7 @@ def _cancel(graph, ctx):
     uses = consumers(graph)
     b = GraphBuilder(graph)
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         q = _perm(op.outputs[0]) if op.type == "Transpose" else None
         if q is not None:
             chain, t = [], op.inputs[0]

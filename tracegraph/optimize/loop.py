@@ -74,9 +74,7 @@ def _rebuild_body(body, hoisted, needed):
     b.dst.inputs = list(b.dst.inputs) + extra
     hoisted_ids = {id(op) for op in hoisted}
     by_tensor = {id(t): ph for t, ph in zip(needed, extra)}
-    for op in body.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) in hoisted_ids:
             b.replace(op, [by_tensor.get(id(t), None) for t in op.outputs], stand_ins=[])
             continue
@@ -158,9 +156,7 @@ def _sweep(graph, ctx):
         return graph
     b = GraphBuilder(graph)
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         kind = op.op_def.name
         if kind in ("stateless_if", "if"):
             taken = _constant_predicate(b, op.inputs[0])

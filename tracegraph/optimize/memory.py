@@ -77,9 +77,7 @@ def memory_optimization(graph, ctx):
     before = peak_bytes(graph, {})
     b = GraphBuilder(graph)
     mapping = {}
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) in chosen:
             new = b.copy(op, attrs={**op.attrs, "_inplace": chosen[id(op)]})
             mapping[id(new)] = chosen[id(op)]

@@ -153,9 +153,7 @@ def _optimize_subgraphs(graph: Graph, opts, report) -> Graph:
         return graph
     b = GraphBuilder(graph)
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         subs = op.subgraphs()
         if not subs:
             b.copy(op)

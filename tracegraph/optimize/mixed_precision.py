@@ -27,9 +27,7 @@ def auto_mixed_precision(graph, ctx):
         return graph
     b = GraphBuilder(graph)
     chosen = {id(op) for op in targets}
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) not in chosen:
             b.copy(op)
             continue

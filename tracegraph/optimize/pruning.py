@@ -26,9 +26,7 @@ def pruning(graph, ctx):
         return graph
     drop = {id(op) for op in removable}
     b = GraphBuilder(graph)
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) in drop:
             if id(op) in needed:  # a trivial identity: consumers read its input
                 b.replace(op, [b.tensor(op.inputs[0])])

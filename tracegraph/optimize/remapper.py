@@ -74,9 +74,7 @@ def remapping(graph, ctx):
     if not fusions:
         return graph
     b = GraphBuilder(graph)
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if id(op) in absorbed:
             b.drop(op)
             continue

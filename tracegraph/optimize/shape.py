@@ -56,9 +56,7 @@ def shape_optimization(graph, ctx):
         return graph
     b = GraphBuilder(graph)
     changed = False
-    for op in graph.operations:
-        if b.has(op):
-            continue
+    for op in b.pending():
         if op.type == "Reshape" and not op.control_inputs:
             same = _reshape_to_self(op, b)
             if same is not None:
