@@ -16,7 +16,7 @@ from .. import dtypes as d
 from ..graph.graph import Graph
 from .extras import require
 
-__all__ = ["graph_def_proto", "tensor_proto", "shape_proto", "dtype_enum", "protos"]
+__all__ = ["graph_def_proto", "ops_by_name", "tensor_proto", "shape_proto", "dtype_enum", "protos"]
 
 
 @functools.cache
@@ -83,22 +83,14 @@ def _output_shapes(op):
     return attr
 
 
-def _shapes_by_name(graph: Graph, out: dict) -> None:
-    """Maps (function or '', node name) -> op, for the graph and every sub-graph."""
+def ops_by_name(graph: Graph, out: dict) -> None:
+    """Maps (function name or '', node name) -> op, for the graph and every sub-graph."""
+    from ..graph.graph_def import function_library
     for op in graph.operations:
         out[("", op.name)] = op
-    seen = set()
-
-    def walk(g):
-        for op in g.operations:
-            for _, sub in op.subgraphs():
-                if sub.name in seen:
-                    continue
-                seen.add(sub.name)
-                for inner in sub.operations:
-                    out[(sub.name, inner.name)] = inner
-                walk(sub)
-    walk(graph)
+    for name, sub in function_library(graph)[0].items():
+        for op in sub.operations:
+            out[(name, op.name)] = op
 
 
 def graph_def_proto(graph: Graph, add_shapes: bool = True):
@@ -107,7 +99,7 @@ def graph_def_proto(graph: Graph, add_shapes: bool = True):
     message = text_format.Parse(str(graph.as_graph_def()), protos().graph_pb2.GraphDef())
     if add_shapes:
         ops: dict = {}
-        _shapes_by_name(graph, ops)
+        ops_by_name(graph, ops)
         for node in message.node:
             op = ops.get(("", node.name))
             if op is not None and op.outputs:
