@@ -4,7 +4,8 @@ to the Variable's dtype, clipped and weight-decayed by `Optimizer.apply`)."""
 
 from __future__ import annotations
 
-from ..ops.math import cast, maximum, pow, sqrt, square
+from ..ops.math import cast, maximum, sqrt, square
+from ..ops.math import pow as power
 from .base import Optimizer
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
@@ -83,8 +84,8 @@ class Adam(Optimizer):
         dtype = variable.dtype
         lr = cast(learning_rate, dtype)
         step = cast(self.iterations + 1, dtype)
-        beta_1_power = pow(cast(self.beta_1, dtype), step)
-        beta_2_power = pow(cast(self.beta_2, dtype), step)
+        beta_1_power = power(cast(self.beta_1, dtype), step)
+        beta_2_power = power(cast(self.beta_2, dtype), step)
         i = self._slot_index(variable)
         m, v = self._momentums[i], self._velocities[i]
         alpha = lr * sqrt(1 - beta_2_power) / (1 - beta_1_power)

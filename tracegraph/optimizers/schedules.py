@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 from .. import dtypes as d
-from ..ops.math import cast, cos, floor, minimum, pow
+from ..ops.math import cast, cos, floor, minimum
+from ..ops.math import pow as power
 from ..ops.registry import convert_to_tensor
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "CosineDecay"]
@@ -56,7 +57,7 @@ class ExponentialDecay(LearningRateSchedule):
         if self.staircase:
             p = floor(p)
         rate = convert_to_tensor(self.decay_rate, d.float32)
-        return convert_to_tensor(self.initial_learning_rate, d.float32) * pow(rate, p)
+        return convert_to_tensor(self.initial_learning_rate, d.float32) * power(rate, p)
 
     def get_config(self) -> dict:
         return {"initial_learning_rate": self.initial_learning_rate,
