@@ -70,7 +70,39 @@ def tanh_f32(x):
     out = x if x != x else out
     return out if x >= np.float32(0.0) else -out
 '''
-_APPROXIMATIONS = {("tanh", "float32"): ("tanh_f32", _TANH_F32, 2)}
+_EXP_F32 = '''
+POW2_F32 = np.array([2.0 ** j for j in range(-80, 80)], np.float32)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def exp_f32(x):
+    # exp(x) = 2^k e^r, k = round(x log2 e), r = x - k ln 2 in two parts (Cody-Waite), e^r a
+    # degree-6 least-squares fit on |r| <= ln2/2; 2^k as two table factors so that results
+    # that are subnormal stay accurate.
+    c = np.float32(0.0) if x != x else min(max(x, np.float32(-104.0)), np.float32(89.0))
+    k = np.float32(np.floor(c * np.float32(1.4426950408889634) + np.float32(0.5)))
+    r = (c - k * np.float32(0.693145751953125)) - k * np.float32(1.428606765330187e-06)
+    p = np.float32(1.0) + r * (np.float32(1.0) + r * (np.float32(0.49999991059303284) + r * (
+        np.float32(0.16666410863399506) + r * (np.float32(0.04166828840970993) + r * (
+            np.float32(0.00837564468383789) + r * np.float32(0.0013835788704454899))))))
+    k1 = np.float32(np.floor(k * np.float32(0.5)))
+    out = p * POW2_F32[np.int32(k1) + 80] * POW2_F32[np.int32(k - k1) + 80]
+    return x if x != x else out
+'''
+# Exact rewrites: numba's scalar np.maximum/np.minimum are calls that stop vectorization.
+_MAXIMUM = '''
+@numba.njit(inline="always")
+def maximum_(a, b):
+    return a if (a >= b or a != a) else b
+'''
+_MINIMUM = '''
+@numba.njit(inline="always")
+def minimum_(a, b):
+    return a if (a <= b or a != a) else b
+'''
+_APPROXIMATIONS = {("tanh", "float32"): ("tanh_f32", _TANH_F32, 2),
+                   ("exp", "float32"): ("exp_f32", _EXP_F32, 1)}
+_EXACT_HELPERS = {"maximum": ("maximum_", _MAXIMUM), "minimum": ("minimum_", _MINIMUM)}
 APPROX_ULPS = {key: ulps for key, (_, _, ulps) in _APPROXIMATIONS.items()}
 
 _numba = None
@@ -143,10 +175,9 @@ class _Body:
                 names[id(out)] = _literal(op.attrs["value"], dtype)
                 continue
             template, exact = scalar_form(op.op_def, op.attrs, dtype)
-            approximated = self._approximate(template, dtype)
-            if approximated is not template:
-                template = approximated
-            elif not exact:
+            before = len(self.approximated)
+            template = self._approximate(template, dtype)
+            if not exact and len(self.approximated) == before:
                 self.exact = False
             count += 1
             name = f"t{count}"
@@ -157,11 +188,16 @@ class _Body:
         self.output_dtypes = [np.dtype(t.dtype.as_numpy_dtype) for t in graph.outputs]
 
     def _approximate(self, template: str, dtype: str) -> str:
+        """Calls replaced by helpers: approximations (recorded) and exact forms."""
+        for fn, (helper, source) in _EXACT_HELPERS.items():
+            if f"np.{fn}(" in template:
+                self.helpers[helper] = source
+                template = template.replace(f"np.{fn}(", f"{helper}(")
         for (fn, dt), (helper, source, _) in _APPROXIMATIONS.items():
-            if dt == dtype and template.startswith(f"np.{fn}("):
+            if dt == dtype and f"np.{fn}(" in template:
                 self.helpers[helper] = source
                 self.approximated.append(fn)
-                return helper + template[len(f"np.{fn}"):]
+                template = template.replace(f"np.{fn}(", f"{helper}(")
         return template
 
 

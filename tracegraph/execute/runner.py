@@ -51,7 +51,15 @@ def _fuse(graph, report):
     ctx = PassContext({})
     nodes, edges = len(graph.operations), count_edges(graph)
     start = time.perf_counter()
-    fused = jit_fusion(graph, ctx)
+    try:
+        fused = jit_fusion(graph, ctx)
+    except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
+        import warnings
+
+        from ..optimize.meta import OptimizerWarning
+        warnings.warn(f"jit fusion failed on graph {graph.name!r} and was skipped: "
+                      f"{type(e).__name__}: {e}", OptimizerWarning, stacklevel=2)
+        return graph
     report.passes.append(PassReport("jit_fusion", graph.name, nodes, len(fused.operations),
                                     edges, count_edges(fused), time.perf_counter() - start,
                                     fused is not graph, 1, ctx.rewrites))

@@ -45,7 +45,7 @@ EXACT_UFUNCS = frozenset(("maximum", "minimum", "sqrt", "square", "absolute", "n
 _OPERATORS = set("{}0123456789 +-*/<>=&|^~()")
 
 
-APPROXIMATED = {"tanh": "float32"}   # function -> dtype whose fused form is an approximation
+APPROXIMATED = {"tanh": "float32", "exp": "float32"}   # function -> dtype whose fused form is an approximation
 _CALLS = re.compile(r"np\.(\w+)\(")
 
 

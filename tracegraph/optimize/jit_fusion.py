@@ -81,32 +81,35 @@ def find_clusters(graph) -> list[list]:
         if not _fusable(op):
             continue
         inside = cl.roots(cluster_of[id(t.op)] for t in op.inputs if id(t.op) in cluster_of)
-        outside_needs = set()
+        plain = set()   # clusters reached through this op's inputs that are in no cluster
         for t in op.inputs:
             if id(t.op) not in cluster_of:
-                outside_needs |= reach.get(id(t.op), set())
-        outside_needs = cl.roots(outside_needs)
-        # Join the clusters this op reads from, as long as no path between them (or from them
-        # to this op) runs through an op outside.
-        joined: list[int] = []
+                plain |= reach.get(id(t.op), set())
+        plain = cl.roots(plain)
+
+        def needs(joined: set) -> set:
+            """The clusters the merged cluster (this op + `joined`) reads from outside."""
+            out = set(plain)
+            for c in inside:
+                reached = cl.roots(cl.outside_reach[c])
+                out |= reached if c in joined else reached | {c}
+            return out
+
+        # Join the clusters this op reads from, one at a time, as long as no path from one of
+        # them leaves the merged cluster and comes back into it.
+        joined: set = set()
         for c in sorted(inside):
-            others = [j for j in joined] + [c]
-            needs = outside_needs | set().union(*(cl.roots(cl.outside_reach[j]) for j in others))
-            if any(j in needs for j in others):
-                continue
-            joined.append(c)
+            if not (needs(joined | {c}) & (joined | {c})):
+                joined.add(c)
+        outside = needs(joined)
         if joined:
-            cid = joined[0]
-            for other in joined[1:]:
+            cid = min(joined)
+            for other in joined - {cid}:
                 cl.union(cid, other)
         else:
             cid = cl.new()
         cl.members[cid].append(op)
-        cl.outside_reach[cid] |= {c for c in outside_needs}
-        # Inputs from clusters not joined are outside inputs too.
-        for c in inside - set(joined):
-            cl.outside_reach[cid].add(c)
-            cl.outside_reach[cid] |= cl.outside_reach[cl.find(c)]
+        cl.outside_reach[cid] = outside
         cluster_of[id(op)] = cid
         reach[id(op)] = mine
     order = {id(op): i for i, op in enumerate(graph.operations)}
@@ -164,9 +167,13 @@ def _rebuild(graph, clusters, ctx):
     for i, ops in enumerate(clusters):
         for op in ops:
             cluster_at[id(op)] = i
+    order = list(_contracted_order(graph, clusters, cluster_at))
+    if len(order) != len({id(op) for op in graph.operations if id(op) not in cluster_at}) + \
+            len(clusters):
+        raise AssertionError(f"jit fusion made the graph {graph.name!r} cyclic; no fusion")
     b = GraphBuilder(graph)
     # The contracted graph in a topological order that follows the original one where it can.
-    for unit in _contracted_order(graph, clusters, cluster_at):
+    for unit in order:
         if isinstance(unit, int):
             _emit_cluster(b, clusters[unit], uses, graph_outputs, unit, ctx)
         elif not b.has(unit):
@@ -203,6 +210,11 @@ def _contracted_order(graph, clusters, cluster_at):
                 heapq.heappush(ready, (units[r]["pos"], r))
 
 
+def _scalar_constant(t) -> bool:
+    return "constant" in t.op.op_def.flags and t.op.attrs["value"].size == 1 and \
+        t.dtype.name in JIT_DTYPES
+
+
 def _emit_cluster(b, ops, uses, graph_outputs, index, ctx):
     members = {id(op) for op in ops}
     body = FuncGraph(f"{b.dst.name}_cluster_{index}")
@@ -210,7 +222,11 @@ def _emit_cluster(b, ops, uses, graph_outputs, index, ctx):
     outside_inputs: list = []
     for op in ops:
         for t in op.inputs:
-            if id(t.op) not in members and id(t) not in inside:
+            if id(t.op) not in members and id(t) not in inside and _scalar_constant(t):
+                const = body.add_operation(t.op.op_def, body.unique_name(t.op.name), (), (),
+                                           dict(t.op.attrs), [t.tensor_type], (), t.op.source)
+                inside[id(t)] = const.outputs[0]   # inlined as a literal in the kernel
+            elif id(t.op) not in members and id(t) not in inside:
                 ph = body.placeholder(t.tensor_type, f"input_{len(outside_inputs)}")
                 inside[id(t)] = ph
                 outside_inputs.append(t)
