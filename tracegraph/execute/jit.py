@@ -93,12 +93,12 @@ def exp_f32(x):
 _MAXIMUM = '''
 @numba.njit(inline="always")
 def maximum_(a, b):
-    return a if (a >= b or a != a) else b
+    return a if (a > b or a != a) else b   # equal: the second, as NumPy
 '''
 _MINIMUM = '''
 @numba.njit(inline="always")
 def minimum_(a, b):
-    return a if (a <= b or a != a) else b
+    return a if (a < b or a != a) else b   # equal: the second, as NumPy
 '''
 _APPROXIMATIONS = {("tanh", "float32"): ("tanh_f32", _TANH_F32, 2),
                    ("exp", "float32"): ("exp_f32", _EXP_F32, 1)}
