@@ -1,7 +1,8 @@
 """Turning a graph into a callable: choose an executor, compile sub-graphs the same way.
 
-Executors: "codegen" (the default), "interpreter" (the reference) and "jit" (`jit_compile=True`:
-the code generator, with each `_FusedElementwise` cluster compiled into one numba kernel). With cross-checking on
+Executors: "codegen" (the default), "interpreter" (the reference) and "jit"
+(`jit_compile=True`: the code generator, with each `_FusedElementwise` cluster compiled into one
+numba kernel). With cross-checking on
 (`set_crosscheck(True)`, used by the test suite), every compiled graph runs on both and any
 difference in outputs, printed text, variable updates or raised error is an AssertionError.
 """

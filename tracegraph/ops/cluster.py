@@ -45,7 +45,8 @@ EXACT_UFUNCS = frozenset(("maximum", "minimum", "sqrt", "square", "absolute", "n
 _OPERATORS = set("{}0123456789 +-*/<>=&|^~()")
 
 
-APPROXIMATED = {"tanh": "float32", "exp": "float32"}   # function -> dtype whose fused form is an approximation
+# function -> the dtype whose fused form is a vectorizable approximation (execute/jit.py)
+APPROXIMATED = {"tanh": "float32", "exp": "float32"}
 _CALLS = re.compile(r"np\.(\w+)\(")
 
 

@@ -87,21 +87,14 @@ def find_clusters(graph) -> list[list]:
                 plain |= reach.get(id(t.op), set())
         plain = cl.roots(plain)
 
-        def needs(joined: set) -> set:
-            """The clusters the merged cluster (this op + `joined`) reads from outside."""
-            out = set(plain)
-            for c in inside:
-                reached = cl.roots(cl.outside_reach[c])
-                out |= reached if c in joined else reached | {c}
-            return out
 
         # Join the clusters this op reads from, one at a time, as long as no path from one of
         # them leaves the merged cluster and comes back into it.
         joined: set = set()
         for c in sorted(inside):
-            if not (needs(joined | {c}) & (joined | {c})):
+            if not (_needs(cl, plain, inside, joined | {c}) & (joined | {c})):
                 joined.add(c)
-        outside = needs(joined)
+        outside = _needs(cl, plain, inside, joined)
         if joined:
             cid = min(joined)
             for other in joined - {cid}:
@@ -120,6 +113,17 @@ def find_clusters(graph) -> list[list]:
         if len(ops) > 1 or _worth_alone(ops[0]):
             result.append(sorted(ops, key=lambda o: order[id(o)]))
     return result
+
+
+def _needs(cl: _Clusters, plain: set, inside: set, joined: set) -> set:
+    """The clusters that the merged cluster (an op, its `joined` input clusters) reads from
+    through values outside it: `plain` (via unfused inputs) and the input clusters it does not
+    join, with everything each of them reads from outside."""
+    out = set(plain)
+    for c in inside:
+        reached = cl.roots(cl.outside_reach[c])
+        out |= reached if c in joined else reached | {c}
+    return out
 
 
 def _worth_alone(op) -> bool:

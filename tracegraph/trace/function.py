@@ -315,7 +315,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     """`tf.function`: as a decorator (with or without arguments) or called on a function.
 
     tracegraph extras: `max_traces` bounds the trace cache (the oldest traces are evicted with a
-    `CacheEvictionWarning`); `executor` picks "codegen" (default), "interpreter" or "jit" (what `jit_compile=True` picks).
+    `CacheEvictionWarning`); `executor` picks "codegen" (default),
+    "interpreter" or "jit" (what `jit_compile=True` picks).
     """
     if experimental_relax_shapes:
         reduce_retracing = True
