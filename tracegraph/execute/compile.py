@@ -69,7 +69,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor == "jit" and getattr(graph, "jit_cluster", False):
+        if executor == "jit" and (getattr(graph, "jit_cluster", False) or
+                                  getattr(graph, "jit_loop", False)):
             from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         cache[executor] = fn
@@ -81,7 +82,7 @@ def _exact(graph) -> bool:
     (else the cross-check compares with the tolerance of the approximated functions)."""
     from .jit import cluster_is_exact
     return all(cluster_is_exact(sub) for op in _all_ops(graph) for _, sub in op.subgraphs()
-               if getattr(sub, "jit_cluster", False))
+               if getattr(sub, "jit_cluster", False) or getattr(sub, "jit_loop", False))
 
 
 def forget_compiled_subgraphs(graph: Graph) -> None:
