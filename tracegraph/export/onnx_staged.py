@@ -1,0 +1,481 @@
+"""ONNX lowerings waiting to move into their op records (`onnx=` of each `defop`).
+
+STAGING ONLY: the house's rule is one op, one record, so each entry here moves to its record
+once the op modules are settled; `onnx.lowering_of` reads the record first. `ONE_TO_ONE` lists
+the records whose `onnx="Name"` string is exact (same inputs, outputs, no attributes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as d
+
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
+ONE_TO_ONE = {
+    "identity", "add", "subtract", "multiply", "real_div", "pow", "maximum", "minimum", "equal",
+    "less", "greater", "logical_and", "logical_or", "logical_not", "negative", "abs", "sign",
+    "sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "reciprocal", "floor", "ceil",
+    "softplus", "softsign", "erf", "is_nan", "is_inf", "add_n", "relu", "elu", "selu", "softmax",
+    "log_softmax", "range", "select",
+}
+
+
+def _known(ctx, i, what):
+    value = ctx.input_types[i]._value
+    if value is None:
+        raise ValueError(f"ONNX export of {ctx.op.name} ({ctx.op.type}) needs a constant "
+                         f"{what}; it is computed at run time here.")
+    return np.asarray(value)
+
+
+def _int64(ctx, name, i):
+    return name if ctx.input_types[i].dtype is d.int64 else ctx.cast(name, d.int64)
+
+
+def _unary(op_type):
+    """Exactly one ONNX op on the same inputs."""
+    return lambda ctx, *inputs: ctx.node(op_type, list(inputs))
+
+
+def _cast_back(ctx, name, dtype):
+    return name if dtype is d.int64 else ctx.cast(name, dtype)
+
+
+# ---- elementwise ------------------------------------------------------------------------------
+
+def lower_square(ctx, x):
+    return ctx.node("Mul", [x, x])
+
+
+def lower_rsqrt(ctx, x):
+    return ctx.node("Reciprocal", [ctx.node("Sqrt", [x])])
+
+
+def lower_expm1(ctx, x):
+    return ctx.node("Sub", [ctx.node("Exp", [x]), ctx.const(1, ctx.input_types[0].dtype)])
+
+
+def lower_log1p(ctx, x):
+    return ctx.node("Log", [ctx.node("Add", [x, ctx.const(1, ctx.input_types[0].dtype)])])
+
+
+def lower_round(ctx, x):
+    return x if ctx.input_types[0].dtype.is_integer else ctx.node("Round", [x])
+
+
+def lower_is_finite(ctx, x):
+    return ctx.node("Not", [ctx.node("Or", [ctx.node("IsNaN", [x]), ctx.node("IsInf", [x])])])
+
+
+def lower_floor_div(ctx, x, y):
+    if ctx.input_types[0].dtype.is_floating:
+        return ctx.node("Floor", [ctx.node("Div", [x, y])])
+    return ctx.node("Div", [ctx.node("Sub", [x, ctx.node("Mod", [x, y], fmod=0)]), y])
+
+
+def lower_floor_mod(ctx, x, y):
+    if ctx.input_types[0].dtype.is_floating:
+        q = ctx.node("Floor", [ctx.node("Div", [x, y])])
+        return ctx.node("Sub", [x, ctx.node("Mul", [y, q])])
+    return ctx.node("Mod", [x, y], fmod=0)
+
+
+def lower_truncate_div(ctx, x, y):
+    return ctx.node("Div", [x, y])
+
+
+def lower_truncate_mod(ctx, x, y):
+    return ctx.node("Mod", [x, y], fmod=1)
+
+
+def lower_squared_difference(ctx, x, y):
+    diff = ctx.node("Sub", [x, y])
+    return ctx.node("Mul", [diff, diff])
+
+
+def lower_div_no_nan(ctx, x, y):
+    dtype = ctx.input_types[0].dtype
+    zero = ctx.const(0, dtype)
+    return ctx.node("Where", [ctx.node("Equal", [y, zero]), ctx.node(
+        "Expand", [zero, ctx.node("Shape", [ctx.node("Div", [x, y])])]), ctx.node("Div", [x, y])])
+
+
+def lower_not_equal(ctx, x, y):
+    return ctx.node("Not", [ctx.node("Equal", [x, y])])
+
+
+def lower_relu6(ctx, x):
+    dtype = ctx.input_types[0].dtype
+    return ctx.node("Min", [ctx.node("Relu", [x]), ctx.const(6, dtype)])
+
+
+def lower_leaky_relu(ctx, x):
+    return ctx.node("LeakyRelu", [x], alpha=float(ctx.attrs["alpha"]))
+
+
+def lower_cast(ctx, x):
+    return ctx.cast(x, ctx.attrs["DstT"])
+
+
+def lower_clip(ctx, x, lo, hi):
+    return ctx.node("Max", [ctx.node("Min", [x, hi]), lo])
+
+
+# ---- matrices ---------------------------------------------------------------------------------
+
+def _swap_last(ctx, x, rank):
+    perm = list(range(rank))
+    perm[-2:] = perm[-1], perm[-2]
+    return ctx.node("Transpose", [x], perm=perm)
+
+
+def lower_matmul(ctx, a, b):
+    if ctx.attrs.get("transpose_a"):
+        a = _swap_last(ctx, a, 2)
+    if ctx.attrs.get("transpose_b"):
+        b = _swap_last(ctx, b, 2)
+    return ctx.node("MatMul", [a, b])
+
+
+def lower_batch_matmul(ctx, x, y):
+    if ctx.attrs.get("adj_x"):
+        x = _swap_last(ctx, x, ctx.input_types[0].shape.rank)
+    if ctx.attrs.get("adj_y"):
+        y = _swap_last(ctx, y, ctx.input_types[1].shape.rank)
+    return ctx.node("MatMul", [x, y])
+
+
+_ACTIVATIONS = {"Relu": "Relu", "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Elu": "Elu"}
+
+
+def lower_fused_matmul(ctx, a, b, bias):
+    out = ctx.node("Add", [lower_matmul(ctx, a, b), bias])
+    for name in ctx.attrs.get("fused_ops", ())[1:]:
+        if name == "Relu6":
+            out = lower_relu6(ctx, out)
+        elif name == "LeakyRelu":
+            out = ctx.node("LeakyRelu", [out], alpha=float(ctx.attrs.get("leakyrelu_alpha", 0.2)))
+        else:
+            out = ctx.node(_ACTIVATIONS[name], [out])
+    return out
+
+
+def lower_bias_add(ctx, value, bias):
+    if ctx.attrs.get("data_format", "NHWC") == "NHWC":
+        return ctx.node("Add", [value, bias])
+    rank = ctx.input_types[0].shape.rank
+    shaped = ctx.node("Unsqueeze", [bias, ctx.const(list(range(1, rank - 1)), np.int64)])
+    return ctx.node("Add", [value, shaped])
+
+
+# ---- reductions --------------------------------------------------------------------------------
+
+def _reduce(op_type):
+    def lower(ctx, x, axes):
+        axes_value = _known(ctx, 1, "axis").reshape(-1).astype(np.int64)
+        if axes_value.size == 0:
+            return ctx.node("Identity", [x])
+        keep = int(bool(ctx.attrs.get("keep_dims")))
+        if op_type == "ReduceSum" or ctx.opset >= 18:
+            return ctx.node(op_type, [x, ctx.const(axes_value)], keepdims=keep)
+        return ctx.node(op_type, [x], axes=axes_value.tolist(), keepdims=keep)
+    return lower
+
+
+def _reduce_bool(op_type):
+    inner = _reduce(op_type)
+
+    def lower(ctx, x, axes):
+        as_int = ctx.cast(x, d.int32)
+        return ctx.cast(inner(ctx, as_int, axes), d.bool)
+    return lower
+
+
+def _arg(op_type):
+    def lower(ctx, x, dimension):
+        axis = int(_known(ctx, 1, "dimension"))
+        out = ctx.node(op_type, [x], axis=axis, keepdims=0)
+        return _cast_back(ctx, out, ctx.attrs.get("output_type", d.int64))
+    return lower
+
+
+def lower_cumsum(ctx, x, axis):
+    return ctx.node("CumSum", [x, axis], exclusive=int(bool(ctx.attrs.get("exclusive"))),
+                    reverse=int(bool(ctx.attrs.get("reverse"))))
+
+
+# ---- shapes and pieces --------------------------------------------------------------------------
+
+def lower_reshape(ctx, x, shape):
+    return ctx.node("Reshape", [x, _int64(ctx, shape, 1)], allowzero=1)
+
+
+def lower_transpose(ctx, x, perm):
+    return ctx.node("Transpose", [x], perm=_known(ctx, 1, "perm").astype(int).tolist())
+
+
+def lower_squeeze(ctx, x):
+    dims = list(ctx.attrs.get("squeeze_dims") or ())
+    if not dims:
+        return ctx.node("Squeeze", [x])
+    return ctx.node("Squeeze", [x, ctx.const(dims, np.int64)])
+
+
+def lower_expand_dims(ctx, x, dim):
+    axis = ctx.node("Reshape", [_int64(ctx, dim, 1), ctx.const([1], np.int64)])
+    return ctx.node("Unsqueeze", [x, axis])
+
+
+def lower_shape(ctx, x):
+    return _cast_back(ctx, ctx.node("Shape", [x]), ctx.attrs.get("out_type", d.int32))
+
+
+def lower_size(ctx, x):
+    return _cast_back(ctx, ctx.node("Size", [x]), ctx.attrs.get("out_type", d.int32))
+
+
+def lower_rank(ctx, x):
+    return ctx.cast(ctx.node("Size", [ctx.node("Shape", [x])]), d.int32)
+
+
+def lower_fill(ctx, dims, value):
+    return ctx.node("Expand", [value, _int64(ctx, dims, 0)])
+
+
+def _like(fill_value):
+    def lower(ctx, x):
+        dtype = ctx.input_types[0].dtype
+        value = np.full([1], fill_value, dtype=dtype.numpy_dtype)
+        from .onnx import _tensor
+        return ctx.node("ConstantOfShape", [ctx.node("Shape", [x])], value=_tensor(value, "v"))
+    return lower
+
+
+def lower_concat(ctx, *args):
+    values, axis = args[:-1], int(_known(ctx, len(args) - 1, "axis"))
+    return ctx.node("Concat", list(values), axis=axis)
+
+
+def lower_pack(ctx, *values):
+    axis = ctx.const([int(ctx.attrs.get("axis", 0))], np.int64)
+    parts = [ctx.node("Unsqueeze", [v, axis]) for v in values]
+    return ctx.node("Concat", parts, axis=int(ctx.attrs.get("axis", 0)))
+
+
+def lower_unpack(ctx, value):
+    num, axis = int(ctx.attrs["num"]), int(ctx.attrs.get("axis", 0))
+    parts = ctx.node("Split", [value], outputs=num, axis=axis) if num > 1 else [value]
+    parts = parts if isinstance(parts, list) else [parts]
+    axes = ctx.const([axis], np.int64)
+    return [ctx.node("Squeeze", [p, axes]) for p in parts]
+
+
+def lower_split(ctx, split_dim, value):
+    axis, num = int(_known(ctx, 0, "split_dim")), int(ctx.attrs["num_split"])
+    out = ctx.node("Split", [value], outputs=num, axis=axis)
+    return out if num > 1 else [out]
+
+
+def lower_split_v(ctx, value, sizes, axis):
+    axis, num = int(_known(ctx, 2, "axis")), int(ctx.attrs["num_split"])
+    sizes = _known(ctx, 1, "size_splits").astype(np.int64)
+    if (sizes < 0).any():
+        total = ctx.input_types[0].shape[axis]
+        if total is None:
+            raise ValueError(f"ONNX export of {ctx.op.name}: a -1 split size needs a known dim")
+        sizes[sizes < 0] = total - sizes[sizes >= 0].sum()
+    out = ctx.node("Split", [value, ctx.const(sizes)], outputs=num, axis=axis)
+    return out if num > 1 else [out]
+
+
+def lower_tile(ctx, x, multiples):
+    return ctx.node("Tile", [x, _int64(ctx, multiples, 1)])
+
+
+def lower_slice(ctx, x, begin, size):
+    begin64, size64 = _int64(ctx, begin, 1), _int64(ctx, size, 2)
+    end = ctx.node("Add", [begin64, size64])
+    negative = ctx.node("Less", [size64, ctx.const(0, np.int64)])
+    end = ctx.node("Where", [negative, ctx.const(INT64_MAX, np.int64), end])
+    return ctx.node("Slice", [x, begin64, end])
+
+
+def lower_strided_slice(ctx, x, begin, end, strides):
+    if ctx.attrs.get("ellipsis_mask") or ctx.attrs.get("new_axis_mask"):
+        raise ValueError(f"ONNX export of {ctx.op.name}: strided slices with an ellipsis or "
+                         "new axes do not lower to ONNX yet")
+    b = _known(ctx, 1, "begin").astype(np.int64)
+    e = _known(ctx, 2, "end").astype(np.int64)
+    s = _known(ctx, 3, "strides").astype(np.int64)
+    begin_mask, end_mask = ctx.attrs.get("begin_mask", 0), ctx.attrs.get("end_mask", 0)
+    shrink = ctx.attrs.get("shrink_axis_mask", 0)
+    starts, ends = [], []
+    for i in range(len(b)):
+        forward = s[i] > 0
+        starts.append((0 if forward else INT64_MAX) if begin_mask >> i & 1 else b[i])
+        if shrink >> i & 1:
+            ends.append(b[i] + 1 if b[i] != -1 else INT64_MAX)
+        else:
+            ends.append((INT64_MAX if forward else INT64_MIN) if end_mask >> i & 1 else e[i])
+    out = ctx.node("Slice", [x, ctx.const(starts, np.int64), ctx.const(ends, np.int64),
+                             ctx.const(list(range(len(b))), np.int64), ctx.const(s)])
+    squeezed = [i for i in range(len(b)) if shrink >> i & 1]
+    if squeezed:
+        out = ctx.node("Squeeze", [out, ctx.const(squeezed, np.int64)])
+    return out
+
+
+def lower_reverse(ctx, x, axis):
+    axes = _known(ctx, 1, "axis").reshape(-1).astype(np.int64)
+    n = len(axes)
+    return ctx.node("Slice", [x, ctx.const([-1] * n, np.int64),
+                              ctx.const([INT64_MIN] * n, np.int64), ctx.const(axes),
+                              ctx.const([-1] * n, np.int64)])
+
+
+def _pads(ctx, paddings):
+    flat = ctx.node("Transpose", [_int64(ctx, paddings, 1)], perm=[1, 0])
+    return ctx.node("Reshape", [flat, ctx.const([-1], np.int64)])
+
+
+def lower_pad(ctx, x, paddings, constant):
+    return ctx.node("Pad", [x, _pads(ctx, paddings), constant], mode="constant")
+
+
+def lower_mirror_pad(ctx, x, paddings):
+    if ctx.attrs["mode"] != "REFLECT":
+        raise ValueError(f"ONNX export of {ctx.op.name}: ONNX pads by reflection only, not "
+                         f"{ctx.attrs['mode']}")
+    return ctx.node("Pad", [x, _pads(ctx, paddings)], mode="reflect")
+
+
+def lower_broadcast_to(ctx, x, shape):
+    return ctx.node("Expand", [x, _int64(ctx, shape, 1)])
+
+
+def lower_gather(ctx, params, indices, axis):
+    return ctx.node("Gather", [params, indices], axis=int(_known(ctx, 2, "axis")))
+
+
+def lower_one_hot(ctx, indices, depth, on, off):
+    values = ctx.node("Concat", [ctx.node("Reshape", [off, ctx.const([1], np.int64)]),
+                                 ctx.node("Reshape", [on, ctx.const([1], np.int64)])], axis=0)
+    return ctx.node("OneHot", [indices, depth, values], axis=int(ctx.attrs.get("axis", -1)))
+
+
+def lower_const(ctx):
+    return ctx.const(ctx.attrs["value"])
+
+
+def lower_no_op(ctx):
+    return []
+
+
+# ---- convolution and pooling (NHWC kept by transposing around ONNX's NCHW ops) ----------------
+
+def _nchw(ctx, x, attrs_format):
+    return x if attrs_format == "NCHW" else ctx.node("Transpose", [x], perm=[0, 3, 1, 2])
+
+
+def _back(ctx, y, attrs_format):
+    return y if attrs_format == "NCHW" else ctx.node("Transpose", [y], perm=[0, 2, 3, 1])
+
+
+def _spatial(values, data_format):
+    return list(values[2:4] if data_format == "NCHW" else values[1:3])
+
+
+def _padding(ctx):
+    padding = ctx.attrs["padding"]
+    if padding == "SAME":
+        return {"auto_pad": "SAME_UPPER"}
+    if padding == "VALID":
+        return {"auto_pad": "VALID"}
+    raise ValueError(f"ONNX export of {ctx.op.name}: padding {padding!r} does not lower")
+
+
+def lower_conv2d(ctx, x, filters, bias=None):
+    fmt = ctx.attrs.get("data_format", "NHWC")
+    weights = ctx.node("Transpose", [filters], perm=[3, 2, 0, 1])
+    y = ctx.node("Conv", [_nchw(ctx, x, fmt), weights] + ([] if bias is None else [bias]),
+                 strides=_spatial(ctx.attrs["strides"], fmt),
+                 dilations=_spatial(ctx.attrs.get("dilations", (1, 1, 1, 1)), fmt),
+                 **_padding(ctx))
+    return _back(ctx, y, fmt)
+
+
+def lower_fused_conv2d(ctx, x, filters, bias):
+    out = lower_conv2d(ctx, x, filters, bias)
+    for name in ctx.attrs.get("fused_ops", ())[1:]:
+        out = lower_relu6(ctx, out) if name == "Relu6" else ctx.node(_ACTIVATIONS[name], [out])
+    return out
+
+
+def _pool(op_type):
+    def lower(ctx, x):
+        fmt = ctx.attrs.get("data_format", "NHWC")
+        extra = {"count_include_pad": 0} if op_type == "AveragePool" else {}
+        y = ctx.node(op_type, [_nchw(ctx, x, fmt)],
+                     kernel_shape=_spatial(ctx.attrs["ksize"], fmt),
+                     strides=_spatial(ctx.attrs["strides"], fmt), **_padding(ctx), **extra)
+        return _back(ctx, y, fmt)
+    return lower
+
+
+# ---- control flow and calls ----------------------------------------------------------------------
+
+def lower_if(ctx, cond, *args):
+    if ctx.input_types[0].dtype is not d.bool:
+        cond = ctx.cast(cond, d.bool)
+    n = len(ctx.output_types)
+    outs = ctx.node("If", [cond], outputs=n,
+                    then_branch=ctx.branch(ctx.attrs["then_branch"], args),
+                    else_branch=ctx.branch(ctx.attrs["else_branch"], args))
+    return [outs] if n == 1 else outs
+
+
+def lower_while(ctx, *args):
+    outs = ctx.loop(ctx.attrs["cond"], ctx.attrs["body"], args)
+    return [outs] if isinstance(outs, str) else outs
+
+
+def lower_call(ctx, *args):
+    return ctx.inline(ctx.attrs["f"], args)
+
+
+STAGED = {
+    "const": lower_const, "no_op": lower_no_op, "stop_gradient": _unary("Identity"),
+    "ensure_shape": _unary("Identity"), "read_variable": _unary("Identity"),
+    "square": lower_square, "rsqrt": lower_rsqrt, "expm1": lower_expm1, "log1p": lower_log1p,
+    "round": lower_round, "rint": _unary("Round"), "is_finite": lower_is_finite,
+    "asin": _unary("Asin"), "acos": _unary("Acos"), "atan": _unary("Atan"),
+    "sinh": _unary("Sinh"), "cosh": _unary("Cosh"), "asinh": _unary("Asinh"),
+    "acosh": _unary("Acosh"), "atanh": _unary("Atanh"),
+    "floor_div": lower_floor_div, "floor_mod": lower_floor_mod,
+    "truncate_div": lower_truncate_div, "truncate_mod": lower_truncate_mod,
+    "squared_difference": lower_squared_difference, "div_no_nan": lower_div_no_nan,
+    "not_equal": lower_not_equal, "less_equal": _unary("LessOrEqual"),
+    "greater_equal": _unary("GreaterOrEqual"), "relu6": lower_relu6,
+    "leaky_relu": lower_leaky_relu, "cast": lower_cast, "clip_by_value": lower_clip,
+    "matmul": lower_matmul, "batch_matmul": lower_batch_matmul,
+    "fused_matmul": lower_fused_matmul, "bias_add": lower_bias_add,
+    "reduce_sum": _reduce("ReduceSum"), "reduce_mean": _reduce("ReduceMean"),
+    "reduce_prod": _reduce("ReduceProd"), "reduce_max": _reduce("ReduceMax"),
+    "reduce_min": _reduce("ReduceMin"), "reduce_any": _reduce_bool("ReduceMax"),
+    "reduce_all": _reduce_bool("ReduceMin"), "argmax": _arg("ArgMax"), "argmin": _arg("ArgMin"),
+    "cumsum": lower_cumsum, "reshape": lower_reshape, "transpose": lower_transpose,
+    "squeeze": lower_squeeze, "expand_dims": lower_expand_dims, "shape": lower_shape,
+    "size": lower_size, "rank": lower_rank, "fill": lower_fill, "zeros_like": _like(0),
+    "ones_like": _like(1), "concat": lower_concat, "pack": lower_pack, "unpack": lower_unpack,
+    "split": lower_split, "split_v": lower_split_v, "tile": lower_tile, "slice": lower_slice,
+    "strided_slice": lower_strided_slice, "reverse": lower_reverse, "pad": lower_pad,
+    "mirror_pad": lower_mirror_pad, "broadcast_to": lower_broadcast_to, "gather": lower_gather,
+    "one_hot": lower_one_hot, "conv2d": lower_conv2d, "fused_conv2d": lower_fused_conv2d,
+    "max_pool": _pool("MaxPool"), "avg_pool": _pool("AveragePool"),
+    "stateless_if": lower_if, "if": lower_if, "stateless_while": lower_while,
+    "while": lower_while, "partitioned_call": lower_call, "stateful_partitioned_call": lower_call,
+    "fused_elementwise": lower_call, "logical_xor": _unary("Xor"),
+}
