@@ -187,7 +187,7 @@ class _Exporter:
             args = [names[id(t)] for t in op.inputs]
             ctx = LoweringContext(builder, op)
             if isinstance(lower, str):
-                outs = builder.node(lower, args, len(op.outputs) or 1, {}, op.name)
+                outs = _one_to_one(builder, lower, op, args)
             else:
                 outs = lower(ctx, *args)
             outs = [outs] if isinstance(outs, str) else list(outs or [])
@@ -235,6 +235,43 @@ class _Exporter:
                                [_Fake(d.bool, ())] + list(body.outputs))
         return builder.node("Loop", [max_iterations or "", first] + inputs, len(inputs),
                             {"body": graph}, hint)
+
+
+def _allowed_types(op_type: str, opset: int) -> list[set] | None:
+    """Per input of an ONNX op, the element types its schema allows (None: unknown op)."""
+    onnx = _onnx()
+    try:
+        schema = onnx.defs.get_schema(op_type, opset, "")
+    except onnx.defs.SchemaError:
+        return None
+    constraints = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    return [constraints.get(i.type_str, {i.type_str}) for i in schema.inputs]
+
+
+def _type_str(dtype: d.DType) -> str:
+    return f"tensor({_onnx().TensorProto.DataType.Name(_elem_type(dtype)).lower()})"
+
+
+def _one_to_one(builder, op_type, op, args):
+    """One ONNX op on the same inputs. ONNX never promotes: when the schema does not take an
+    input's dtype (Reciprocal of int32), the op runs in float64 (or float32) between Casts."""
+    n = len(op.outputs) or 1
+    allowed = _allowed_types(op_type, builder.exporter.opset)
+    dtypes = [t.dtype for t in op.inputs]
+    if allowed is None or all(_type_str(t) in a for t, a in zip(dtypes, allowed)):
+        return builder.node(op_type, args, n, {}, op.name)
+    via = next((t for t in (d.float64, d.float32) if all(_type_str(t) in a for a in allowed)),
+               None)
+    if via is None:
+        raise ValueError(f"ONNX export of {op.name} ({op.type}): ONNX's {op_type} takes no "
+                         f"{', '.join(t.name for t in dtypes)} and does not lower")
+    cast = [builder.node("Cast", [a], 1, {"to": _elem_type(via)}, op.name) for a in args]
+    outs = builder.node(op_type, cast, n, {}, op.name)
+    outs = [outs] if n == 1 else outs
+    back = [o if t.dtype is d.bool else builder.node("Cast", [o], 1, {"to": _elem_type(t.dtype)},
+                                                     op.name)
+            for o, t in zip(outs, op.outputs)]
+    return back[0] if n == 1 else back
 
 
 class _Fake:

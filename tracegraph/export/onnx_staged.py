@@ -1,8 +1,8 @@
 """ONNX lowerings waiting to move into their op records (`onnx=` of each `defop`).
 
 STAGING ONLY: the house's rule is one op, one record, so each entry here moves to its record
-once the op modules are settled; `onnx.lowering_of` reads the record first. `ONE_TO_ONE` lists
-the records whose `onnx="Name"` string is exact (same inputs, outputs, no attributes).
+once the op modules are settled. A string is one ONNX op on the same inputs with no attributes;
+`ONE_TO_ONE` lists the records whose own `onnx="Name"` string means exactly that.
 """
 
 from __future__ import annotations
@@ -35,11 +35,6 @@ def _int64(ctx, name, i):
     return name if ctx.input_types[i].dtype is d.int64 else ctx.cast(name, d.int64)
 
 
-def _unary(op_type):
-    """Exactly one ONNX op on the same inputs."""
-    return lambda ctx, *inputs: ctx.node(op_type, list(inputs))
-
-
 def _cast_back(ctx, name, dtype):
     return name if dtype is d.int64 else ctx.cast(name, dtype)
 
@@ -60,6 +55,13 @@ def lower_expm1(ctx, x):
 
 def lower_log1p(ctx, x):
     return ctx.node("Log", [ctx.node("Add", [x, ctx.const(1, ctx.input_types[0].dtype)])])
+
+
+def lower_reciprocal(ctx, x):
+    if not ctx.input_types[0].dtype.is_floating:
+        raise ValueError(f"ONNX export of {ctx.op.name}: an integer Reciprocal does not lower "
+                         "(ONNX has none; TensorFlow has no CPU kernel for it either)")
+    return ctx.node("Reciprocal", [x])
 
 
 def lower_round(ctx, x):
@@ -84,7 +86,11 @@ def lower_floor_mod(ctx, x, y):
 
 
 def lower_truncate_div(ctx, x, y):
-    return ctx.node("Div", [x, y])
+    q = ctx.node("Div", [x, y])
+    if not ctx.input_types[0].dtype.is_floating:
+        return q  # integer Div truncates
+    negative = ctx.node("Less", [q, ctx.const(0, ctx.input_types[0].dtype)])
+    return ctx.node("Where", [negative, ctx.node("Ceil", [q]), ctx.node("Floor", [q])])
 
 
 def lower_truncate_mod(ctx, x, y):
@@ -214,7 +220,8 @@ def lower_reshape(ctx, x, shape):
 
 
 def lower_transpose(ctx, x, perm):
-    return ctx.node("Transpose", [x], perm=_known(ctx, 1, "perm").astype(int).tolist())
+    perm = _known(ctx, 1, "perm").astype(int).tolist()
+    return ctx.node("Transpose", [x], perm=perm) if perm else ctx.node("Identity", [x])
 
 
 def lower_squeeze(ctx, x):
@@ -304,28 +311,48 @@ def lower_slice(ctx, x, begin, size):
 
 
 def lower_strided_slice(ctx, x, begin, end, strides):
-    if ctx.attrs.get("ellipsis_mask") or ctx.attrs.get("new_axis_mask"):
-        raise ValueError(f"ONNX export of {ctx.op.name}: strided slices with an ellipsis or "
-                         "new axes do not lower to ONNX yet")
+    rank = ctx.input_types[0].shape.rank
+    if rank is None:
+        raise ValueError(f"ONNX export of {ctx.op.name}: a strided slice of unknown rank does "
+                         "not lower")
     b = _known(ctx, 1, "begin").astype(np.int64)
     e = _known(ctx, 2, "end").astype(np.int64)
     s = _known(ctx, 3, "strides").astype(np.int64)
-    begin_mask, end_mask = ctx.attrs.get("begin_mask", 0), ctx.attrs.get("end_mask", 0)
-    shrink = ctx.attrs.get("shrink_axis_mask", 0)
-    starts, ends = [], []
+    mask = {k: ctx.attrs.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                             "new_axis_mask", "shrink_axis_mask")}
+
+    def bit(name, i):
+        return mask[name] >> i & 1
+    starts, ends, axes, steps, new_axes, shrink = [], [], [], [], [], []
+    dim = out = 0  # the input dim and the dim of the result before squeezing
     for i in range(len(b)):
+        if bit("ellipsis_mask", i):
+            after = sum(1 for j in range(i + 1, len(b)) if not bit("new_axis_mask", j))
+            dim, out = rank - after, out + (rank - after - dim)
+            continue
+        if bit("new_axis_mask", i):
+            new_axes.append(out)
+            out += 1
+            continue
         forward = s[i] > 0
-        starts.append((0 if forward else INT64_MAX) if begin_mask >> i & 1 else b[i])
-        if shrink >> i & 1:
+        starts.append((0 if forward else INT64_MAX) if bit("begin_mask", i) else b[i])
+        if bit("shrink_axis_mask", i):
             ends.append(b[i] + 1 if b[i] != -1 else INT64_MAX)
+            shrink.append(out)
         else:
-            ends.append((INT64_MAX if forward else INT64_MIN) if end_mask >> i & 1 else e[i])
-    out = ctx.node("Slice", [x, ctx.const(starts, np.int64), ctx.const(ends, np.int64),
-                             ctx.const(list(range(len(b))), np.int64), ctx.const(s)])
-    squeezed = [i for i in range(len(b)) if shrink >> i & 1]
-    if squeezed:
-        out = ctx.node("Squeeze", [out, ctx.const(squeezed, np.int64)])
-    return out
+            ends.append((INT64_MAX if forward else INT64_MIN) if bit("end_mask", i) else e[i])
+        axes.append(dim)
+        steps.append(1 if bit("shrink_axis_mask", i) else s[i])
+        dim, out = dim + 1, out + 1
+    y = x
+    if axes:
+        y = ctx.node("Slice", [x, ctx.const(starts, np.int64), ctx.const(ends, np.int64),
+                               ctx.const(axes, np.int64), ctx.const(steps, np.int64)])
+    if new_axes:
+        y = ctx.node("Unsqueeze", [y, ctx.const(new_axes, np.int64)])
+    if shrink:
+        y = ctx.node("Squeeze", [y, ctx.const(shrink, np.int64)])
+    return y if y is not x else ctx.node("Identity", [x])
 
 
 def lower_reverse(ctx, x, axis):
@@ -357,6 +384,9 @@ def lower_broadcast_to(ctx, x, shape):
 
 
 def lower_gather(ctx, params, indices, axis):
+    if ctx.attrs.get("batch_dims"):
+        raise ValueError(f"ONNX export of {ctx.op.name}: a gather with batch_dims does not "
+                         "lower (ONNX's Gather has none)")
     return ctx.node("Gather", [params, indices], axis=int(_known(ctx, 2, "axis")))
 
 
@@ -394,6 +424,10 @@ def _padding(ctx):
         return {"auto_pad": "SAME_UPPER"}
     if padding == "VALID":
         return {"auto_pad": "VALID"}
+    if padding == "EXPLICIT":
+        pairs = np.asarray(ctx.attrs["explicit_paddings"]).reshape(4, 2)
+        h, w = _spatial(list(pairs), ctx.attrs.get("data_format", "NHWC"))
+        return {"pads": [int(h[0]), int(w[0]), int(h[1]), int(w[1])]}
     raise ValueError(f"ONNX export of {ctx.op.name}: padding {padding!r} does not lower")
 
 
@@ -447,18 +481,18 @@ def lower_call(ctx, *args):
 
 
 STAGED = {
-    "const": lower_const, "no_op": lower_no_op, "stop_gradient": _unary("Identity"),
-    "ensure_shape": _unary("Identity"), "read_variable": _unary("Identity"),
+    "const": lower_const, "no_op": lower_no_op, "stop_gradient": "Identity",
+    "ensure_shape": "Identity", "read_variable": "Identity",
     "square": lower_square, "rsqrt": lower_rsqrt, "expm1": lower_expm1, "log1p": lower_log1p,
-    "round": lower_round, "rint": _unary("Round"), "is_finite": lower_is_finite,
-    "asin": _unary("Asin"), "acos": _unary("Acos"), "atan": _unary("Atan"),
-    "sinh": _unary("Sinh"), "cosh": _unary("Cosh"), "asinh": _unary("Asinh"),
-    "acosh": _unary("Acosh"), "atanh": _unary("Atanh"),
+    "round": lower_round, "reciprocal": lower_reciprocal, "rint": "Round", "is_finite": lower_is_finite,
+    "asin": "Asin", "acos": "Acos", "atan": "Atan",
+    "sinh": "Sinh", "cosh": "Cosh", "asinh": "Asinh",
+    "acosh": "Acosh", "atanh": "Atanh",
     "floor_div": lower_floor_div, "floor_mod": lower_floor_mod,
     "truncate_div": lower_truncate_div, "truncate_mod": lower_truncate_mod,
     "squared_difference": lower_squared_difference, "div_no_nan": lower_div_no_nan,
-    "not_equal": lower_not_equal, "less_equal": _unary("LessOrEqual"),
-    "greater_equal": _unary("GreaterOrEqual"), "relu6": lower_relu6,
+    "not_equal": lower_not_equal, "less_equal": "LessOrEqual",
+    "greater_equal": "GreaterOrEqual", "relu6": lower_relu6,
     "leaky_relu": lower_leaky_relu, "cast": lower_cast, "clip_by_value": lower_clip,
     "matmul": lower_matmul, "batch_matmul": lower_batch_matmul,
     "fused_matmul": lower_fused_matmul, "bias_add": lower_bias_add,
@@ -477,5 +511,5 @@ STAGED = {
     "max_pool": _pool("MaxPool"), "avg_pool": _pool("AveragePool"),
     "stateless_if": lower_if, "if": lower_if, "stateless_while": lower_while,
     "while": lower_while, "partitioned_call": lower_call, "stateful_partitioned_call": lower_call,
-    "fused_elementwise": lower_call, "logical_xor": _unary("Xor"),
+    "fused_elementwise": lower_call, "logical_xor": "Xor",
 }
