@@ -32,7 +32,7 @@ def session(model):
                                 providers=["CPUExecutionProvider"])
 
 
-class NoKernel(Exception):
+class NoKernelError(Exception):
     """onnxruntime has no kernel for an op at some dtype (the model is valid ONNX)."""
 
 
@@ -40,7 +40,7 @@ def run_onnx(model, args):
     try:
         sess = session(model)
     except ort.capi.onnxruntime_pybind11_state.NotImplemented as e:
-        raise NoKernel(str(e)) from None
+        raise NoKernelError(str(e)) from None
     feeds = {i.name: np.asarray(a) for i, a in zip(sess.get_inputs(), args)}
     return sess.run(None, feeds)
 
@@ -104,7 +104,7 @@ def test_each_lowered_op_matches_onnxruntime(op, inputs, attrs):
     want = want if isinstance(want, (list, tuple)) else [want]
     try:
         got = run_onnx(model, fed)
-    except NoKernel as e:
+    except NoKernelError as e:
         pytest.skip(f"onnxruntime has no kernel: {e}")
     assert len(got) == len(want)
     for w, g in zip(want, got):
@@ -311,7 +311,7 @@ def test_random_programs_match_onnxruntime():
             return
         try:
             got = run_onnx(model, program.feeds)
-        except NoKernel:
+        except NoKernelError:
             return
         for w, g in zip(want, got):
             assert_same(w, g, loose=True, what=str(traced.graph))
