@@ -22,7 +22,9 @@ ROUNDING = {"Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos",
             "Softsign", "Erf", "Elu", "Selu", "Softmax", "LogSoftmax", "Pow", "Rsqrt", "Sqrt",
             "Mean", "Sum", "Prod", "MatMul", "BatchMatMulV2", "Conv2D", "AvgPool", "Cumsum",
             "RealDiv", "Reciprocal", "FloorMod", "FloorDiv", "SquaredDifference", "DivNoNan",
-            "AddN", "_FusedMatMul", "_FusedConv2D", "LeakyRelu"}
+            "AddN", "_FusedMatMul", "_FusedConv2D", "LeakyRelu", "L2Loss", "Einsum",
+            "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
+            "MatrixDeterminant"}
 
 
 def session(model):

@@ -396,6 +396,85 @@ def lower_one_hot(ctx, indices, depth, on, off):
     return ctx.node("OneHot", [indices, depth, values], axis=int(ctx.attrs.get("axis", -1)))
 
 
+def lower_gather_nd(ctx, params, indices):
+    if ctx.attrs.get("batch_dims"):
+        raise ValueError(f"ONNX export of {ctx.op.name}: batch_dims does not lower")
+    return ctx.node("GatherND", [params, _int64(ctx, indices, 1)])
+
+
+def lower_scatter_nd(ctx, indices, updates, shape):
+    dtype = ctx.input_types[1].dtype
+    from .onnx import _tensor
+    zeros = ctx.node("ConstantOfShape", [_int64(ctx, shape, 2)],
+                     value=_tensor(np.zeros([1], dtype.numpy_dtype), "zero"))
+    return ctx.node("ScatterND", [zeros, _int64(ctx, indices, 0), updates], reduction="add")
+
+
+def lower_top_k(ctx, x, k):
+    k64 = ctx.node("Reshape", [_int64(ctx, k, 1), ctx.const([1], np.int64)])
+    values, indices = ctx.node("TopK", [x, k64], outputs=2, axis=-1, largest=1, sorted=1)
+    return [values, ctx.cast(indices, d.int32)]
+
+
+def lower_where_indices(ctx, x):
+    if ctx.input_types[0].dtype is not d.bool:
+        x = ctx.node("Not", [ctx.node("Equal", [x, ctx.const(0, ctx.input_types[0].dtype)])])
+    return ctx.node("Transpose", [ctx.node("NonZero", [x])], perm=[1, 0])
+
+
+def lower_roll(ctx, x, shift, axis):
+    shifts = _known(ctx, 1, "shift").reshape(-1).astype(int).tolist()
+    axes = _known(ctx, 2, "axis").reshape(-1).astype(int).tolist()
+    shape = ctx.input_types[0].shape
+    for s, a in zip(shifts, axes):
+        n = shape[a]
+        if n is None:
+            raise ValueError(f"ONNX export of {ctx.op.name}: rolling a dim of unknown size "
+                             "does not lower")
+        s %= max(n, 1)
+        if s == 0:
+            continue
+        head = ctx.node("Slice", [x, ctx.const([n - s], np.int64), ctx.const([n], np.int64),
+                                  ctx.const([a], np.int64)])
+        tail = ctx.node("Slice", [x, ctx.const([0], np.int64), ctx.const([n - s], np.int64),
+                                  ctx.const([a], np.int64)])
+        x = ctx.node("Concat", [head, tail], axis=a)
+    return ctx.node("Identity", [x])
+
+
+def lower_eye(ctx):
+    attrs = ctx.attrs
+    columns = attrs.get("num_columns") or attrs["num_rows"]
+    eye = np.eye(int(attrs["num_rows"]), int(columns), dtype=attrs["dtype"].numpy_dtype)
+    return ctx.const(np.broadcast_to(eye, tuple(attrs.get("batch_shape") or ()) + eye.shape))
+
+
+def lower_einsum(ctx, *inputs):
+    return ctx.node("Einsum", list(inputs), equation=ctx.attrs["equation"])
+
+
+def lower_l2_loss(ctx, t):
+    dtype = ctx.input_types[0].dtype
+    total = ctx.node("ReduceSum", [ctx.node("Mul", [t, t])], keepdims=0)
+    return ctx.node("Div", [total, ctx.const(2, dtype)])
+
+
+def lower_softmax_cross_entropy(ctx, features, labels):
+    log_probs = ctx.node("LogSoftmax", [features], axis=-1)
+    product = ctx.node("Mul", [labels, log_probs])
+    loss = ctx.node("Neg", [ctx.node("ReduceSum", [product, ctx.const([-1], np.int64)],
+                                     keepdims=0)])
+    return [loss, ctx.node("Sub", [ctx.node("Softmax", [features], axis=-1), labels])]
+
+
+def lower_sparse_softmax_cross_entropy(ctx, features, labels):
+    dtype = ctx.input_types[0].dtype
+    depth = ctx.node("Gather", [ctx.node("Shape", [features]), ctx.const([-1], np.int64)])
+    values = ctx.const([0, 1], dtype)
+    dense = ctx.node("OneHot", [_int64(ctx, labels, 1), depth, values], axis=-1)
+    return lower_softmax_cross_entropy(ctx, features, dense)
+
+
 def lower_const(ctx):
     return ctx.const(ctx.attrs["value"])
 
@@ -512,5 +591,10 @@ STAGED = {
     "max_pool": _pool("MaxPool"), "avg_pool": _pool("AveragePool"),
     "stateless_if": lower_if, "if": lower_if, "stateless_while": lower_while,
     "while": lower_while, "partitioned_call": lower_call, "stateful_partitioned_call": lower_call,
-    "fused_elementwise": lower_call, "logical_xor": "Xor",
+    "fused_elementwise": lower_call, "logical_xor": "Xor", "det": "Det",
+    "gather_nd": lower_gather_nd, "scatter_nd": lower_scatter_nd, "top_k": lower_top_k,
+    "where_indices": lower_where_indices, "roll": lower_roll, "eye": lower_eye,
+    "einsum": lower_einsum, "l2_loss": lower_l2_loss,
+    "softmax_cross_entropy": lower_softmax_cross_entropy,
+    "sparse_softmax_cross_entropy": lower_sparse_softmax_cross_entropy,
 }
