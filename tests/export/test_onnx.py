@@ -185,6 +185,26 @@ def test_guide_functions_match_onnxruntime(optimized):
             assert_same(np.asarray(w), g, loose=True, what=function.__name__)
 
 
+def test_jit_compiled_functions_export_their_fused_clusters():
+    @tf.function(jit_compile=True)
+    def f(x, n):
+        y = tf.tanh(x * 2.0 + 1.0) * x
+        i, total = tf.constant(0), tf.constant(0.0)
+        while i < n:
+            total += tf.cast(i, tf.float32) * 0.5
+            i += 1
+        return y, total
+
+    args = [np.linspace(-1, 1, 5).astype(np.float32), np.int32(6)]
+    concrete = f.get_concrete_function(*[tf.constant(a) for a in args])
+    kinds = {op.type for op in concrete.optimized_graph.get_operations()}
+    assert {"_FusedElementwise", "_FusedLoop"} <= kinds
+    model = tf.onnx.export(concrete)
+    want = concrete(*[tf.constant(a) for a in args])
+    for w, g in zip(want, run_onnx(model, args)):
+        assert_same(np.asarray(w), g, loose=True, what=str(kinds))
+
+
 def test_if_and_loop_become_onnx_control_flow():
     function, args = _guide_functions()[1]
     model = tf.onnx.export(function.get_concrete_function(*[tf.constant(a) for a in args]),
