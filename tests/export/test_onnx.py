@@ -186,6 +186,7 @@ def test_guide_functions_match_onnxruntime(optimized):
 
 
 def test_jit_compiled_functions_export_their_fused_clusters():
+    pytest.importorskip("numba")
     @tf.function(jit_compile=True)
     def f(x, n):
         y = tf.tanh(x * 2.0 + 1.0) * x
@@ -309,12 +310,20 @@ def _walk(graph):
 
 
 def test_random_programs_match_onnxruntime():
+    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "60")), at_least=10)
+
+
+@pytest.mark.slow
+def test_many_random_programs_match_onnxruntime():
+    _random_programs(600, at_least=150)
+
+
+def _random_programs(examples: int, at_least: int):
     from tests.optimize.programs import trace
     from tests.optimize.strategies import programs
     ran = []
 
-    @settings(max_examples=int(os.environ.get("TG_ONNX_EXAMPLES", "60")), derandomize=True,
-              deadline=None, database=None,
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(programs())
     def check(program):
@@ -341,7 +350,7 @@ def test_random_programs_match_onnxruntime():
 
     check()
     print(f"{len(ran)} random programs exported and run in onnxruntime")
-    assert len(ran) >= 10
+    assert len(ran) >= at_least
 
 
 class _Concrete:
