@@ -5,8 +5,8 @@ import ast
 import pathlib
 
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "ops": 2,
-          "framework": 3, "graph": 4, "trace": 5, "autograph": 6, "optimize": 7, "execute": 8,
-          "export": 9, "api": 10, "__init__": 10, "testing": 10}
+          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
+          "execute": 9, "export": 10, "api": 11, "__init__": 11, "testing": 11}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 

@@ -1,4 +1,6 @@
-"""Layer 2: the op registry and the op library, one module per family.
+"""Layer 2: the op registry and the op records (type inference and kernel), one module per family.
+
+The TensorFlow-style functions built from these records live one layer up, in `library/`.
 
 Importing this package registers every op (the registry is filled at import, STYLE rule 10).
 """
@@ -16,4 +18,9 @@ from . import (  # noqa: F401
     state,
     strings,
 )
+
+# isort: split
+# Registered after the others, as before the split: keeps the registry's order (and with it the
+# programs the property tests draw from `all_ops()`).
+from . import rearrange  # noqa: F401
 from .registry import all_ops, bind, defop, get_op  # noqa: F401

@@ -9,8 +9,12 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims, shapes_compatible
 from . import infer as I
-from .array import _PURE, _T, _ints, _runtime, _shape_arg, constant, identity
-from .registry import INDEX, NO_ATTRS, REQUIRED, TypeAttr, bind, convert_to_tensor, defop
+from .infer import ints as _ints
+from .infer import runtime as _runtime
+from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
+
+_T = {"T": TypeAttr(ALL_TYPES)}
+_PURE = {"pure"}
 
 # ---- concat, stack, unstack, split --------------------------------------------------------------
 
@@ -102,7 +106,7 @@ pack_op = defop("pack", "Pack", inputs=("values: N * T",), attrs={**_T, "axis": 
                 infer=infer_pack, kernel=kernel_pack, flags=_PURE)
 
 
-def _check_unpack_axis(rank: int, axis: int) -> None:
+def check_unpack_axis(rank: int, axis: int) -> None:
     if not -rank <= axis < rank:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
 
@@ -111,14 +115,14 @@ def infer_unpack(value, num=REQUIRED, axis=0):
     if value.shape is None:
         return tuple(TensorType(value.dtype, None) for _ in range(num))
     rank = len(value.shape)
-    _check_unpack_axis(rank, axis)
+    check_unpack_axis(rank, axis)
     axis %= rank
     rest = value.shape[:axis] + value.shape[axis + 1:]
     return tuple(TensorType(value.dtype, rest) for _ in range(num))
 
 
 def kernel_unpack(value, num=REQUIRED, axis=0):
-    _runtime(_check_unpack_axis, np.ndim(value), axis)
+    _runtime(check_unpack_axis, np.ndim(value), axis)
     if np.shape(value)[axis] != num:
         raise InvalidArgumentError(f"Input shape axis {axis} must equal {num}, got shape "
                                    f"{format_dims(np.shape(value))}")
@@ -423,83 +427,3 @@ roll_op = defop("roll", "Roll", inputs=("input: T", "shift: Tshift", "axis: Taxi
                 attrs={**_T, "Tshift": TypeAttr(INDEX, d.int32),
                        "Taxis": TypeAttr(INDEX, d.int32)},
                 infer=infer_roll, kernel=kernel_roll, flags=_PURE)
-
-def concat(values, axis, name="concat"):
-    if not isinstance(values, (list, tuple)):
-        values = [values]
-    if not values:
-        raise ValueError("tf.concat needs at least one tensor to concatenate")
-    if len(values) == 1:
-        return identity(values[0], name=name)
-    return bind(concat_op, (list(values), axis), NO_ATTRS, name)
-
-
-def stack(values, axis=0, name="stack"):
-    """`tf.stack`; `axis` is checked against the known rank before the op runs, as in TF."""
-    values = list(values)
-    if not values:
-        return constant([], d.float32, name=name)
-    first = convert_to_tensor(values[0])
-    rank = first.shape.rank
-    if rank is not None:
-        _check_unpack_axis(rank + 1, int(axis))
-    return bind(pack_op, (values,), {"axis": int(axis)}, name)
-
-
-def unstack(value, num=None, axis=0, name="unstack"):
-    value = convert_to_tensor(value)
-    if value.shape.rank is not None:
-        _check_unpack_axis(value.shape.rank, int(axis))
-    if num is None:
-        shape = value.shape
-        if shape.rank is None or shape[axis] is None:
-            raise ValueError(f"Cannot infer argument `num` from shape {shape}")
-        num = shape[axis]
-    return bind(unpack_op, (value,), {"num": int(num), "axis": int(axis)}, name)
-
-
-def split(value, num_or_size_splits, axis=0, num=None, name="split"):
-    """`tf.split`: `num_or_size_splits` equal parts (Split) or parts of the given sizes (SplitV)."""
-    if isinstance(num_or_size_splits, (int, np.integer)):
-        return bind(split_op, (axis, value), {"num_split": int(num_or_size_splits)}, name)
-    sizes = num_or_size_splits
-    if num is None:
-        num = len(sizes) if isinstance(sizes, (list, tuple)) else None
-    if num is None:
-        t = convert_to_tensor(sizes)
-        num = t.shape[0]
-        if num is None:
-            raise ValueError("Cannot infer argument `num` from shape <unknown>")
-    return bind(split_v_op, (value, sizes, axis), {"num_split": int(num)}, name)
-
-
-def tile(input, multiples, name=None):  # noqa: A002
-    return bind(tile_op, (input, multiples), NO_ATTRS, name)
-
-
-def slice_(input_, begin, size, name=None):
-    return bind(slice_op, (input_, begin, size), NO_ATTRS, name)
-
-
-def reverse(tensor, axis, name=None):
-    return bind(reverse_op, (tensor, axis), NO_ATTRS, name)
-
-
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    mode = mode.upper()
-    if mode == "CONSTANT":
-        return bind(pad_op, (tensor, paddings, constant_values), NO_ATTRS, name)
-    if mode not in ("REFLECT", "SYMMETRIC"):
-        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
-                         f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
-    return bind(mirror_pad_op, (tensor, paddings), {"mode": mode}, name)
-
-
-def broadcast_to(input, shape, name=None):  # noqa: A002
-    return bind(broadcast_to_op, (input, _shape_arg(shape)), NO_ATTRS, name)
-
-
-def roll(input, shift, axis, name=None):  # noqa: A002
-    return bind(roll_op, (input, shift, axis), NO_ATTRS, name)
-
-
