@@ -43,9 +43,8 @@ from .library.math import (
     range_ as range, round, saturate_cast, sigmoid, sign, sin, sqrt, square, subtract, tanh,
     truediv, truncatediv, truncatemod,
 )
-from .library.rearrange import (
-    broadcast_to, concat, pad, reverse, roll, slice_ as slice, split, stack, tile, unstack,
-)
+from .library.join_split import concat, split, stack, unstack
+from .library.rearrange import broadcast_to, pad, reverse, roll, slice_ as slice, tile
 from .library.reduce import (
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..ops.array import (  # noqa: F401
+from ..ops.array import (
     const_op,
     ensure_shape_op,
     expand_dims_op,
@@ -22,7 +22,7 @@ from ..ops.array import (  # noqa: F401
     zeros_like_op,
 )
 from ..ops.convert import to_array
-from ..ops.rearrange import pack_op
+from ..ops.join_split import pack_op
 from ..ops.registry import (
     NO_ATTRS,
     bind,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from .. import dtypes as d
-from ..ops.indexing import (  # noqa: F401
+from ..ops.indexing import (
     clip_op,
     gather_nd_op,
     gather_op,
-    linspace_op,
     one_hot_op,
     scatter_nd_op,
     select_op,
@@ -20,9 +19,10 @@ from ..ops.registry import (
     bind,
     convert_to_tensor,
 )
+from ..ops.sequences import linspace_op
 from .array import expand_dims, reshape, shape, transpose
+from .join_split import concat
 from .math import bitwise_xor, cast, less, negative, range_, subtract
-from .rearrange import concat
 from .reduce import reduce_max
 
 # ---- ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..ops.linalg import (  # noqa: F401
+from ..ops.linalg import (
     band_part_op,
     batch_matmul_op,
     cholesky_op,

@@ -7,7 +7,7 @@ import sys
 
 from .. import dtypes as d
 from .. import nest
-from ..ops.logging import (  # noqa: F401
+from ..ops.logging import (
     assert_op,
     check_numerics_op,
     no_op_op,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..ops.indexing import range_op
-from ..ops.math import (  # noqa: F401
+from ..ops.math import (
     abs_op,
     acos_op,
     acosh_op,
@@ -82,6 +81,7 @@ from ..ops.registry import (
     bind,
     convert_to_tensor,
 )
+from ..ops.sequences import range_op
 
 # ---- (tf.math) ------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..ops.nn import (  # noqa: F401
+from ..ops.nn import (
     avg_pool_op,
     bias_add_op,
     conv2d_op,

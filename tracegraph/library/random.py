@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import config
 from .. import dtypes as d
-from ..ops.random import (  # noqa: F401
+from ..ops.random import (
     get_seed,
     multinomial_op,
     random_normal_op,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..ops.indexing import select_op
-from ..ops.reduce import (  # noqa: F401
+from ..ops.reduce import (
     all_op,
     any_op,
     argmax_op,

@@ -6,11 +6,11 @@ import numpy as np
 
 from .. import dtypes as d
 from ..ops.registry import bind
-from ..ops.slicing import (  # noqa: F401
+from ..ops.slicing import (
     strided_slice_op,
 )
+from .join_split import stack
 from .math import cast
-from .rearrange import stack
 
 
 def _is_int_scalar(x) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..ops.registry import NO_ATTRS, bind
-from ..ops.strings import (  # noqa: F401
+from ..ops.strings import (
     as_string_op,
     join_op,
     length_op,

@@ -8,19 +8,17 @@ Importing this package registers every op (the registry is filled at import, STY
 from . import (  # noqa: F401
     array,
     indexing,
+    join_split,
     linalg,
     logging,
     math,
     nn,
     random,
+    rearrange,
     reduce,
+    sequences,
     slicing,
     state,
     strings,
 )
-
-# isort: split
-# Registered after the others, as before the split: keeps the registry's order (and with it the
-# programs the property tests draw from `all_ops()`).
-from . import rearrange  # noqa: F401
 from .registry import all_ops, bind, defop, get_op  # noqa: F401
