@@ -32,7 +32,69 @@ def test_layers_import_only_the_layers_above():
     assert not problems, "\n".join(problems)
 
 
+# STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
+LINE_CAP = 400
+OVER_THE_CAP = {
+    # AutoGraph's runtime operators (for/while/if/print conversions); outside the op-library
+    # refactor that set the cap, to split along the statement kinds it converts.
+    "autograph/operators.py": 440,
+}
+
+
 def test_modules_stay_small():
-    big = [f"{p.relative_to(ROOT)}: {n} lines" for p in ROOT.rglob("*.py")
-           if (n := len(p.read_text().splitlines())) > 800]
+    big = []
+    for p in ROOT.rglob("*.py"):
+        rel = p.relative_to(ROOT).as_posix()
+        n = len(p.read_text().splitlines())
+        if n > OVER_THE_CAP.get(rel, LINE_CAP):
+            big.append(f"{rel}: {n} lines")
     assert not big, big
+
+
+def _sibling_imports(path: pathlib.Path):
+    """(module, imported names, inside a function?) for each `from .x import ...` in `path`."""
+    tree = ast.parse(path.read_text())
+    nested = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.ClassDef))
+              for n in ast.walk(f) if n is not f}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            modules = [node.module] if node.module else [a.name for a in node.names]
+            for module in modules:
+                yield module.split(".")[0], [a.name for a in node.names], id(node) in nested
+
+
+def test_no_import_circle_inside_ops_and_library():
+    """The op records (`ops/`) and the library (`library/`) each import their siblings in one
+    order: a circle would be found by following the imports, including those in function bodies
+    (which is where circles used to hide)."""
+    for package in ("ops", "library"):
+        folder = ROOT / package
+        graph = {p.stem: {m for m, _, _ in _sibling_imports(p) if (folder / f"{m}.py").exists()}
+                 for p in folder.glob("*.py") if p.stem != "__init__"}
+        state = {}
+
+        def visit(node, trail, graph=graph, state=state, package=package):
+            if state.get(node) == "done":
+                return
+            assert state.get(node) != "open", (
+                f"import circle in {package}/: {' -> '.join(trail + [node])}")
+            state[node] = "open"
+            for nxt in sorted(graph[node]):
+                visit(nxt, trail + [node])
+            state[node] = "done"
+
+        for node in sorted(graph):
+            visit(node, [])
+
+
+def test_ops_and_library_import_at_the_top_and_no_private_names():
+    """No import hides in a function body, and no module reaches for a sibling's private name."""
+    problems = []
+    for package in ("ops", "library"):
+        for path in (ROOT / package).glob("*.py"):
+            for module, names, in_body in _sibling_imports(path):
+                where = f"{package}/{path.name} imports from .{module}"
+                if in_body:
+                    problems.append(f"{where} inside a function")
+                problems += [f"{where} the private name {n}" for n in names if n.startswith("_")]
+    assert not problems, "\n".join(problems)
