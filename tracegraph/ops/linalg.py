@@ -72,7 +72,7 @@ def _matmul_expr(attrs):
 matmul_op = defop("matmul", "MatMul", inputs=("a: T", "b: T"),
                   attrs={"T": TypeAttr(_MM_TYPES), "transpose_a": False, "transpose_b": False},
                   infer=infer_matmul, kernel=kernel_matmul, expr=_matmul_expr,
-                  flags=_PURE | {"fresh_output"},
+                  flags=_PURE | {"fresh_output", "float16_allowed"},
                   onnx="MatMul")
 
 
@@ -93,7 +93,7 @@ def kernel_batch_matmul(x, y, adj_x=False, adj_y=False):
 batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T"),
                         attrs={"T": TypeAttr(_MM_TYPES), "adj_x": False, "adj_y": False},
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
-                        flags=_PURE | {"fresh_output"}, onnx="MatMul")
+                        flags=_PURE | {"fresh_output", "float16_allowed"}, onnx="MatMul")
 
 # ---- eye, diagonals, band part -------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE, onnx="Add")
+                    kernel=kernel_bias_add, flags=_PURE | {"data_format"}, onnx="Add")
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -258,7 +258,8 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "strides": REQUIRED, "padding": REQUIRED, "explicit_paddings": (),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
-                  infer=infer_conv2d, kernel=kernel_conv2d, flags=_PURE, onnx="Conv")
+                  infer=infer_conv2d, kernel=kernel_conv2d, onnx="Conv",
+                  flags=_PURE | {"data_format", "float16_allowed"})
 
 
 def infer_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED, data_format="NHWC"):
@@ -321,11 +322,11 @@ _POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
                     attrs={"T": TypeAttr(REAL), **_POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE,
+                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"},
                     onnx="MaxPool")
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **_POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=_PURE, onnx="AveragePool")
+                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"}, onnx="AveragePool")
 
 # ---- losses -------------------------------------------------------------------------------------
 
