@@ -98,3 +98,14 @@ def test_ops_and_library_import_at_the_top_and_no_private_names():
                     problems.append(f"{where} inside a function")
                 problems += [f"{where} the private name {n}" for n in names if n.startswith("_")]
     assert not problems, "\n".join(problems)
+
+
+def test_defop_rejects_a_flag_outside_the_vocabulary():
+    import pytest
+
+    from tracegraph.ops.registry import FLAGS, all_ops, defop
+    with pytest.raises(ValueError, match=r"op 'not_registered': unknown flag\(s\) 'pur'.*FLAGS"):
+        defop("not_registered", "NotRegistered", infer=lambda: (), kernel=None, flags={"pur"})
+    used = {f for op in all_ops() for f in op.flags}
+    assert used <= FLAGS.keys()
+    assert all(isinstance(meaning, str) and meaning for meaning in FLAGS.values())

@@ -305,7 +305,7 @@ atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
 sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
                     onnx="Sigmoid")
 reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
-                       flags={"involution"}, onnx="Reciprocal")
+                       onnx="Reciprocal")
 floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
 ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
 round_op = _unary("round", "Round", kernel_round, REAL, onnx="Round")
