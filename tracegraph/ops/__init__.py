@@ -7,6 +7,7 @@ Importing this package registers every op (the registry is filled at import, STY
 
 from . import (  # noqa: F401
     array,
+    cluster,
     indexing,
     join_split,
     linalg,
