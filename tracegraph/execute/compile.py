@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from ..graph.graph import Graph
+from ..ops.registry import is_unseeded_random
 from .codegen import generate
 from .interpreter import Interpreter
 from .parallel import ParallelFunction, split_for_threads
@@ -125,9 +126,7 @@ class _CrossChecked:
         self.exact = exact
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        self.deterministic = not any("random" in op.op_def.flags and
-                                     op.attrs.get("seed", 0) == 0 and
-                                     op.attrs.get("seed2", 0) == 0
+        self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs)
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 
