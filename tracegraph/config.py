@@ -28,6 +28,9 @@ optimizer_version = 0
 # Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
 # (the export layer's recorder), else None.
 call_recorder = None
+# The options as a hashable key: a function keeps one optimized graph per key, so switching
+# options back and forth does not optimize again (as TF keeps an instantiation per config).
+optimizer_key: tuple = ()
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -61,17 +64,19 @@ def next_eager_op_seed() -> int:
 
 def update_optimizer_options(values: dict) -> None:
     """Merges validated optimizer options (see optimize/options.py) and bumps the version."""
-    global optimizer_version
+    global optimizer_version, optimizer_key
     with _lock:
         optimizer_options.update(values)
         optimizer_version += 1
+        optimizer_key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
 
 
 def reset_optimizer_options() -> None:
-    global optimizer_version
+    global optimizer_version, optimizer_key
     with _lock:
         optimizer_options.clear()
         optimizer_version += 1
+        optimizer_key = ()
 
 
 def list_physical_devices(device_type=None) -> list:

@@ -24,7 +24,7 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.graph import Graph
-from .extras import require
+from .onnx_types import elem_type, one_to_one, onnx_module, tensor
 
 __all__ = ["export", "ONNXExportError", "LoweringContext", "lowering_of", "coverage"]
 
@@ -45,10 +45,7 @@ class ONNXExportError(ValueError):
 
 def lowering_of(op_def):
     """The lowering of an op record: an ONNX op name, a callable, or None."""
-    from . import onnx_staged
-    return onnx_staged.STAGED.get(op_def.name, op_def.onnx if isinstance(op_def.onnx, str) and
-                                  op_def.name in onnx_staged.ONE_TO_ONE else
-                                  (op_def.onnx if callable(op_def.onnx) else None))
+    return op_def.onnx
 
 
 def coverage() -> tuple[list[str], list[str]]:
@@ -102,22 +99,11 @@ class LoweringContext:
 
 # ---- building ------------------------------------------------------------------------------
 
-def _onnx():
-    return require("onnx", "onnx", "ONNX export")
-
-
-def _elem_type(dtype: d.DType) -> int:
-    onnx = _onnx()
-    if dtype is d.string:
-        return onnx.TensorProto.STRING
-    if dtype is d.bfloat16:
-        return onnx.TensorProto.BFLOAT16
-    return onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype.numpy_dtype))
-
-
 def _attr_value(value):
     if isinstance(value, d.DType):
-        return _elem_type(value)
+        return elem_type(value)
+    if isinstance(value, np.ndarray):
+        return tensor(value, "value")
     if isinstance(value, tuple):
         return list(value)
     return value
@@ -135,30 +121,20 @@ class _Builder:
         ex = self.exporter
         names = [ex.fresh(f"{hint}/{op_type}") for _ in range(outputs)]
         attrs = {k: _attr_value(v) for k, v in attrs.items() if v is not None}
-        self.nodes.append(_onnx().helper.make_node(op_type, inputs, names,
-                                                   name=ex.fresh(hint), **attrs))
+        self.nodes.append(onnx_module().helper.make_node(op_type, inputs, names,
+                                                         name=ex.fresh(hint), **attrs))
         return names[0] if outputs == 1 else names
 
     def constant(self, arr, hint) -> str:
         ex = self.exporter
         name = ex.fresh(f"{hint}/const")
-        tensor = _tensor(arr, name)
+        value = tensor(arr, name)
         if arr.size > _INLINE_CONSTANT_LIMIT or arr.dtype == object:
-            ex.initializers.append(tensor)
+            ex.initializers.append(value)
         else:
-            self.nodes.append(_onnx().helper.make_node("Constant", [], [name],
-                                                       name=ex.fresh(f"{hint}/Constant"),
-                                                       value=tensor))
+            self.nodes.append(onnx_module().helper.make_node(
+                "Constant", [], [name], name=ex.fresh(f"{hint}/Constant"), value=value))
         return name
-
-
-def _tensor(arr, name):
-    onnx = _onnx()
-    arr = np.asarray(arr)
-    if arr.dtype == object:
-        values = [v if isinstance(v, bytes) else str(v).encode("utf-8") for v in arr.reshape(-1)]
-        return onnx.helper.make_tensor(name, onnx.TensorProto.STRING, arr.shape, values)
-    return onnx.numpy_helper.from_array(arr, name)
 
 
 class _Exporter:
@@ -187,7 +163,7 @@ class _Exporter:
             args = [names[id(t)] for t in op.inputs]
             ctx = LoweringContext(builder, op)
             if isinstance(lower, str):
-                outs = _one_to_one(builder, lower, op, args)
+                outs = one_to_one(builder, lower, op, args)
             else:
                 outs = lower(ctx, *args)
             outs = [outs] if isinstance(outs, str) else list(outs or [])
@@ -196,13 +172,13 @@ class _Exporter:
         return [names[id(t)] for t in getattr(graph, "outputs", [])]
 
     def _subgraph(self, builder, name, inputs_info, emit, output_types):
-        onnx = _onnx()
+        onnx = onnx_module()
         inner = _Builder(self, builder)
         outputs = emit(inner)
         wrapped = []
         for out in outputs:  # a sub-graph's outputs must be produced inside it
             wrapped.append(inner.node("Identity", [out], 1, {}, f"{name}/return"))
-        infos = [onnx.helper.make_tensor_value_info(n, _elem_type(t.dtype), _dims(t._shape,
+        infos = [onnx.helper.make_tensor_value_info(n, elem_type(t.dtype), _dims(t._shape,
                                                                                      None))
                  for n, t in zip(wrapped, output_types)]
         return onnx.helper.make_graph(inner.nodes, self.fresh(name), inputs_info, infos)
@@ -213,65 +189,28 @@ class _Exporter:
                               list(graph.outputs))
 
     def loop(self, builder, cond, body, inputs, max_iterations, hint):
-        onnx = _onnx()
+        onnx = onnx_module()
         (first,) = self.emit_graph(builder, cond, inputs)
-        first = builder.node("Cast", [first], 1, {"to": _elem_type(d.bool)}, hint)
+        first = builder.node("Cast", [first], 1, {"to": elem_type(d.bool)}, hint)
         iteration = self.fresh(f"{hint}/iteration")
         cond_in = self.fresh(f"{hint}/cond_in")
         carried = [self.fresh(f"{hint}/var") for _ in inputs]
         types = list(body.inputs) + list(getattr(body, "capture_placeholders", []))
         info = [onnx.helper.make_tensor_value_info(iteration, onnx.TensorProto.INT64, []),
                 onnx.helper.make_tensor_value_info(cond_in, onnx.TensorProto.BOOL, [])]
-        info += [onnx.helper.make_tensor_value_info(n, _elem_type(t.dtype), _dims(t._shape, None))
+        info += [onnx.helper.make_tensor_value_info(n, elem_type(t.dtype), _dims(t._shape, None))
                  for n, t in zip(carried, types)]
 
         def emit(inner):
             new = self.emit_graph(inner, body, carried)
             (again,) = self.emit_graph(inner, cond, new)
-            again = inner.node("Cast", [again], 1, {"to": _elem_type(d.bool)}, hint)
+            again = inner.node("Cast", [again], 1, {"to": elem_type(d.bool)}, hint)
             return [again] + new
 
         graph = self._subgraph(builder, f"{hint}/body", info, emit,
                                [_Fake(d.bool, ())] + list(body.outputs))
         return builder.node("Loop", [max_iterations or "", first] + inputs, len(inputs),
                             {"body": graph}, hint)
-
-
-def _allowed_types(op_type: str, opset: int) -> list[set] | None:
-    """Per input of an ONNX op, the element types its schema allows (None: unknown op)."""
-    onnx = _onnx()
-    try:
-        schema = onnx.defs.get_schema(op_type, opset, "")
-    except onnx.defs.SchemaError:
-        return None
-    constraints = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
-    return [constraints.get(i.type_str, {i.type_str}) for i in schema.inputs]
-
-
-def _type_str(dtype: d.DType) -> str:
-    return f"tensor({_onnx().TensorProto.DataType.Name(_elem_type(dtype)).lower()})"
-
-
-def _one_to_one(builder, op_type, op, args):
-    """One ONNX op on the same inputs. ONNX never promotes: when the schema does not take an
-    input's dtype (Reciprocal of int32), the op runs in float64 (or float32) between Casts."""
-    n = len(op.outputs) or 1
-    allowed = _allowed_types(op_type, builder.exporter.opset)
-    dtypes = [t.dtype for t in op.inputs]
-    if allowed is None or all(_type_str(t) in a for t, a in zip(dtypes, allowed)):
-        return builder.node(op_type, args, n, {}, op.name)
-    via = next((t for t in (d.float64, d.float32) if all(_type_str(t) in a for a in allowed)),
-               None)
-    if via is None:
-        raise ValueError(f"ONNX export of {op.name} ({op.type}): ONNX's {op_type} takes no "
-                         f"{', '.join(t.name for t in dtypes)} and does not lower")
-    cast = [builder.node("Cast", [a], 1, {"to": _elem_type(via)}, op.name) for a in args]
-    outs = builder.node(op_type, cast, n, {}, op.name)
-    outs = [outs] if n == 1 else outs
-    back = [o if t.dtype is d.bool else builder.node("Cast", [o], 1, {"to": _elem_type(t.dtype)},
-                                                     op.name)
-            for o, t in zip(outs, op.outputs)]
-    return back[0] if n == 1 else back
 
 
 class _Fake:
@@ -337,13 +276,13 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
     problems = _problems(graph)
     if problems:
         raise ONNXExportError(problems)
-    onnx = _onnx()
+    onnx = onnx_module()
     ex = _Exporter(int(opset))
     top = _Builder(ex)
     inputs, bound = [], []
     for t in graph.inputs:
         name = ex.fresh(t.op.name)
-        inputs.append(onnx.helper.make_tensor_value_info(name, _elem_type(t.dtype),
+        inputs.append(onnx.helper.make_tensor_value_info(name, elem_type(t.dtype),
                                                          _dims(t._shape, name)))
         bound.append(name)
     for value, ph in graph.captures.values():
@@ -351,7 +290,7 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
         if isinstance(value, ResourceHandle):
             bound.append(_VariableName(name, value))
         else:
-            ex.initializers.append(_tensor(getattr(value, "_value", value), name))
+            ex.initializers.append(tensor(getattr(value, "_value", value), name))
             bound.append(name)
     outputs = _emit_top(ex, top, graph, bound)
     infos = []
@@ -359,7 +298,7 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
     for i, (t, name) in enumerate(zip(graph.outputs, outputs)):
         out = top.node("Identity", [name], 1, {}, f"output_{i}")
         names.append(out)
-        infos.append(onnx.helper.make_tensor_value_info(out, _elem_type(t.dtype),
+        infos.append(onnx.helper.make_tensor_value_info(out, elem_type(t.dtype),
                                                          _dims(t._shape, f"output_{i}")))
     _prune(top.nodes, ex, names)
     graph_proto = onnx.helper.make_graph(top.nodes, concrete.name, inputs, infos,
@@ -408,5 +347,5 @@ class _VariableName(str):
 def _emit_top(ex, top, graph, bound):
     for name in bound:
         if isinstance(name, _VariableName):
-            ex.initializers.append(_tensor(np.asarray(name.handle.value), str(name)))
+            ex.initializers.append(tensor(np.asarray(name.handle.value), str(name)))
     return ex.emit_graph(top, graph, [str(n) for n in bound])

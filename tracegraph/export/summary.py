@@ -22,8 +22,8 @@ from .. import config
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.graph import Graph
+from ..library.math import cast
 from ..ops import summary as summary_ops
-from ..ops.math import cast
 from ..ops.registry import bind, convert_to_tensor, current_context
 from .events import EventFileWriter
 from .protos import graph_def_proto, protos
@@ -195,7 +195,7 @@ def _written(op):
         return convert_to_tensor(True)
     from ..graph.building import control_dependencies
     with control_dependencies([op]):
-        from ..ops.array import identity
+        from ..library.array import identity
         return identity(True)
 
 

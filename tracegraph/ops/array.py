@@ -13,34 +13,20 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import infer as I
-from .convert import to_array
+from . import lowering_shapes as LS
+from .infer import ints as _ints
+from .infer import runtime as _runtime
 from .registry import (
     ALL_TYPES,
     INDEX,
-    NO_ATTRS,
     NUMBER,
     REQUIRED,
     TypeAttr,
-    bind,
-    convert_to_tensor,
     defop,
 )
 
 _T = {"T": TypeAttr(ALL_TYPES)}
 _PURE = {"pure"}
-
-
-def _ints(x) -> list:
-    return [int(v) for v in np.asarray(x).reshape(-1)]
-
-
-def _runtime(check, *args):
-    """Runs a shape check shared with inference; its ValueError becomes TensorFlow's runtime
-    InvalidArgumentError (inference raises ValueError, kernels raise InvalidArgumentError)."""
-    try:
-        return check(*args)
-    except ValueError as e:
-        raise InvalidArgumentError(str(e)) from None
 
 
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
@@ -59,7 +45,7 @@ def infer_placeholder(dtype=REQUIRED, shape=None):
 
 const_op = defop("const", "Const", attrs={"value": REQUIRED, "dtype": REQUIRED},
                  infer=infer_const, kernel=kernel_const, flags=_PURE | {"constant"},
-                 onnx="Constant")
+                 onnx=LS.lower_const)
 placeholder_op = defop("placeholder", "Placeholder", attrs={"dtype": REQUIRED, "shape": None},
                        infer=infer_placeholder, kernel=None, flags={"placeholder"})
 
@@ -74,7 +60,7 @@ identity_op = defop("identity", "Identity", inputs=("input: T",),
                     onnx="Identity")
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",
-                         flags=_PURE | {"identity"})
+                         flags=_PURE | {"identity"}, onnx="Identity")
 
 
 def infer_ensure_shape(input, shape=REQUIRED):  # noqa: A002
@@ -100,7 +86,7 @@ def kernel_ensure_shape(input, shape=REQUIRED):  # noqa: A002
 
 ensure_shape_op = defop("ensure_shape", "EnsureShape", inputs=("input: T",),
                         attrs={**_T, "shape": REQUIRED}, infer=infer_ensure_shape,
-                        kernel=kernel_ensure_shape, flags=_PURE)
+                        kernel=kernel_ensure_shape, flags=_PURE, onnx="Identity")
 
 # ---- reshape, transpose, squeeze, expand_dims ---------------------------------------------------
 
@@ -154,7 +140,7 @@ def kernel_reshape(tensor, shape):
 
 reshape_op = defop("reshape", "Reshape", inputs=("tensor: T", "shape: Tshape"),
                    attrs={**_T, "Tshape": TypeAttr(INDEX, d.int32)}, infer=infer_reshape,
-                   kernel=kernel_reshape, flags=_PURE, onnx="Reshape")
+                   kernel=kernel_reshape, flags=_PURE, onnx=LS.lower_reshape)
 
 
 def _check_perm(rank: int, perm: list) -> None:
@@ -189,7 +175,7 @@ def kernel_transpose(x, perm):
 
 transpose_op = defop("transpose", "Transpose", inputs=("x: T", "perm: Tperm"),
                      attrs={**_T, "Tperm": TypeAttr(INDEX, d.int32)}, infer=infer_transpose,
-                     kernel=kernel_transpose, flags=_PURE, onnx="Transpose")
+                     kernel=kernel_transpose, flags=_PURE, onnx=LS.lower_transpose)
 
 
 def infer_squeeze(input, squeeze_dims=()):  # noqa: A002
@@ -227,7 +213,7 @@ def kernel_squeeze(input, squeeze_dims=()):  # noqa: A002
 
 squeeze_op = defop("squeeze", "Squeeze", inputs=("input: T",),
                    attrs={**_T, "squeeze_dims": ()}, infer=infer_squeeze, kernel=kernel_squeeze,
-                   flags=_PURE, onnx="Squeeze")
+                   flags=_PURE, onnx=LS.lower_squeeze)
 
 
 def _single_dim(dim) -> None:
@@ -261,7 +247,7 @@ def kernel_expand_dims(input, dim):  # noqa: A002
 
 expand_dims_op = defop("expand_dims", "ExpandDims", inputs=("input: T", "dim: Tdim"),
                        attrs={**_T, "Tdim": TypeAttr(INDEX, d.int32)}, infer=infer_expand_dims,
-                       kernel=kernel_expand_dims, flags=_PURE, onnx="Unsqueeze")
+                       kernel=kernel_expand_dims, flags=_PURE, onnx=LS.lower_expand_dims)
 
 # ---- shape, size, rank, fill, zeros_like, ones_like ---------------------------------------------
 
@@ -302,11 +288,12 @@ def kernel_rank(input):  # noqa: A002
 _ANY_T = {"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}
 shape_op = defop("shape", "Shape", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
                  infer=infer_shape, kernel=kernel_shape, flags=_PURE | {"shape_of"},
-                 onnx="Shape")
+                 onnx=LS.lower_shape)
 size_op = defop("size", "Size", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
-                infer=infer_size, kernel=kernel_size, flags=_PURE | {"shape_of"}, onnx="Size")
+                infer=infer_size, kernel=kernel_size, flags=_PURE | {"shape_of"},
+                onnx=LS.lower_size)
 rank_op = defop("rank", "Rank", inputs=("input: T",), attrs=_ANY_T, infer=infer_rank,
-                kernel=kernel_rank, flags=_PURE | {"shape_of"})
+                kernel=kernel_rank, flags=_PURE | {"shape_of"}, onnx=LS.lower_rank)
 
 
 def _check_fill(target, value_shape) -> None:
@@ -334,7 +321,7 @@ def kernel_fill(dims, value):
 
 fill_op = defop("fill", "Fill", inputs=("dims: index_type", "value: T"),
                 attrs={**_T, "index_type": TypeAttr(INDEX, d.int32)}, infer=infer_fill,
-                kernel=kernel_fill, flags=_PURE)
+                kernel=kernel_fill, flags=_PURE, onnx=LS.lower_fill)
 
 
 def kernel_zeros_like(x):
@@ -351,139 +338,7 @@ def kernel_ones_like(x):
 
 
 zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",), attrs=_T, infer=I.same,
-                      kernel=kernel_zeros_like, flags=_PURE)
+                      kernel=kernel_zeros_like, flags=_PURE, onnx=LS.like(0))
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,
-                     kernel=kernel_ones_like, flags=_PURE)
-
-# ---- public functions ---------------------------------------------------------------------------
-
-
-def _is_tensor_like(x) -> bool:
-    """Tensors and Variables carry a DType (NumPy values carry a NumPy dtype)."""
-    return isinstance(getattr(x, "dtype", None), d.DType)
-
-
-def constant(value, dtype=None, shape=None, name="Const"):
-    """`tf.constant`: a tensor from a Python or NumPy value (a Const op inside graphs)."""
-    dtype = None if dtype is None else d.as_dtype(dtype)
-    if _is_tensor_like(value):
-        t = convert_to_tensor(value)
-        if dtype is not None and t.dtype != dtype:
-            from .math import cast
-            t = cast(t, dtype)
-        return t if shape is None else reshape(t, shape)
-    arr = to_array(value, dtype)
-    if shape is not None:
-        target = as_shape_tuple(shape)
-        n = int(np.prod(target, dtype=np.int64))
-        if np.size(arr) == 1:
-            arr = np.full(target, np.asarray(arr).reshape(()), dtype=arr.dtype)
-        elif np.size(arr) == n:
-            arr = np.reshape(arr, target)
-        else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
-                            f"{np.asarray(arr)} (converted from {value!r}) has {np.size(arr)} "
-                            f"elements, but got `shape` {tuple(target)} with {n} elements).")
-    return bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
-
-
-def identity(input, name=None):  # noqa: A002
-    return bind(identity_op, (input,), NO_ATTRS, name)
-
-
-def stop_gradient(input, name=None):  # noqa: A002
-    return bind(stop_gradient_op, (input,), NO_ATTRS, name)
-
-
-def ensure_shape(x, shape, name=None):
-    return bind(ensure_shape_op, (x,), {"shape": as_shape_tuple(shape)}, name)
-
-
-def reshape(tensor, shape, name=None):
-    return bind(reshape_op, (tensor, _shape_arg(shape)), NO_ATTRS, name)
-
-
-def _shape_arg(shape):
-    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through."""
-    if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
-        return [-1 if s is None else int(s) for s in shape]
-    if hasattr(shape, "as_list") and not _is_tensor_like(shape):
-        return [-1 if s is None else s for s in shape.as_list()]
-    if isinstance(shape, (list, tuple)):
-        from .pieces import stack
-        return stack([s if _is_tensor_like(s) else int(s) for s in shape])
-    return shape
-
-
-def transpose(a, perm=None, conjugate=False, name="transpose"):
-    a = convert_to_tensor(a)
-    if perm is None:
-        rank = a.shape.rank
-        if rank is not None:
-            perm = list(range(rank - 1, -1, -1))
-        else:
-            from .indexing import range_
-            from .math import subtract
-            perm = range_(subtract(rank_(a), 1), -1, -1)
-    out = bind(transpose_op, (a, perm), NO_ATTRS, name)
-    if conjugate and out.dtype.is_complex:
-        from .math import conj
-        out = conj(out)
-    return out
-
-
-def squeeze(input, axis=None, name=None):  # noqa: A002
-    if axis is None:
-        dims = ()
-    elif isinstance(axis, int):
-        dims = (axis,)
-    else:
-        dims = tuple(int(a) for a in axis)
-    return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
-
-
-def expand_dims(input, axis, name=None):  # noqa: A002
-    return bind(expand_dims_op, (input, axis), NO_ATTRS, name)
-
-
-def shape(input, out_type=d.int32, name=None):  # noqa: A002
-    return bind(shape_op, (input,), {"out_type": d.as_dtype(out_type)}, name)
-
-
-def size(input, out_type=d.int32, name=None):  # noqa: A002
-    return bind(size_op, (input,), {"out_type": d.as_dtype(out_type)}, name)
-
-
-def rank_(input, name=None):  # noqa: A002
-    return bind(rank_op, (input,), NO_ATTRS, name)
-
-
-def fill(dims, value, name=None):
-    return bind(fill_op, (_shape_arg(dims), value), NO_ATTRS, name)
-
-
-def zeros(shape, dtype=d.float32, name="zeros"):
-    dtype = d.as_dtype(dtype)
-    zero = "" if dtype is d.string else (False if dtype is d.bool else 0)
-    return bind(fill_op, (_shape_arg(shape), to_array(zero, dtype)), NO_ATTRS, name)
-
-
-def ones(shape, dtype=d.float32, name="ones"):
-    dtype = d.as_dtype(dtype)
-    one = True if dtype is d.bool else 1
-    return bind(fill_op, (_shape_arg(shape), to_array(one, dtype)), NO_ATTRS, name)
-
-
-def zeros_like(input, dtype=None, name=None):  # noqa: A002
-    t = convert_to_tensor(input)
-    if dtype is not None and d.as_dtype(dtype) != t.dtype:
-        return zeros(shape(t), dtype, name=name)
-    return bind(zeros_like_op, (t,), NO_ATTRS, name)
-
-
-def ones_like(input, dtype=None, name=None):  # noqa: A002
-    t = convert_to_tensor(input)
-    if dtype is not None and d.as_dtype(dtype) != t.dtype:
-        return ones(shape(t), dtype, name=name)
-    return bind(ones_like_op, (t,), NO_ATTRS, name)
+                     kernel=kernel_ones_like, flags=_PURE, onnx=LS.like(1))

@@ -14,19 +14,17 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
+from . import lowering as L
 from .registry import (
     ALL_TYPES,
     COMPLEX,
     FLOAT,
     INTEGER,
-    NO_ATTRS,
     NUMBER,
     REAL,
     REQUIRED,
     STRING,
     TypeAttr,
-    bind,
-    convert_to_tensor,
     defop,
 )
 
@@ -220,13 +218,15 @@ real_div_op = defop("real_div", "RealDiv", inputs=_XY, attrs=_T_FLOATC, infer=I.
                     kernel=operator.truediv, expr="{0} / {1}", flags=_EW, onnx="Div",
                     ufunc=np.true_divide)
 floor_div_op = defop("floor_div", "FloorDiv", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                     kernel=kernel_floor_div, flags=_EW)
+                     kernel=kernel_floor_div, flags=_EW, onnx=L.lower_floor_div)
 floor_mod_op = defop("floor_mod", "FloorMod", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                     kernel=kernel_floor_mod, flags=_EW)
+                     kernel=kernel_floor_mod, flags=_EW, onnx=L.lower_floor_mod)
 truncate_div_op = defop("truncate_div", "TruncateDiv", inputs=_XY, attrs=_T_REAL,
-                        infer=I.binary, kernel=kernel_truncate_div, flags=_EW)
+                        infer=I.binary, kernel=kernel_truncate_div, flags=_EW,
+                        onnx=L.lower_truncate_div)
 truncate_mod_op = defop("truncate_mod", "TruncateMod", inputs=_XY, attrs=_T_REAL,
-                        infer=I.binary, kernel=kernel_truncate_mod, flags=_EW)
+                        infer=I.binary, kernel=kernel_truncate_mod, flags=_EW,
+                        onnx=L.lower_truncate_mod)
 pow_op = defop("pow", "Pow", inputs=_XY, attrs=_T, infer=I.binary, kernel=kernel_pow,
                flags=_EW, onnx="Pow")
 maximum_op = defop("maximum", "Maximum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
@@ -235,11 +235,11 @@ minimum_op = defop("minimum", "Minimum", inputs=_XY, attrs=_T_REAL, infer=I.bina
                    kernel=np.minimum, flags=_EWC, onnx="Min")
 squared_difference_op = defop("squared_difference", "SquaredDifference", inputs=_XY, attrs=_T,
                               infer=I.binary, kernel=kernel_squared_difference, flags=_EWC,
-                              jit="({0} - {1}) * ({0} - {1})")
+                              jit="({0} - {1}) * ({0} - {1})", onnx=L.lower_squared_difference)
 atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infer=I.binary,
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
-                      kernel=kernel_div_no_nan, flags=_EW)
+                      kernel=kernel_div_no_nan, flags=_EW, onnx=L.lower_div_no_nan)
 bitwise_and_op = defop("bitwise_and", "BitwiseAnd", inputs=_XY, attrs=_T_INT, infer=I.binary,
                        kernel=operator.and_, expr="{0} & {1}", flags=_EWC)
 bitwise_or_op = defop("bitwise_or", "BitwiseOr", inputs=_XY, attrs=_T_INT, infer=I.binary,
@@ -257,15 +257,17 @@ _EQ_ATTRS = {"T": TypeAttr(ALL_TYPES), "incompatible_shape_error": True}
 equal_op = defop("equal", "Equal", inputs=_XY, attrs=_EQ_ATTRS, infer=I.compare_lenient,
                  kernel=kernel_equal, flags=_EWC, onnx="Equal")
 not_equal_op = defop("not_equal", "NotEqual", inputs=_XY, attrs=_EQ_ATTRS,
-                     infer=I.compare_lenient, kernel=kernel_not_equal, flags=_EWC)
+                     infer=I.compare_lenient, kernel=kernel_not_equal, flags=_EWC,
+                     onnx=L.lower_not_equal)
 less_op = defop("less", "Less", inputs=_XY, attrs=_T_REAL, infer=I.compare, kernel=operator.lt,
                 expr="{0} < {1}", flags=_EW, onnx="Less")
 less_equal_op = defop("less_equal", "LessEqual", inputs=_XY, attrs=_T_REAL, infer=I.compare,
-                      kernel=operator.le, expr="{0} <= {1}", flags=_EW)
+                      kernel=operator.le, expr="{0} <= {1}", flags=_EW, onnx="LessOrEqual")
 greater_op = defop("greater", "Greater", inputs=_XY, attrs=_T_REAL, infer=I.compare,
                    kernel=operator.gt, expr="{0} > {1}", flags=_EW, onnx="Greater")
 greater_equal_op = defop("greater_equal", "GreaterEqual", inputs=_XY, attrs=_T_REAL,
-                         infer=I.compare, kernel=operator.ge, expr="{0} >= {1}", flags=_EW)
+                         infer=I.compare, kernel=operator.ge, expr="{0} >= {1}", flags=_EW,
+                         onnx="GreaterOrEqual")
 logical_and_op = defop("logical_and", "LogicalAnd", inputs=("x: bool", "y: bool"),
                        infer=I.logical, kernel=np.logical_and, flags=_EWC, onnx="And")
 logical_or_op = defop("logical_or", "LogicalOr", inputs=("x: bool", "y: bool"),
@@ -294,41 +296,41 @@ negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involut
                      ufunc=np.negative)
 abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
 sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
-square_op = _unary("square", "Square", np.square, NUMBER)
+square_op = _unary("square", "Square", np.square, NUMBER, onnx=L.lower_square)
 sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX, onnx="Sqrt")
 rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX,
-                  jit=_float_only("np.{T}(1) / np.sqrt({0})"))
+                  jit=_float_only("np.{T}(1) / np.sqrt({0})"), onnx=L.lower_rsqrt)
 exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX, onnx="Exp")
-expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX)
+expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX, onnx=L.lower_expm1)
 log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX, onnx="Log")
-log1p_op = _unary("log1p", "Log1p", np.log1p, FLOAT | COMPLEX)
+log1p_op = _unary("log1p", "Log1p", np.log1p, FLOAT | COMPLEX, onnx=L.lower_log1p)
 sin_op = _unary("sin", "Sin", np.sin, FLOAT | COMPLEX, onnx="Sin")
 cos_op = _unary("cos", "Cos", np.cos, FLOAT | COMPLEX, onnx="Cos")
 tan_op = _unary("tan", "Tan", np.tan, FLOAT | COMPLEX, onnx="Tan")
-asin_op = _unary("asin", "Asin", np.arcsin, FLOAT | COMPLEX)
-acos_op = _unary("acos", "Acos", np.arccos, FLOAT | COMPLEX)
-atan_op = _unary("atan", "Atan", np.arctan, FLOAT | COMPLEX)
-sinh_op = _unary("sinh", "Sinh", np.sinh, FLOAT | COMPLEX)
-cosh_op = _unary("cosh", "Cosh", np.cosh, FLOAT | COMPLEX)
+asin_op = _unary("asin", "Asin", np.arcsin, FLOAT | COMPLEX, onnx="Asin")
+acos_op = _unary("acos", "Acos", np.arccos, FLOAT | COMPLEX, onnx="Acos")
+atan_op = _unary("atan", "Atan", np.arctan, FLOAT | COMPLEX, onnx="Atan")
+sinh_op = _unary("sinh", "Sinh", np.sinh, FLOAT | COMPLEX, onnx="Sinh")
+cosh_op = _unary("cosh", "Cosh", np.cosh, FLOAT | COMPLEX, onnx="Cosh")
 tanh_op = _unary("tanh", "Tanh", np.tanh, FLOAT | COMPLEX, onnx="Tanh")
-asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX)
-acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX)
-atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
+asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX, onnx="Asinh")
+acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX, onnx="Acosh")
+atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX, onnx="Atanh")
 sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
                     onnx="Sigmoid", jit="np.{T}(1) / (np.{T}(1) + np.exp(-{0}))")
 reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
-                       flags={"involution"}, onnx="Reciprocal",
-                       jit=_float_only("np.{T}(1) / {0}"))
+                       onnx=L.lower_reciprocal, jit=_float_only("np.{T}(1) / {0}"))
 floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
 ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
-round_op = _unary("round", "Round", kernel_round, REAL, onnx="Round")
-rint_op = _unary("rint", "Rint", np.rint, FLOAT)
+round_op = _unary("round", "Round", kernel_round, REAL, onnx=L.lower_round)
+rint_op = _unary("rint", "Rint", np.rint, FLOAT, onnx="Round")
 softplus_op = _unary("softplus", "Softplus", kernel_softplus, FLOAT, onnx="Softplus")
 softsign_op = _unary("softsign", "Softsign", kernel_softsign, FLOAT, onnx="Softsign")
 erf_op = _unary("erf", "Erf", kernel_erf, FLOAT, onnx="Erf")
 is_nan_op = _unary("is_nan", "IsNan", np.isnan, FLOAT, infer=infer_bool_unary, onnx="IsNaN")
 is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary, onnx="IsInf")
-is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary)
+is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary,
+                      onnx=L.lower_is_finite)
 invert_op = _unary("invert", "Invert", np.invert, INTEGER, "~{0}", {"involution"})
 real_op = defop("real", "Real", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
                 infer=infer_real_part, kernel=np.real, flags=_EW_VIEW)
@@ -359,210 +361,8 @@ def _cast_jit(attrs):
 
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast",
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx=L.lower_cast,
                 jit=_cast_jit)
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")
-
-# ---- public functions (tf.math) ------------------------------------------------------------------
-
-
-def _b(op):
-    def fn(x, y, name=None):
-        return bind(op, (x, y), NO_ATTRS, name)
-    fn.__name__ = op.name
-    fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
-    return fn
-
-
-def _u(op):
-    def fn(x, name=None):
-        return bind(op, (x,), NO_ATTRS, name)
-    fn.__name__ = op.name
-    fn.__doc__ = f"Elementwise `{op.tf_type}`."
-    return fn
-
-
-add = _b(add_op)
-subtract = _b(subtract_op)
-multiply = _b(multiply_op)
-floordiv = _b(floor_div_op)
-floormod = _b(floor_mod_op)
-truncatediv = _b(truncate_div_op)
-truncatemod = _b(truncate_mod_op)
-maximum = _b(maximum_op)
-minimum = _b(minimum_op)
-squared_difference = _b(squared_difference_op)
-atan2 = _b(atan2_op)
-less = _b(less_op)
-less_equal = _b(less_equal_op)
-greater = _b(greater_op)
-greater_equal = _b(greater_equal_op)
-logical_and = _b(logical_and_op)
-logical_or = _b(logical_or_op)
-bitwise_and = _b(bitwise_and_op)
-bitwise_or = _b(bitwise_or_op)
-bitwise_xor = _b(bitwise_xor_op)
-left_shift = _b(left_shift_op)
-right_shift = _b(right_shift_op)
-
-negative = _u(negative_op)
-sign = _u(sign_op)
-square = _u(square_op)
-sqrt = _u(sqrt_op)
-rsqrt = _u(rsqrt_op)
-exp = _u(exp_op)
-expm1 = _u(expm1_op)
-log = _u(log_op)
-log1p = _u(log1p_op)
-sin = _u(sin_op)
-cos = _u(cos_op)
-tan = _u(tan_op)
-asin = _u(asin_op)
-acos = _u(acos_op)
-atan = _u(atan_op)
-sinh = _u(sinh_op)
-cosh = _u(cosh_op)
-tanh = _u(tanh_op)
-asinh = _u(asinh_op)
-acosh = _u(acosh_op)
-atanh = _u(atanh_op)
-sigmoid = _u(sigmoid_op)
-reciprocal = _u(reciprocal_op)
-floor = _u(floor_op)
-ceil = _u(ceil_op)
-rint = _u(rint_op)
-softplus = _u(softplus_op)
-softsign = _u(softsign_op)
-erf = _u(erf_op)
-is_nan = _u(is_nan_op)
-is_inf = _u(is_inf_op)
-is_finite = _u(is_finite_op)
-logical_not = _u(logical_not_op)
-invert = _u(invert_op)
-real = _u(real_op)
-imag = _u(imag_op)
-conj = _u(conj_op)
-
-
-def abs(x, name=None):  # noqa: A001 - TensorFlow's name
-    """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
-    x = convert_to_tensor(x)
-    if x.dtype.is_complex:
-        return bind(complex_abs_op, (x,), NO_ATTRS, name)
-    return bind(abs_op, (x,), NO_ATTRS, name)
-
-
-def round(x, name=None):  # noqa: A001 - TensorFlow's name
-    """Rounds half to even, like `tf.math.round`."""
-    return bind(round_op, (x,), NO_ATTRS, name)
-
-
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    """`x ** y` elementwise; integers stay integers (negative integer powers are an error)."""
-    return bind(pow_op, (x, y), NO_ATTRS, name)
-
-
-def equal(x, y, name=None):
-    return bind(equal_op, (x, y), NO_ATTRS, name)
-
-
-def not_equal(x, y, name=None):
-    return bind(not_equal_op, (x, y), NO_ATTRS, name)
-
-
-def logical_xor(x, y, name=None):
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
-
-
-def cast(x, dtype, name=None):
-    """Casts to `dtype`; floats truncate toward zero when cast to integers."""
-    dtype = d.as_dtype(dtype)
-    x = convert_to_tensor(x)
-    if x.dtype == dtype:
-        return x
-    return bind(cast_op, (x,), {"DstT": dtype}, name)
-
-
-def saturate_cast(value, dtype, name=None):
-    """Casts, clipping values to the target dtype's range first."""
-    dtype = d.as_dtype(dtype)
-    value = convert_to_tensor(value)
-    src = value.dtype
-    if src.is_numeric and not src.is_complex and dtype.is_numeric and not dtype.is_complex:
-        lo, hi = _in_range(max(src.min, dtype.min), src, -1), _in_range(min(src.max, dtype.max),
-                                                                         src, 1)
-        if lo > src.min:
-            value = maximum(value, lo)
-        if hi < src.max:
-            value = minimum(value, hi)
-    return cast(value, dtype, name=name)
-
-
-def _in_range(bound, src: d.DType, side: int):
-    """`bound` as a value of `src` that does not pass it (int32's max as a float32 is 2**31,
-    out of range; the largest float32 below it is 2147483520)."""
-    value = np.asarray(bound, dtype=src.as_numpy_dtype) if src.is_floating else bound
-    if src.is_floating and (int(value) - bound) * side > 0:  # exact: value is integral
-        value = np.nextafter(value, -side * np.inf, dtype=src.as_numpy_dtype)
-    return value[()] if isinstance(value, np.ndarray) else value
-
-
-def add_n(inputs, name=None):
-    """Sums a list of tensors of the same shape and dtype."""
-    if not inputs:
-        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
-                         "the same dtype and shape.")
-    return bind(add_n_op, (list(inputs),), NO_ATTRS, name)
-
-
-# TensorFlow's `_TRUEDIV_TABLE`: integers divide in floating point, floats stay as they are.
-_TRUEDIV = {
-    d.uint8: d.float32, d.int8: d.float32, d.uint16: d.float32, d.int16: d.float32,
-    d.uint32: d.float64, d.int32: d.float64, d.uint64: d.float64, d.int64: d.float64,
-    d.bfloat16: None, d.float16: None, d.float32: None, d.float64: None,
-    d.complex64: None, d.complex128: None,
-}
-
-
-def _division_operands(x, y, where: str):
-    """Converts both operands TensorFlow's way and casts integers to their float dtype."""
-    if not _is_tensor(x) and _is_tensor(y):
-        y = convert_to_tensor(y)
-        x = convert_to_tensor(x, dtype=y.dtype)
-    else:
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, dtype_hint=x.dtype)
-    if x.dtype != y.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
-    if x.dtype not in _TRUEDIV:
-        expected = ", ".join(repr(t) for t in _TRUEDIV)
-        raise TypeError(f"Invalid dtype {x.dtype!r} in {where}. Expected one of {{{expected}}}.")
-    target = _TRUEDIV[x.dtype]
-    if target is not None:
-        x, y = cast(x, target), cast(y, target)
-    return x, y
-
-
-def _is_tensor(x) -> bool:
-    return isinstance(getattr(x, "dtype", None), d.DType)
-
-
-def truediv(x, y, name=None):
-    """`x / y`; integer tensors are cast to floating point first, as TensorFlow does."""
-    x, y = _division_operands(x, y, "__truediv__")
-    return bind(real_div_op, (x, y), NO_ATTRS, name)
-
-
-def divide_no_nan(x, y, name=None):
-    """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
-    x, y = _division_operands(x, y, "tf.math.divide_no_nan")
-    return bind(div_no_nan_op, (x, y), NO_ATTRS, name)
-
-
-divide = truediv
-
-
-def scalar_mul(scalar, x, name=None):
-    return multiply(scalar, x, name=name)

@@ -43,7 +43,7 @@ def kernel_assign_sub(handle, value):
 read_variable_op = defop(
     "read_variable", "ReadVariableOp", inputs=("resource: resource",),
     attrs={"dtype": REQUIRED}, infer=infer_read, kernel=kernel_read,
-    flags={"resource_read"})
+    flags={"resource_read"}, onnx="Identity")
 
 _ASSIGN = dict(inputs=("resource: resource", "value: dtype"),
                attrs={"dtype": TypeAttr(ALL_TYPES)}, infer=infer_none, num_outputs=0,

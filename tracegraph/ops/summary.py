@@ -79,7 +79,7 @@ write_summary_op = defop(
     inputs=("writer: resource", "step: int64", "tensor: T", "tag: string",
             "summary_metadata: string"),
     attrs={"T": TypeAttr(ALL_TYPES)}, infer=_no_outputs, kernel=kernel_write_summary,
-    num_outputs=0, stateful=True, flags={"summary"})
+    num_outputs=0, stateful=True)
 
 # TensorFlow's own kernel of this op writes a v1 HistogramProto; tracegraph's writes the bucket
 # tensor `tf.summary.histogram` writes in TensorFlow 2 (TensorBoard reads both), and carries
@@ -89,11 +89,11 @@ write_histogram_summary_op = defop(
     inputs=("writer: resource", "step: int64", "tag: string", "values: T",
             "summary_metadata: string"),
     attrs={"T": TypeAttr(REAL), "buckets": DEFAULT_BUCKET_COUNT}, infer=_no_outputs,
-    kernel=kernel_write_histogram, num_outputs=0, stateful=True, flags={"summary"})
+    kernel=kernel_write_histogram, num_outputs=0, stateful=True)
 
 flush_summary_writer_op = defop(
     "flush_summary_writer", "FlushSummaryWriter", inputs=("writer: resource",),
-    infer=_no_outputs, kernel=kernel_flush, num_outputs=0, stateful=True, flags={"summary"})
+    infer=_no_outputs, kernel=kernel_flush, num_outputs=0, stateful=True)
 
 __all__ = ["write_summary_op", "write_histogram_summary_op", "flush_summary_writer_op",
            "histogram_buckets"]
