@@ -290,16 +290,17 @@ def _exportable(graph) -> bool:
         "random" in op.op_def.flags for op in _walk(graph))
 
 
-def _known_difference(graph, program) -> bool:
+def _known_difference(program) -> bool:
     values = program.feeds + program.captures + program.variables
     finite = all(np.isfinite(np.asarray(v, np.float64)).all() for v in values
                  if np.asarray(v).dtype.kind in "fiub")
     # Integer overflow wraps in tracegraph (and TensorFlow); ONNX leaves it to each kernel.
     huge = any(np.abs(np.asarray(v, np.float64)).max(initial=0) >= 2 ** 15 for v in values
                if np.asarray(v).dtype.kind in "iu")
-    # tracegraph's Conv2D gives 0 where NaN meets a zero filter (TensorFlow and onnxruntime
-    # give NaN): a kernel defect outside the exporter, reported.
-    return huge or not finite and any(op.type.startswith("Conv") for op in _walk(graph))
+    # NaN and inf: ONNX does not say how reductions and Max/Min treat NaN (onnxruntime's
+    # ReduceMax skips it), and tracegraph's Conv2D gives 0 where NaN meets a zero filter
+    # (TensorFlow and onnxruntime give NaN: a kernel defect outside the exporter, reported).
+    return huge or not finite
 
 
 def _walk(graph):
@@ -310,12 +311,12 @@ def _walk(graph):
 
 
 def test_random_programs_match_onnxruntime():
-    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "60")), at_least=10)
+    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "80")), at_least=10)
 
 
 @pytest.mark.slow
 def test_many_random_programs_match_onnxruntime():
-    _random_programs(600, at_least=150)
+    _random_programs(1200, at_least=150)
 
 
 def _random_programs(examples: int, at_least: int):
@@ -328,7 +329,7 @@ def _random_programs(examples: int, at_least: int):
     @given(programs())
     def check(program):
         traced = trace(program)
-        if not _exportable(traced.graph) or _known_difference(traced.graph, program):
+        if not _exportable(traced.graph) or _known_difference(program):
             return
         concrete = _Concrete(traced.graph)
         try:
