@@ -214,6 +214,20 @@ def test_if_and_loop_become_onnx_control_flow():
     assert {"If", "Loop"} <= kinds
 
 
+@pytest.mark.parametrize("opset", [13, 17, 18, 20])
+def test_opsets_choose_their_ir_version_and_forms(opset):
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        return tf.reduce_max(x, axis=1), tf.reduce_mean(x, 0), tf.argmax(x, 1)
+
+    model = tf.onnx.export(f, opset=opset)
+    assert model.opset_import[0].version == opset
+    assert model.ir_version == {13: 7, 17: 8, 18: 8, 20: 9}[opset]
+    x = np.random.default_rng(1).normal(size=(4, 3)).astype(np.float32)
+    for w, g in zip(f(tf.constant(x)), run_onnx(model, [x])):
+        assert_same(w.numpy(), g, loose=True)
+
+
 def test_unknown_dims_are_symbolic_and_any_batch_runs():
     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
     def f(x):
