@@ -86,6 +86,23 @@ def test_writes_inside_tf_function_are_stateful_ops(tmp_path):
     assert [s for s, _ in values(acc, "x")] == [0, 1, 2, 3]
 
 
+def test_writes_inside_a_cond_branch(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    step = tf.Variable(0, dtype=tf.int64)
+
+    @tf.function
+    def f(x):
+        if step % 2 == 0:
+            tf.summary.scalar("even", x, step=step)
+        step.assign_add(1)
+        return x
+
+    with writer.as_default():
+        for i in range(5):
+            f(tf.constant(float(i)))
+    assert [s for s, _ in values(load(tmp_path), "even")] == [0, 2, 4]
+
+
 def test_no_writer_writes_nothing_and_returns_false(tmp_path):
     assert not bool(tf.summary.scalar("loss", 1.0, step=0))
 
