@@ -166,9 +166,14 @@ def record_if(condition):
         _state.record = old
 
 
-def should_record_summaries() -> bool:
+def _recording() -> bool:
     record = _state.record
     return _state.writer is not None and bool(record() if callable(record) else record)
+
+
+def should_record_summaries():
+    """`tf.summary.should_record_summaries`: a bool tensor, True when a write would record."""
+    return convert_to_tensor(_recording())
 
 
 @contextlib.contextmanager
@@ -202,7 +207,7 @@ def _written(op):
 def write(tag, tensor, step=None, metadata=None, name=None):
     """`tf.summary.write`: writes `tensor` under `tag`; returns True if written (False when
     there is no default writer or recording is off)."""
-    if not should_record_summaries():
+    if not _recording():
         return convert_to_tensor(False)
     if metadata is None:
         metadata = b""
@@ -226,7 +231,7 @@ def _metadata(plugin: str, description) -> bytes:
 
 def scalar(name, data, step=None, description=None):
     """`tf.summary.scalar`: a real number, written as float32, shown in the Scalars tab."""
-    if not should_record_summaries():
+    if not _recording():
         return convert_to_tensor(False)
     value = cast(convert_to_tensor(data), d.float32)
     return write(name, value, step, _metadata("scalars", description))
@@ -234,7 +239,7 @@ def scalar(name, data, step=None, description=None):
 
 def text(name, data, step=None, description=None):
     """`tf.summary.text`: a string tensor (Markdown), shown in the Text tab."""
-    if not should_record_summaries():
+    if not _recording():
         return convert_to_tensor(False)
     value = convert_to_tensor(data)
     if value.dtype is not d.string:
@@ -245,7 +250,7 @@ def text(name, data, step=None, description=None):
 def histogram(name, data, step=None, buckets=None, description=None):
     """`tf.summary.histogram`: the values bucketed into `buckets` (30) equal-width buckets,
     shown in the Histograms and Distributions tabs."""
-    if not should_record_summaries():
+    if not _recording():
         return convert_to_tensor(False)
     values = convert_to_tensor(data)
     if values.dtype is d.bool or not (values.dtype.is_floating or values.dtype.is_integer):
@@ -283,7 +288,7 @@ def graph(graph_data):
     """`tf.summary.graph`: writes a Graph (or GraphDef) as the run's graph (eagerly only)."""
     if not current_context().executing_eagerly:
         raise ValueError("tf.summary.graph() must be invoked eagerly.")
-    if not should_record_summaries():
+    if not _recording():
         return False
     _state.writer.handle.value.add_graph(_graph_message(graph_data))
     return True
@@ -346,7 +351,7 @@ def trace_export(name, step=None, profiler_outdir=None):
                       "first.", stacklevel=2)
         return
     try:
-        if not should_record_summaries():
+        if not _recording():
             return
         step = _state.step if step is None else step
         if step is None:
