@@ -257,6 +257,26 @@ def test_written_model_loads_and_variables_are_initializers(tmp_path):
     assert_same(f(tf.constant(x)).numpy(), run_onnx(model, [x])[0])
 
 
+def test_variables_read_inside_cond_and_while():
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            y = x * v
+        else:
+            y = x - v
+        i = tf.constant(0)
+        while i < 3:
+            y = y + v
+            i += 1
+        return y
+
+    model = tf.onnx.export(f)
+    for x in (np.array([1.0, -3.0], np.float32), np.array([2.0, 1.0], np.float32)):
+        assert_same(f(tf.constant(x)).numpy(), run_onnx(model, [x])[0])
+
+
 def test_ops_without_lowering_are_listed_before_writing(tmp_path):
     v = tf.Variable(1.0)
 

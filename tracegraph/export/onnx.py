@@ -178,9 +178,7 @@ class _Exporter:
         wrapped = []
         for out in outputs:  # a sub-graph's outputs must be produced inside it
             wrapped.append(inner.node("Identity", [out], 1, {}, f"{name}/return"))
-        infos = [onnx.helper.make_tensor_value_info(n, elem_type(t.dtype), _dims(t._shape,
-                                                                                     None))
-                 for n, t in zip(wrapped, output_types)]
+        infos = [_value_info(n, t, None) for n, t in zip(wrapped, output_types)]
         return onnx.helper.make_graph(inner.nodes, self.fresh(name), inputs_info, infos)
 
     def branch(self, builder, graph, inputs):
@@ -198,8 +196,7 @@ class _Exporter:
         types = list(body.inputs) + list(getattr(body, "capture_placeholders", []))
         info = [onnx.helper.make_tensor_value_info(iteration, onnx.TensorProto.INT64, []),
                 onnx.helper.make_tensor_value_info(cond_in, onnx.TensorProto.BOOL, [])]
-        info += [onnx.helper.make_tensor_value_info(n, elem_type(t.dtype), _dims(t._shape, None))
-                 for n, t in zip(carried, types)]
+        info += [_value_info(n, t, None) for n, t in zip(carried, types)]
 
         def emit(inner):
             new = self.emit_graph(inner, body, carried)
@@ -216,6 +213,15 @@ class _Exporter:
 class _Fake:
     def __init__(self, dtype, shape):
         self.dtype, self._shape = dtype, shape
+
+
+def _value_info(name, t, prefix):
+    """A ValueInfo for tensor `t`; a variable's handle stands for its value (an initializer)."""
+    dtype, shape = t.dtype, t._shape
+    if dtype is d.resource and isinstance(t._value, ResourceHandle):
+        dtype, shape = t._value.dtype, t._value.shape
+    return onnx_module().helper.make_tensor_value_info(name, elem_type(dtype),
+                                                       _dims(shape, prefix))
 
 
 def _dims(shape, prefix):
@@ -238,19 +244,18 @@ def _all_ops(graph, seen=None):
 
 
 def _problems(graph) -> list[str]:
+    """Every op that cannot be exported: no lowering, or a variable write (a variable's reads,
+    anywhere, read the initializer holding its value at export time)."""
     problems = []
-    captured = {ph.op for value, ph in getattr(graph, "captures", {}).values()
-                if isinstance(value, ResourceHandle)}
     for op in _all_ops(graph):
         where = f" (created at {op.source})" if op.source else ""
         if op.type == "Placeholder":
             continue
-        if lowering_of(op.op_def) is None:
+        if "resource_write" in op.op_def.flags:
+            problems.append(f"{op.name} ({op.type}): writes a variable (ONNX models hold no "
+                            f"state){where}")
+        elif lowering_of(op.op_def) is None:
             problems.append(f"{op.name} ({op.type}): no ONNX lowering{where}")
-        elif any(t.dtype is d.resource for t in op.inputs) and not (
-                op.type == "ReadVariableOp" and op.inputs[0].op in captured):
-            problems.append(f"{op.name} ({op.type}): uses a variable other than by a read "
-                            f"(ONNX models hold no state){where}")
     return problems
 
 
