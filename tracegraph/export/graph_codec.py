@@ -29,7 +29,7 @@ from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph, Graph, group_values
 from ..graph.source import SourceLocation
 from ..graph.verify import GraphVerificationError, verify
-from ..ops.registry import TypeAttr, get_op
+from ..ops.registry import get_op
 from ..shapes import TensorType, shapes_compatible
 from ..trace.keys import VariableSpec
 from .values import Decoder, Encoder, UnsaveableError
@@ -316,10 +316,3 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
         dec.fail(field, f"the graph is not well formed: {e}")
     return graph
 
-
-def graph_placeholder_ok(graph) -> bool:
-    return all(t.op.type == "Placeholder" for t in graph.inputs)
-
-
-def as_eager_constant(value) -> EagerTensor:
-    return EagerTensor(value)

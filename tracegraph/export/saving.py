@@ -134,7 +134,8 @@ def build(obj, signatures=None) -> tuple[dict, dict, dict]:
                           "value_shape": [int(s) for s in h.value.shape], "array": name})
         elif isinstance(value, (Function, ConcreteFunction)):
             sig = getattr(value, "input_signature", None)
-            nodes.append({"kind": "function", "name": value._name if isinstance(value, Function) else value.name,
+            fn_name = value._name if isinstance(value, Function) else value.name
+            nodes.append({"kind": "function", "name": fn_name,
                           "concrete": [add(cf, sig) for cf in _concretes_of(value)]})
         else:
             kind = "list" if isinstance(value, list) else "tuple" if isinstance(
