@@ -248,16 +248,20 @@ class Checkpoint:
 
     def read(self, save_path, options=None) -> CheckpointLoadStatus:
         """Restores a checkpoint written by `write` (the save counter is not expected)."""
-        return _restore(self._targets_root(), save_path, skip={f"save_counter{SUFFIX}"})
+        counter = f"save_counter{SUFFIX}"
+        status = _restore(self._targets_root(), save_path, skip={counter})
+        status.unused_keys = [k for k in status.unused_keys if k != counter]
+        return status
 
     def restore(self, save_path, options=None) -> CheckpointLoadStatus:
         """Restores every Variable whose attribute path the checkpoint holds; the status
         reports what matched. `save_path=None` restores nothing."""
         if save_path is None:
             return CheckpointLoadStatus(None, [], [], 0).expect_partial()
+        self.save_counter  # noqa: B018 - created so that a saved counter is restored
         status = _restore(self._targets_root(), save_path)
-        if f"save_counter{SUFFIX}" in status.unmatched:
-            status.unmatched.remove(f"save_counter{SUFFIX}")
+        if "save_counter" in status.unmatched:
+            status.unmatched.remove("save_counter")
         return status
 
 
@@ -268,7 +272,9 @@ class _CheckpointView:
         for name, value in vars(checkpoint).items():
             if not name.startswith("_"):
                 setattr(self, name, value)
-        self.save_counter = checkpoint.save_counter
+        counter = vars(checkpoint).get("_save_counter_var")
+        if counter is not None:  # created by the first `save` (or by reading it)
+            self.save_counter = counter
 
 
 # ---- the `checkpoint` state file -----------------------------------------------------------------

@@ -5,7 +5,8 @@ attributes (and the `tf.function` methods of its class), lists, tuples and dicts
 are followed; Variables, `tf.function`s and concrete functions are leaves. An attribute is kept
 only when something under it is a Variable or a function, so plain data (names, numbers,
 scopes) is ignored. Shared objects appear once and cycles are fine: nodes are numbered in
-breadth-first order from the root, children in attribute order.
+breadth-first order from the root, children sorted by name (list items by index), as
+TensorFlow orders them.
 """
 
 from __future__ import annotations
@@ -91,7 +92,10 @@ class ObjectGraph:
         while i < len(self.nodes):
             obj = self.nodes[i]
             kids = []
-            for name, child in children_of(obj):
+            pairs = children_of(obj)
+            if not isinstance(obj, (list, tuple)):
+                pairs = sorted(pairs, key=lambda kv: kv[0])  # TensorFlow's order
+            for name, child in pairs:
                 if self._holds_something(child):
                     kids.append((name, self._add(child)))
             self.children.append(kids)
