@@ -166,10 +166,11 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         dec.fail(f"{field}.canonical", f"bad structure ({e})")
     for i, ((path, spec), t) in enumerate(zip(paths, graph.inputs)):
         where = f"{field}.input_paths[{i}]"
-        if leaves.get(path) != spec and not (
-                isinstance(spec, TensorSpec) and isinstance(leaves.get(path), TensorSpec)
-                and leaves[path].dtype == spec.dtype
-                and leaves[path].shape._dims == spec.shape._dims):
+        leaf = leaves.get(path)
+        same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
+            leaf.shape._dims == spec.shape._dims if isinstance(spec, TensorSpec)
+            else leaf.shape == spec.shape)
+        if not same:
             dec.fail(where, f"path {path!r:.80} is not a tensor argument of the function")
         if isinstance(spec, VariableSpec):
             ok = t.dtype.name == "resource"

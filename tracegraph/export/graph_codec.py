@@ -268,8 +268,9 @@ def _decode_op(dec: Decoder, graph: FuncGraph, ops: list, v, field: str):
     declared = [_decode_type(dec, t, f"{field}.outputs[{i}]")
                 for i, t in enumerate(dec.list(v["outputs"], f"{field}.outputs", 100_000))]
     if op_def.tf_type == "Placeholder":
-        if len(declared) != 1 or attrs.get("dtype") is not declared[0].dtype or \
-                attrs.get("shape") != declared[0].shape:
+        shape = attrs.get("shape")
+        if len(declared) != 1 or attrs.get("dtype") is not declared[0].dtype or not (
+                shape is None or type(shape) is tuple) or shape != declared[0].shape:
             dec.fail(f"{field}.outputs", "a placeholder's output must match its attrs")
     else:
         _infer(dec, op_def, inputs, arity, attrs, declared, field)
@@ -303,6 +304,8 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
                 or any(ph is t for t in graph.inputs):
             dec.fail(f"{where}.placeholder", "must be a placeholder used once")
         value = externals(dec.value(c["value"], f"{where}.value"), f"{where}.value")
+        if id(value) in graph.captures:
+            dec.fail(f"{where}.value", "the same variable is captured twice")
         want = d.resource if isinstance(value, ResourceHandle) else value.dtype
         if want is not ph.dtype:
             dec.fail(f"{where}.value", f"a {want.name} value for a {ph.dtype.name} placeholder")
@@ -312,7 +315,7 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
             dec.fail(f"{field}.inputs[{i}]", "graph inputs must be placeholders")
     try:
         verify(graph)
-    except GraphVerificationError as e:
+    except (GraphVerificationError, TypeError, ValueError, AttributeError) as e:
         dec.fail(field, f"the graph is not well formed: {e}")
     return graph
 

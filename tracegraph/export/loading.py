@@ -243,7 +243,8 @@ class _Loader:
         elif kind == "dict":
             parent[name] = child
         else:
-            if not name.isidentifier() or name in ("signatures", "__class__", "__dict__"):
+            if not name.isidentifier() or name == "signatures" or (
+                    name.startswith("__") and name.endswith("__") and name != "__call__"):
                 self.dec.fail(field, f"not a valid attribute name: {name!r:.60}")
             setattr(parent, name, child)
 
