@@ -181,6 +181,8 @@ def test_loaded_graphs_go_through_the_optimizer_and_code_generator(tmp_path):
     assert cf.optimizer_report is not None and "def " in cf.generated_code
     original = m.__call__.get_concrete_function(x)
     assert cf.graph.to_text() == original.graph.to_text()   # the same IR, printed
+    m(x)
+    assert cf.generated_code == original.generated_code     # so the same code runs
 
 
 def test_source_locations_survive(tmp_path):
