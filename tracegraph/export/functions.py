@@ -16,10 +16,14 @@ from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, is_nested
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
+from ..trace import function as function_module
 from ..trace.concrete import ConcreteFunction, _leaves_by_path
 from ..trace.keys import VariableSpec, canonicalize, make_key
 from ..trace.signatures import input_signature_canonical, signature_of
 from .values import MAX_DEPTH, Decoder, Encoder, UnsaveableError
+
+# What a saved function may ask to run on (jit_compile=True functions keep "jit").
+EXECUTORS = ("codegen", "interpreter", "jit")
 
 __all__ = ["encode_concrete", "decode_concrete", "RestoredFunction", "SignatureFunction",
            "signature_outputs"]
@@ -82,7 +86,7 @@ def encode_concrete(cf: ConcreteFunction, enc: Encoder, graph_index: dict,
     return {"name": cf.name, "graph": graph_index[id(cf.graph)],
             "parameters": _parameters(enc, cf._signature), "canonical": canonical,
             "input_paths": paths, "structured_outputs": structured,
-            "input_signature": sig}
+            "input_signature": sig, "executor": cf.executor}
 
 
 # ---- decoding ----------------------------------------------------------------------------------
@@ -110,10 +114,15 @@ def _decode_signature(dec: Decoder, v, field: str):
         dec.fail(field, f"not a valid parameter list: {e}")
 
 
-def decode_concrete(dec: Decoder, v, field: str, graphs: list,
-                    executor: str = "codegen") -> tuple[ConcreteFunction, tuple | None]:
+def decode_concrete(dec: Decoder, v, field: str,
+                    graphs: list) -> tuple[ConcreteFunction, tuple | None]:
     dec.obj(v, field, ("name", "graph", "parameters", "canonical", "input_paths",
-                       "structured_outputs", "input_signature"))
+                       "structured_outputs", "input_signature", "executor"))
+    executor = v["executor"]
+    if executor not in EXECUTORS:
+        dec.fail(f"{field}.executor", f"unknown executor {executor!r:.40}")
+    if executor == "codegen" and function_module.FORCE_JIT:  # the test suite's jit mode
+        executor = "jit"
     name = dec.str(v["name"], f"{field}.name")
     if not name or len(name) > 1000 or not name.isprintable():
         dec.fail(f"{field}.name", "not a valid function name")
