@@ -250,3 +250,51 @@ def _rewrite(directory, doc, checksum_version=None):
     if checksum_version is not None:
         sums["version"] = 1
     (directory / "checksum.json").write_text(json.dumps(sums))
+
+
+def _module_base():
+    return getattr(tf, "Module", object)   # tf.Module once it exists; the same shape before
+
+
+def test_a_loaded_model_keeps_training_like_the_original(tmp_path):
+    if not hasattr(tf, "GradientTape"):
+        pytest.skip("needs tf.GradientTape (automatic differentiation)")
+
+    class Dense(_module_base()):
+        def __init__(self, n_in, n_out, seed):
+            super().__init__()
+            rng = np.random.default_rng(seed)
+            self.w = tf.Variable(rng.normal(size=(n_in, n_out)).astype(np.float32))
+            self.b = tf.Variable(np.zeros(n_out, np.float32))
+
+        def __call__(self, x):
+            return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+    class Model(_module_base()):
+        def __init__(self):
+            super().__init__()
+            self.layers = [Dense(3, 4, 0), Dense(4, 1, 1)]
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x
+    model = Model()
+    tf.saved_model.save(model, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant(np.random.default_rng(2).normal(size=(8, 3)).astype(np.float32))
+    y = tf.ones([8, 1])
+
+    def train(m, variables):
+        losses = []
+        for _ in range(3):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((m(x) - y) ** 2)
+            for v, g in zip(variables, tape.gradient(loss, variables)):
+                v.assign_sub(0.1 * g)
+            losses.append(loss.numpy())
+        return losses
+    order = [layer_var for layer in model.layers for layer_var in (layer.w, layer.b)]
+    loaded_order = [v for layer in loaded.layers for v in (layer.w, layer.b)]
+    assert train(model, order) == train(loaded, loaded_order)

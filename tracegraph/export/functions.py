@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 
+from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, is_nested
@@ -21,6 +22,11 @@ from ..trace.concrete import ConcreteFunction, _leaves_by_path
 from ..trace.keys import VariableSpec, canonicalize, make_key
 from ..trace.signatures import input_signature_canonical, signature_of
 from .values import MAX_DEPTH, Decoder, Encoder, UnsaveableError
+
+try:  # gradients through loaded functions, once GradientTape exists (issue 9)
+    from ..framework.tape import active_tapes
+except ImportError:  # pragma: no cover - before automatic differentiation lands
+    active_tapes = None
 
 # What a saved function may ask to run on (jit_compile=True functions keep "jit").
 EXECUTORS = ("codegen", "interpreter", "jit")
@@ -222,7 +228,7 @@ class RestoredFunction:
         return self._name
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and self._fast:
+        if not kwargs and self._fast and current_context() is EAGER:
             key = []
             for a in args:
                 if type(a) is not EagerTensor:
@@ -233,9 +239,15 @@ class RestoredFunction:
                 if cf is not None:
                     return cf._call_values([a._value for a in args])
         cf, value_canonical = self._match(args, kwargs)
-        if not current_context().executing_eagerly:
+        ctx = current_context()
+        if not ctx.executing_eagerly:
             return cf.call_in_graph(value_canonical)
-        return cf._call_values(cf.flat_input_values(value_canonical))
+        values = cf.flat_input_values(value_canonical)
+        recorded = getattr(function_module, "_call_recorded", None)
+        if ctx is not EAGER and recorded is not None and active_tapes is not None and \
+                active_tapes():
+            return recorded(cf, values, value_canonical)   # one tape entry, as for tf.function
+        return cf._call_values(values)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         if not args and not kwargs and self.input_signature is not None:
