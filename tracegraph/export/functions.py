@@ -21,6 +21,7 @@ from ..trace import function as function_module
 from ..trace.concrete import ConcreteFunction, _leaves_by_path
 from ..trace.keys import VariableSpec, canonicalize, make_key
 from ..trace.signatures import input_signature_canonical, signature_of
+from .graph_codec import safe_name
 from .values import MAX_DEPTH, Decoder, Encoder, UnsaveableError
 
 try:  # gradients through loaded functions, once GradientTape exists (issue 9)
@@ -130,8 +131,8 @@ def decode_concrete(dec: Decoder, v, field: str,
     if executor == "codegen" and function_module.FORCE_JIT:  # the test suite's jit mode
         executor = "jit"
     name = dec.str(v["name"], f"{field}.name")
-    if not name or len(name) > 1000 or not name.isprintable():
-        dec.fail(f"{field}.name", "not a valid function name")
+    if not safe_name(name):
+        dec.fail(f"{field}.name", f"not a valid function name: {name!r:.80}")
     graph = graphs[dec.int(v["graph"], f"{field}.graph", 0, len(graphs))]
     signature = _decode_signature(dec, v["parameters"], f"{field}.parameters")
     canonical = []

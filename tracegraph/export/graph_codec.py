@@ -21,6 +21,8 @@ declared output types.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .. import dtypes as d
@@ -35,7 +37,7 @@ from ..trace.keys import VariableSpec
 from .values import Decoder, Encoder, UnsaveableError
 
 __all__ = ["collect_graphs", "encode_graph", "decode_graph", "graph_variables",
-           "UNSAVEABLE_FLAGS"]
+           "UNSAVEABLE_FLAGS", "safe_name"]
 
 # Ops whose records carry one of these flags run Python code that is not part of the graph
 # (py_function and friends): a saved graph cannot hold them.
@@ -115,8 +117,14 @@ def _check_saveable(op, fn_name: str) -> None:
 def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
     index = {id(op): i for i, op in enumerate(graph.operations)}
     ops = []
+    if not safe_name(graph.name):
+        raise ValueError(f"Cannot save function '{fn_name}': graph name {graph.name!r} "
+                         "cannot be stored (use a name made of letters, digits, _ . / -).")
     for op in graph.operations:
         _check_saveable(op, fn_name)
+        if not safe_name(op.name):
+            raise ValueError(f"Cannot save function '{fn_name}': op name {op.name!r} cannot "
+                             "be stored (use a name made of letters, digits, _ . / -).")
         attrs = {}
         for key, value in op.attrs.items():
             try:
@@ -159,9 +167,16 @@ def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
 _OP_FIELDS = ("name", "op", "type", "inputs", "arity", "attrs", "control", "outputs")
 
 
+def safe_name(name) -> bool:
+    """Printable, bounded, and turned into a Python identifier by the code generator's rule
+    (non-word characters become `_`), since generated code names values after ops."""
+    return isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable() and \
+        ("_" + re.sub(r"\W", "_", name)).isidentifier()
+
+
 def _name(dec: Decoder, v, field: str) -> str:
     name = dec.str(v, field)
-    if not name or len(name) > MAX_NAME or not name.isprintable():
+    if not safe_name(name):
         dec.fail(field, f"not a valid name: {name!r:.80}")
     return name
 
