@@ -94,3 +94,15 @@ def test_variables_of_every_dtype_round_trip(tmp_path):
         assert got.dtype is v.dtype and _same(np.asarray(got.numpy()), np.asarray(v.numpy()))
     assert loaded.text.numpy().tolist() == [b"", b"caf\xc3\xa9", b"a\x00b\x00"]
     assert loaded.scalar.numpy() == np.float32(2.5) and loaded.scalar.shape == ()
+
+
+def test_variables_with_unknown_dims_round_trip(tmp_path):
+    from .catalogue import Holder
+    h = Holder()
+    h.v = tf.Variable([1.0, 2.0], shape=tf.TensorShape([None]))
+    h.u = tf.Variable([[1, 2]], shape=tf.TensorShape(None))
+    tf.saved_model.save(h, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert loaded.v.shape.as_list() == [None] and loaded.u.shape.rank is None
+    loaded.v.assign([1.0, 2.0, 3.0])          # a longer value fits the unknown dim
+    assert loaded.v.numpy().tolist() == [1.0, 2.0, 3.0]

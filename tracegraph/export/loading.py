@@ -155,7 +155,7 @@ class _Loader:
             dtype, value_shape = check_meta({"dtype": node["dtype"],
                                              "shape": node["value_shape"]}, self.file, where)
             shape = dec.shape(node["shape"], f"{where}.shape")
-            if shape is not None and (None in shape or shape != value_shape):
+            if not shapes_compatible(shape, value_shape):
                 dec.fail(f"{where}.shape", "does not match the stored value's shape")
             name = dec.str(node["array"], f"{where}.array")
             if name != f"v{i}":
