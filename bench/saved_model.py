@@ -64,6 +64,33 @@ def loaded_call(tf):
     return lambda: loaded(x)
 
 
+class _Holder:
+    pass
+
+
+def _small(tf):
+    holder = getattr(tf, "Module", _Holder)()
+    holder.f = tf.function(lambda x: x + 1.0)
+    x = tf.constant(1.0)
+    holder.f(x)
+    return holder, x
+
+
+def small_original(tf):
+    holder, x = _small(tf)
+    return lambda: holder.f(x)
+
+
+def small_loaded(tf):
+    holder, x = _small(tf)
+    directory = tempfile.mkdtemp(prefix="bench_saved_model_")
+    _DIRS.append(directory)
+    tf.saved_model.save(holder, directory)
+    loaded = tf.saved_model.load(directory)
+    loaded.f(x)
+    return lambda: loaded.f(x)
+
+
 def save(tf):
     model = _model(tf)
     directory = tempfile.mkdtemp(prefix="bench_saved_model_")
@@ -83,9 +110,31 @@ def disk_size(tf) -> int:
                for root, _, files in os.walk(directory) for f in files)
 
 
+def numpy_forward():
+    """The floor: the same three layers on NumPy arrays."""
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(0, 0.05, s).astype(np.float32) for s in _SIZES]
+    biases = [np.zeros(s[1], np.float32) for s in _SIZES]
+    x = np.random.default_rng(1).normal(size=(64, 784)).astype(np.float32)
+
+    def forward():
+        h = x
+        for i, (w, b) in enumerate(zip(weights, biases)):
+            h = h @ w + b
+            if i < len(weights) - 1:
+                h = np.maximum(h, 0)
+        return h
+    return forward
+
+
 WORKLOADS = [
-    Workload("MLP forward, original tf.function", original_call, number=200),
-    Workload("MLP forward, loaded from the saved model", loaded_call, number=200),
+    Workload("MLP forward, original tf.function", original_call, number=200,
+             numpy=numpy_forward),
+    Workload("MLP forward, loaded from the saved model", loaded_call, number=200,
+             numpy=numpy_forward),
+    Workload("scalar x + 1 (call overhead), original tf.function", small_original,
+             number=20000),
+    Workload("scalar x + 1 (call overhead), loaded", small_loaded, number=20000),
     Workload("tf.saved_model.save (MLP, 235k parameters)", save, number=3, repeat=5),
     Workload("tf.saved_model.load (MLP)", load, number=3, repeat=5),
 ]

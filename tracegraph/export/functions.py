@@ -213,28 +213,31 @@ class RestoredFunction:
         self.concrete_functions = [cf for cf in concrete]
         self._signatures = [(signature_of(cf._canonical), cf) for cf in concrete]
         self.input_signature = input_signature
+        # (dtype, shape) of each positional eager tensor -> the concrete function a call with
+        # them dispatched to: later such calls skip binding and matching (like tf.function's
+        # own fast path)
         self._fast: dict = {}
-        for cf in concrete:
-            if all(p.kind in (inspect.Parameter.POSITIONAL_ONLY,
-                              inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                   for p in (cf._signature.parameters.values() if cf._signature else ())) and \
-                    [p for p, _ in cf._input_paths] == [n for n, _ in cf._canonical] and \
-                    all(isinstance(s, TensorSpec) and s.shape._dims is not None and
-                        None not in s.shape._dims for _, s in cf._input_paths):
-                key = tuple((s.dtype.as_numpy_dtype, s.shape._dims) for _, s in cf._input_paths)
-                self._fast.setdefault(key, cf)
+
+    def _remember_fast(self, args, cf) -> None:
+        if len(args) != len(cf._input_paths) or len(self._fast) >= 512:
+            return
+        params = list(cf._signature.parameters) if cf._signature is not None else []
+        if [p for p, _ in cf._input_paths] != params[:len(args)]:
+            return
+        self._fast[tuple((a._value.dtype, a._value.shape) for a in args)] = cf
 
     @property
     def name(self) -> str:
         return self._name
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and self._fast and current_context() is EAGER:
+        eager = current_context() is EAGER
+        if not kwargs and eager:
             key = []
             for a in args:
                 if type(a) is not EagerTensor:
                     break
-                key.append((a._value.dtype.type, a._value.shape))
+                key.append((a._value.dtype, a._value.shape))
             else:
                 cf = self._fast.get(tuple(key))
                 if cf is not None:
@@ -245,9 +248,10 @@ class RestoredFunction:
             return cf.call_in_graph(value_canonical)
         values = cf.flat_input_values(value_canonical)
         recorded = getattr(function_module, "_call_recorded", None)
-        if ctx is not EAGER and recorded is not None and active_tapes is not None and \
-                active_tapes():
+        if not eager and recorded is not None and active_tapes is not None and active_tapes():
             return recorded(cf, values, value_canonical)   # one tape entry, as for tf.function
+        if not kwargs and eager and all(type(a) is EagerTensor for a in args):
+            self._remember_fast(args, cf)
         return cf._call_values(values)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
