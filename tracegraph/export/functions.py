@@ -191,7 +191,7 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         if isinstance(spec, VariableSpec):
             ok = t.dtype.name == "resource"
         else:
-            ok = t.dtype is spec.dtype and t._shape == spec.shape._dims
+            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape._dims
         if not ok:
             dec.fail(where, "spec does not match the graph input")
 

@@ -41,7 +41,7 @@ __all__ = ["collect_graphs", "encode_graph", "decode_graph", "graph_variables",
 
 # Ops whose records carry one of these flags run Python code that is not part of the graph
 # (py_function and friends): a saved graph cannot hold them.
-UNSAVEABLE_FLAGS = frozenset({"py_function", "python_callback", "unsaveable"})
+UNSAVEABLE_FLAGS = frozenset({"calls_python", "py_function", "python_callback", "unsaveable"})
 MAX_OPS = 1_000_000
 MAX_NAME = 1000
 
@@ -251,7 +251,11 @@ def _infer(dec: Decoder, op_def, inputs, arity, attrs, declared, field):
 def _decode_op(dec: Decoder, graph: FuncGraph, ops: list, v, field: str):
     dec.obj(v, field, _OP_FIELDS, ("source",))
     name = _name(dec, v["name"], f"{field}.name")
-    if name in graph._by_name:
+    try:
+        graph.get_operation_by_name(name)
+    except KeyError:
+        pass
+    else:
         dec.fail(f"{field}.name", f"duplicate op name {name!r:.80}")
     try:
         op_def = get_op(dec.str(v["op"], f"{field}.op"))
