@@ -348,9 +348,19 @@ def _cast_expr(attrs):
     return "{0}.astype(np." + np.dtype(dst.as_numpy_dtype).name + ")"
 
 
+def _cast_jit(attrs):
+    """`np.float32(x)` per element where the inline form applies and no float becomes an
+    integer (NumPy's and numba's rules for out-of-range values differ)."""
+    src, dst = attrs.get("SrcT"), attrs.get("DstT")
+    if _cast_expr(attrs) is None or (src.is_floating and not (dst.is_floating or dst.is_bool)):
+        return None
+    return "np.{T}({0})"
+
+
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast")
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast",
+                jit=_cast_jit)
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")
