@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 
+from ..execute.compile import EXECUTORS  # what a saved function may ask to run on
 from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
 from ..graph.tensor import SymbolicTensor
@@ -29,8 +30,6 @@ try:  # gradients through loaded functions, once GradientTape exists (issue 9)
 except ImportError:  # pragma: no cover - before automatic differentiation lands
     active_tapes = None
 
-# What a saved function may ask to run on (jit_compile=True functions keep "jit").
-EXECUTORS = ("codegen", "interpreter", "jit")
 
 __all__ = ["encode_concrete", "decode_concrete", "RestoredFunction", "SignatureFunction",
            "signature_outputs"]
@@ -128,8 +127,9 @@ def decode_concrete(dec: Decoder, v, field: str,
     executor = v["executor"]
     if executor not in EXECUTORS:
         dec.fail(f"{field}.executor", f"unknown executor {executor!r:.40}")
-    if executor == "codegen" and function_module.FORCE_JIT:  # the test suite's jit mode
-        executor = "jit"
+    forced = getattr(function_module, "FORCE_EXECUTOR", None)  # the test suite's modes
+    if executor == "codegen" and forced:
+        executor = forced
     name = dec.str(v["name"], f"{field}.name")
     if not safe_name(name):
         dec.fail(f"{field}.name", f"not a valid function name: {name!r:.80}")
