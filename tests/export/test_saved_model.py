@@ -298,3 +298,36 @@ def test_a_loaded_model_keeps_training_like_the_original(tmp_path):
     order = [layer_var for layer in model.layers for layer_var in (layer.w, layer.b)]
     loaded_order = [v for layer in loaded.layers for v in (layer.w, layer.b)]
     assert train(model, order) == train(loaded, loaded_order)
+
+
+def test_variable_arguments_and_nested_calls_with_captured_variables(tmp_path):
+    h = Holder()
+    h.v = tf.Variable([1.0, 2.0])
+    h.k = tf.Variable(3.0)
+
+    @tf.function
+    def inner(x):
+        h.k.assign_add(1.0)
+        return x * h.v * h.k
+
+    @tf.function
+    def outer(x):
+        return inner(x) + tf.cond(tf.reduce_sum(x) > 0, lambda: h.v * 2.0, lambda: h.v)
+
+    @tf.function
+    def accumulate(var, x):
+        var.assign_add(x)
+        return var.read_value()
+    h.outer, h.accumulate = outer, accumulate
+    x = tf.constant([1.0, 1.0])
+    outer(x)
+    accumulate(h.v, tf.constant([0.5, 0.5]))
+    tf.saved_model.save(h, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_array_equal(loaded.outer(x).numpy(), outer(x).numpy())
+    assert loaded.k.numpy() == h.k.numpy() == 5.0
+    w = tf.Variable([10.0, 10.0])
+    assert loaded.accumulate(w, tf.constant([1.0, 2.0])).numpy().tolist() == [11.0, 12.0]
+    assert w.numpy().tolist() == [11.0, 12.0]
+    with pytest.raises(ValueError, match="Could not find matching"):
+        loaded.accumulate(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]))

@@ -14,14 +14,15 @@ import inspect
 from ..execute.compile import EXECUTORS  # what a saved function may ask to run on
 from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
+from ..framework.variables import Variable
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, is_nested
 from ..ops.registry import current_context
-from ..shapes import TensorSpec
+from ..shapes import TensorSpec, shapes_compatible
 from ..trace import function as function_module
-from ..trace.concrete import ConcreteFunction, _leaves_by_path
-from ..trace.keys import VariableSpec, canonicalize, make_key
-from ..trace.signatures import input_signature_canonical, signature_of
+from ..trace.concrete import ConcreteFunction
+from ..trace.keys import VariableSpec, canonicalize, leaf_spec
+from ..trace.signatures import input_signature_canonical
 from .graph_codec import safe_name
 from .values import MAX_DEPTH, Decoder, Encoder, UnsaveableError
 
@@ -177,7 +178,7 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
     if len(paths) != len(graph.inputs):
         dec.fail(f"{field}.input_paths", f"{len(paths)} paths for {len(graph.inputs)} inputs")
     try:
-        leaves = _leaves_by_path(canonical)
+        leaves = spec_leaves(canonical)
     except Exception as e:  # a hostile canonical structure
         dec.fail(f"{field}.canonical", f"bad structure ({e})")
     for i, ((path, spec), t) in enumerate(zip(paths, graph.inputs)):
@@ -196,6 +197,80 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
             dec.fail(where, "spec does not match the graph input")
 
 
+# ---- matching calls against saved signatures -----------------------------------------------
+# A saved signature's leaves are TensorSpecs, VariableSpecs and Python values; a call matches
+# when its structure is the same, every Python value equal (same type), every tensor of the
+# same dtype and a compatible shape, and every Variable likewise.
+
+def _children(value):
+    if isinstance(value, dict):
+        return [(f"[{k!r}]", value[k]) for k in sorted(value, key=repr)]
+    return [(f"[{i}]", v) for i, v in enumerate(value)]
+
+
+def spec_leaves(canonical) -> dict:
+    """path -> leaf of a saved signature (specs are leaves, unlike nest's dataclasses)."""
+    out = {}
+    stack = [(name, value) for name, value in reversed(canonical)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, (list, tuple, dict)):
+            stack.extend((path + k, v) for k, v in reversed(_children(value)))
+        else:
+            out[path] = value
+    return out
+
+
+def _leaf_accepts(want, got) -> bool:
+    if isinstance(want, VariableSpec):
+        return isinstance(got, Variable) and got.dtype is want.dtype and \
+            shapes_compatible(want.shape, got.handle.shape)
+    if isinstance(want, TensorSpec):
+        spec = leaf_spec(got) if not isinstance(got, Variable) else None
+        return isinstance(spec, TensorSpec) and spec.dtype is want.dtype and \
+            shapes_compatible(want.shape._dims, spec.shape._dims)
+    if isinstance(got, (Variable, TensorSpec)) or leaf_spec(got) is not None:
+        return False
+    if type(want) is not type(got):
+        return False
+    if type(want) is float:
+        return want.hex() == got.hex()
+    try:
+        return bool(want == got)
+    except Exception:  # an object whose == does not give a bool
+        return False
+
+
+def _accepts(saved, call) -> bool:
+    if len(saved) != len(call):
+        return False
+    stack = [(w, g) for (wn, w), (gn, g) in zip(saved, call) if wn == gn]
+    if len(stack) != len(saved):
+        return False
+    while stack:
+        want, got = stack.pop()
+        if isinstance(want, (list, tuple, dict)):
+            if type(want) is not type(got) or len(want) != len(got):
+                return False
+            if isinstance(want, dict) and set(want) != set(got):
+                return False
+            stack.extend((w, g) for (_, w), (_, g) in zip(_children(want), _children(got)))
+        elif not _leaf_accepts(want, got):
+            return False
+    return True
+
+
+def _known_dims(canonical) -> int:
+    """How specific a signature is: with several matches, the most specific wins."""
+    n = 0
+    for leaf in spec_leaves(canonical).values():
+        dims = leaf.shape._dims if isinstance(leaf, TensorSpec) else \
+            leaf.shape if isinstance(leaf, VariableSpec) else None
+        if dims is not None:
+            n += 1 + sum(1 for s in dims if s is not None)
+    return n
+
+
 # ---- the callables of a loaded model -----------------------------------------------------------
 
 def _describe_call(args, kwargs) -> str:
@@ -211,7 +286,7 @@ class RestoredFunction:
     def __init__(self, name: str, concrete: list, input_signature=None):
         self._name = name
         self.concrete_functions = [cf for cf in concrete]
-        self._signatures = [(signature_of(cf._canonical), cf) for cf in concrete]
+        self._signatures = [(_known_dims(cf._canonical), cf) for cf in concrete]
         self.input_signature = input_signature
         # (dtype, shape) of each positional eager tensor -> the concrete function a call with
         # them dispatched to: later such calls skip binding and matching (like tf.function's
@@ -261,7 +336,7 @@ class RestoredFunction:
 
     def _match(self, args, kwargs):
         errors = []
-        for _, cf in sorted(self._signatures, key=lambda p: -p[0].known_dims()):
+        for _, cf in sorted(self._signatures, key=lambda p: -p[0]):
             try:
                 canonical = canonicalize(cf._signature, args, kwargs)
                 if self.input_signature is not None:
@@ -272,8 +347,7 @@ class RestoredFunction:
             except (TypeError, ValueError) as e:
                 errors.append(str(e))
                 continue
-            sig = signature_of(cf._canonical)
-            if sig.accepts(make_key(key_canonical)):
+            if _accepts(cf._canonical, key_canonical):
                 return cf, values
         options = "\n\n".join(
             f"Option {i + 1}:\n{cf.pretty_printed_signature()}"
