@@ -162,3 +162,25 @@ def test_not_a_saved_model(tmp_path):
     (tmp_path / "checksum.json").write_text(json.dumps({"format": "other", "version": 1,
                                                         "sha256": {}}))
     _refused(tmp_path, "format", "not a tracegraph saved model")
+
+
+def test_sub_graphs_nested_too_deeply_are_refused(saved):
+    doc = _doc(saved)
+    base = len(doc["graphs"])
+    chain = []
+    for i in range(60):   # graph i calls graph i - 1 through a PartitionedCall
+        ops = [{"name": "x", "op": "placeholder", "type": "Placeholder", "inputs": [],
+                "arity": [], "attrs": {"dtype": {"dtype": "float32"}, "shape": {"tuple": []}},
+                "control": [], "outputs": [{"dtype": "float32", "shape": []}]}]
+        if i:
+            ops.append({"name": "call", "op": "partitioned_call", "type": "PartitionedCall",
+                        "inputs": [[0, 0]], "arity": [1],
+                        "attrs": {"Tin": {"tuple": [{"dtype": "float32"}]},
+                                  "f": {"graph": base + i - 1},
+                                  "Tout": {"tuple": [{"dtype": "float32"}]}},
+                        "control": [], "outputs": [{"dtype": "float32", "shape": []}]})
+        chain.append({"name": f"g{i}", "ops": ops, "inputs": [[0, 0]],
+                      "outputs": [[len(ops) - 1, 0]], "captures": []})
+    doc["graphs"] += chain
+    _write(saved, doc)
+    _refused(saved, "graphs[", "nested deeper than 50")

@@ -43,6 +43,7 @@ __all__ = ["collect_graphs", "encode_graph", "decode_graph", "graph_variables",
 # (py_function and friends): a saved graph cannot hold them.
 UNSAVEABLE_FLAGS = frozenset({"calls_python", "py_function", "python_callback", "unsaveable"})
 MAX_OPS = 1_000_000
+MAX_GRAPH_DEPTH = 50     # cond inside while inside a call ...: levels of sub-graphs
 MAX_NAME = 1000
 
 
@@ -332,9 +333,16 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
     for i, t in enumerate(graph.inputs):
         if t.op.type != "Placeholder":
             dec.fail(f"{field}.inputs[{i}]", "graph inputs must be placeholders")
+    depths = dec.__dict__.setdefault("graph_depths", {})
+    depth = 1 + max((depths.get(id(sub), 0) for op in ops for _, sub in op.subgraphs()),
+                    default=0)
+    if depth > MAX_GRAPH_DEPTH:
+        dec.fail(field, f"sub-graphs nested deeper than {MAX_GRAPH_DEPTH}")
+    depths[id(graph)] = depth
     try:
         verify(graph)
-    except (GraphVerificationError, TypeError, ValueError, AttributeError) as e:
+    except (GraphVerificationError, TypeError, ValueError, AttributeError,
+            RecursionError) as e:
         dec.fail(field, f"the graph is not well formed: {e}")
     return graph
 

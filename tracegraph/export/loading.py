@@ -272,6 +272,10 @@ class _Loader:
                     a.dtype != b.dtype or not shapes_compatible(a.shape._dims, b.shape._dims)
                     for (_, a), b in zip(inputs, paths)):
                 dec.fail(f"{where}.inputs", "do not match the function's inputs")
+            from ..graph.tensor import SymbolicTensor
+            from ..nest import flatten
+            if not all(isinstance(t, SymbolicTensor) for t in flatten(cf.structured_outputs)):
+                dec.fail(f"{where}.function", "a signature function must return tensors only")
             n_out = len(cf.graph.outputs)
             outputs = []
             for i, pair in enumerate(dec.list(entry["outputs"], f"{where}.outputs")):
