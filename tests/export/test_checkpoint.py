@@ -140,3 +140,13 @@ def test_a_hostile_state_file_cannot_point_outside_the_directory(tmp_path):
     (tmp_path / "checkpoint").write_text('model_checkpoint_path: "../../etc/passwd"\n')
     with pytest.raises(tf.saved_model.SavedDataError, match="checkpoint"):
         tf.train.latest_checkpoint(str(tmp_path))
+
+
+def test_a_root_object_is_saved_at_the_top_level(tmp_path):
+    m = SequentialModule()
+    path = tf.train.Checkpoint(root=m).write(str(tmp_path / "w"))
+    names = [n for n, _ in tf.train.list_variables(path)]
+    assert "dense_1/w/.ATTRIBUTES/VARIABLE_VALUE" in names
+    fresh = SequentialModule()
+    tf.train.Checkpoint(root=fresh).read(path).assert_consumed()
+    np.testing.assert_array_equal(fresh.dense_2.w.numpy(), m.dense_2.w.numpy())

@@ -24,7 +24,7 @@ from ..shapes import shapes_compatible
 from .arrays import check_meta, file_sha256, read_npz, write_npz
 from .errors import FORMAT_VERSION, SavedDataError
 from .loading import read_json
-from .objects import ObjectGraph
+from .objects import ObjectGraph, children_of
 from .values import Decoder
 
 __all__ = ["Checkpoint", "CheckpointManager", "list_variables", "load_variable",
@@ -212,13 +212,11 @@ class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: saves and restores the Variables under `objects`."""
 
     def __init__(self, root=None, **kwargs):
-        if root is not None:
-            kwargs = {"root": root, **kwargs}
         for name, value in kwargs.items():
             if name == "save_counter":
                 raise ValueError("'save_counter' is reserved by tf.train.Checkpoint.")
             setattr(self, name, value)
-        self._prefix_counter = None
+        self._root = root   # its children are saved at the top level, as in TensorFlow
 
     @property
     def save_counter(self) -> Variable:
@@ -269,6 +267,10 @@ class _CheckpointView:
     """The tree a Checkpoint saves: its attributes plus `save_counter`."""
 
     def __init__(self, checkpoint: Checkpoint):
+        root = vars(checkpoint).get("_root")
+        if root is not None:
+            for name, value in children_of(root):
+                setattr(self, name, value)
         for name, value in vars(checkpoint).items():
             if not name.startswith("_"):
                 setattr(self, name, value)
