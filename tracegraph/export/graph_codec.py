@@ -207,6 +207,27 @@ def _decode_type(dec: Decoder, v, field: str) -> TensorType:
     return TensorType(dtype, shape, value)
 
 
+def _same_kind(default, value) -> bool:
+    """Whether `value` has the type of the record's default (None and REQUIRED defaults
+    accept any saved value; type inference then checks it)."""
+    if default is None or type(default).__name__ == "_Required":
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(default, int):
+        return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float, np.integer, np.floating)) and \
+            not isinstance(value, bool)
+    if isinstance(default, d.DType):
+        return isinstance(value, d.DType)
+    if isinstance(default, (str, bytes)):
+        return isinstance(value, (str, bytes))
+    if isinstance(default, (tuple, list)):
+        return isinstance(value, (tuple, list, np.ndarray))
+    return True
+
+
 def _check_attrs(dec: Decoder, op_def, attrs: dict, field: str) -> None:
     for key, value in attrs.items():
         where = f"{field}.attrs.{key}"
@@ -221,6 +242,9 @@ def _check_attrs(dec: Decoder, op_def, attrs: dict, field: str) -> None:
                 dec.fail(where, f"not an allowed dtype for {op_def.tf_type}: {value!r:.80}")
         elif key not in op_def.attr_defaults:
             dec.fail(where, f"{op_def.tf_type} has no attr named {key!r:.60}")
+        elif not _same_kind(op_def.attr_defaults[key], value):
+            dec.fail(where, f"{op_def.tf_type} expects {type(op_def.attr_defaults[key]).__name__}"
+                     f" for attr {key!r}, got {type(value).__name__}")
     for key in op_def.attr_defaults:
         if key not in attrs:
             dec.fail(f"{field}.attrs", f"attr {key!r} of {op_def.tf_type} is missing")
@@ -242,7 +266,12 @@ def _infer(dec: Decoder, op_def, inputs, arity, attrs, declared, field):
         dec.fail(f"{field}.outputs", f"{len(declared)} outputs declared, {op_def.tf_type} "
                  f"has {len(inferred)}")
     for i, (got, want) in enumerate(zip(inferred, declared)):
-        if not isinstance(got, TensorType) or got.dtype is not want.dtype or not \
+        if not isinstance(got, TensorType) or not isinstance(got.dtype, d.DType) or not (
+                got.shape is None or (isinstance(got.shape, tuple) and all(
+                    s is None or type(s) is int for s in got.shape))):
+            dec.fail(f"{field}.outputs[{i}]", f"{op_def.tf_type} inferred no valid type from "
+                     "these attrs")
+        if got.dtype is not want.dtype or not \
                 shapes_compatible(got.shape, want.shape) or (
                     want.shape is None and got.shape is not None):
             dec.fail(f"{field}.outputs[{i}]", f"declared {want!r} but {op_def.tf_type} "
