@@ -22,9 +22,10 @@ from ..trace.concrete import ConcreteFunction
 from ..trace.function import Function
 from .arrays import file_sha256, write_npz
 from .errors import FORMAT_VERSION
-from .functions import encode_concrete, signature_outputs
+from .functions import encode_concrete
 from .graph_codec import collect_graphs, encode_graph, graph_variables
 from .objects import ObjectGraph
+from .restored import signature_outputs
 from .values import Encoder
 
 __all__ = ["save", "write_directory", "FORMAT", "DEFAULT_SIGNATURE"]
