@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from ..graph.graph import Graph
+from ..ops.registry import is_unseeded_random
 from .codegen import generate
 from .interpreter import Interpreter
 from .parallel import ParallelFunction, split_for_threads
@@ -76,7 +77,7 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     if _crosscheck and executor != "interpreter":
         reference = _build(graph, inputs, outputs, constants, "interpreter", name)
         # Parts on threads use one BLAS thread each: matmul sums in another order.
-        exact = (executor != "jit" or _exact(graph)) and not isinstance(fn, ParallelFunction)
+        exact = _exact(graph) and not isinstance(fn, ParallelFunction)
         return _CrossChecked(fn, reference, graph, exact=exact)
     return fn
 
@@ -90,8 +91,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor == "jit" and (getattr(graph, "jit_cluster", False) or
-                                  getattr(graph, "jit_loop", False)):
+        if executor != "interpreter" and (getattr(graph, "jit_cluster", False) or
+                                          getattr(graph, "jit_loop", False)):
             from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         cache[executor] = fn
@@ -125,9 +126,7 @@ class _CrossChecked:
         self.exact = exact
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        self.deterministic = not any("random" in op.op_def.flags and
-                                     op.attrs.get("seed", 0) == 0 and
-                                     op.attrs.get("seed2", 0) == 0
+        self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs)
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 
