@@ -115,7 +115,8 @@ def _check_saveable(op, fn_name: str) -> None:
             "that does not call it.")
 
 
-def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
+def encode_graph(graph: Graph, enc: Encoder, fn_name: str, sources: bool = False) -> dict:
+    """`sources`: keep each op's user source location (TensorFlow's `save_debug_info`)."""
     index = {id(op): i for i, op in enumerate(graph.operations)}
     ops = []
     if not safe_name(graph.name):
@@ -138,7 +139,7 @@ def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
                  "arity": list(op.input_arity), "attrs": attrs,
                  "control": [index[id(c)] for c in op.control_inputs],
                  "outputs": [_output_type(t, enc) for t in op.outputs]}
-        if op.source is not None:
+        if sources and op.source is not None:
             entry["source"] = [str(op.source.filename), int(op.source.lineno),
                                str(op.source.function)]
         ops.append(entry)
