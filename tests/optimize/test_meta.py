@@ -145,7 +145,7 @@ def test_a_failing_pass_is_skipped_with_a_warning(monkeypatch):
 
 
 def test_verify_mode_names_the_pass_that_changed_a_result(monkeypatch):
-    from tracegraph.optimize import arithmetic
+    from tracegraph.optimize import arithmetic_optimization as arithmetic
     from tracegraph.optimize.rules import Const, Op, Rule, X
     bad = arithmetic.Rules(Rule("broken", Op("Mul", X, Const(2.0)), X),
                            *arithmetic.ARITHMETIC.rules)

@@ -49,7 +49,7 @@ SMOOTH_SLOW = settings(max_examples=500, deadline=None,
 
 EXACT_PASSES = [name for name, p in PASSES.items() if p.exact and name not in NO_EFFECT]
 ROUNDING_PASSES = [name for name, p in PASSES.items() if not p.exact]
-NONFINITE_RULES = {"pow_half"}  # pow(-inf, 0.5) = inf, sqrt(-inf) = nan (arithmetic.py)
+NONFINITE_RULES = {"pow_half"}  # pow(-inf, 0.5) = inf, sqrt(-inf) = nan (arithmetic_optimization.py)
 
 
 def check_exact(program, *, each_pass_in_pipeline: bool = False) -> None:

@@ -22,7 +22,7 @@ def _same_results(a, b):
 
 
 def test_loop_invariant_code_motion_hoists_two_values():
-    # loop.py compared tensors with `in` (tf.equal on tensors): a body reading two hoisted
+    # loop_optimization.py compared tensors with `in` (tf.equal on tensors): a body reading two hoisted
     # values made the pass raise.
     def f(x, y):
         def body(i, acc):

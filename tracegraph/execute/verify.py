@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import InternalError
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
-from ..optimize.arithmetic import ARITHMETIC
+from ..optimize.arithmetic_optimization import ARITHMETIC
 from ..optimize.passes import PASSES
 
 __all__ = ["OptimizerVerificationError", "verify_passes"]
