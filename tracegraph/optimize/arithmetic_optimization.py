@@ -1,12 +1,20 @@
 """Arithmetic optimization: local simplifications written as a table of rules, plus one
 whole-graph rewrite (left-deep chains of adds -> one AddN).
 
-IEEE safety: a rewrite never turns a NaN or Inf result into a finite one, so `x*0` stays. Rules
-marked `exact=False` may change the last bit (1/(1/x) -> x, pow(x, 0.5) -> sqrt(x), which also
-differs on -inf and -0.0); all other rules are bit for bit. `x + 0 -> x` holds only for integer
-zeros and -0.0 (x + +0.0 turns -0.0 into +0.0), `x - 0 -> x` for integer zeros and +0.0. The
-negation of an ordering comparison is rewritten only for integers (NaN compares false both
-ways); `not (a == b) -> a != b` holds for every dtype.
+Two groups (rules.py), and the report names the second:
+
+- exact: every result bit for bit, NaNs, infinities and signs of zero included. IEEE safety: a
+  rewrite never turns a NaN or Inf result into a finite one, so `x*0` stays. `x + 0 -> x` holds
+  only for integer zeros and -0.0 (x + +0.0 turns -0.0 into +0.0), `x - 0 -> x` for integer
+  zeros and +0.0. The negation of an ordering comparison is rewritten only for integers (NaN
+  compares false both ways); `not (a == b) -> a != b` holds for every dtype. `pow(x, 0.5) ->
+  sqrt(x)` only where x can be neither -inf nor -0.0, the two values where they part ways
+  (pow gives +inf and +0.0, sqrt NaN and -0.0): x a square, an absolute value or an exp.
+  Powers take a scalar exponent only: NumPy's power then takes its exact fast path (x*x, x,
+  sqrt(x)); with an array exponent its float32 pow can be one ulp off.
+- rounding-changing (option `arithmetic_rounding_changing`, on by default as in Grappler,
+  whose involution removal includes Reciprocal): `1/(1/x) -> x` may change the last bit, and
+  1/x overflows or underflows for the largest and smallest x.
 """
 
 from __future__ import annotations
@@ -14,9 +22,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.registry import get_op
-from .builder import GraphBuilder, constant_value, consumers
+from .builder import constant_value, consumers
 from .passes import graph_pass
-from .rules import Const, New, Op, Rule, Rules, Var, X, Y, build
+from .rules import (
+    EXACT,
+    ROUNDING_CHANGING,
+    AttrOf,
+    Const,
+    New,
+    Op,
+    Rule,
+    Rules,
+    Var,
+    X,
+    Y,
+    named_like,
+    rewrite,
+)
 
 
 def _output(match):
@@ -26,8 +48,7 @@ def _output(match):
 def keeps_type(match) -> bool:
     """The result has exactly x's dtype and static shape (no broadcasting to a bigger one)."""
     x, out = match.bindings["x"], _output(match)
-    return x.dtype is out.dtype and x._shape == out._shape and x._shape is not None and \
-        all(s is not None for s in x._shape)
+    return x.dtype is out.dtype and x.known_shape is not None and x.dims == out.dims
 
 
 def _zero_kind(match, negative_zero_ok: bool) -> bool:
@@ -55,10 +76,6 @@ def not_float(match) -> bool:
     return not match.bindings["x"].dtype.is_floating and not match.bindings["x"].dtype.is_complex
 
 
-def is_floating(match) -> bool:
-    return match.bindings["x"].dtype.is_floating
-
-
 def scalar_exponent(match) -> bool:
     """pow(x, 2) -> square(x) and pow(x, 1) -> x are bit for bit only for a scalar exponent:
     NumPy's power then takes its exact fast path (x*x, x); with an array of 2s its float32
@@ -66,37 +83,30 @@ def scalar_exponent(match) -> bool:
     return keeps_type(match) and np.size(constant_value(match.bindings["exponent"])) == 1
 
 
-def _compose_transposes(builder, match, name, source):
-    """transpose(transpose(x, p), q) -> transpose(x, p[q]), or x when that is the identity."""
-    p = constant_value(match.bindings["p"])
-    q = constant_value(match.bindings["q"])
-    if p is None or q is None:
-        return None
-    perm = [int(np.asarray(p)[i]) for i in np.asarray(q)]
+def half_power(match) -> bool:
+    """pow(x, 0.5) -> sqrt(x): a scalar exponent on a floating-point x (the pattern has made
+    sure x is neither -inf nor -0.0)."""
+    return scalar_exponent(match) and match.bindings["x"].dtype.is_floating
+
+
+def composable_transposes(match) -> bool:
+    return constant_value(match.bindings["p"]) is not None and \
+        constant_value(match.bindings["q"]) is not None
+
+
+def _composed(match) -> list:
+    p, q = np.asarray(constant_value(match.bindings["p"])), \
+        np.asarray(constant_value(match.bindings["q"]))
+    return [int(p[i]) for i in q]
+
+
+def _compose_transposes(builder, match, name, source, controls):
+    """transpose(transpose(x, p), q) = transpose(x, p[q]), which is x when p[q] = identity."""
+    perm = _composed(match)
     if perm == list(range(len(perm))):
         return match.bindings["x"]
-    return builder.apply(get_op("Transpose"), [match.bindings["x"], np.array(perm, np.int32)],
-                         {}, name, source)
-
-
-def _reshape_of_reshape(builder, match, name, source):
-    return builder.apply(get_op("Reshape"), [match.bindings["x"], match.bindings["s2"]], {},
-                         name, source)
-
-
-def _negated(comparison: str):
-    def make(builder, match, name, source):
-        return builder.apply(get_op(comparison), [match.bindings["x"], match.bindings["y"]],
-                             {}, name, source)
-    return make
-
-
-def _not_equal(builder, match, name, source):
-    inner = match.ops[1]
-    flag = inner.attrs.get("incompatible_shape_error", True)
-    return builder.apply(get_op("NotEqual" if inner.type == "Equal" else "Equal"),
-                         [match.bindings["x"], match.bindings["y"]],
-                         {"incompatible_shape_error": flag}, name, source)
+    return builder.apply(match.ops[0].op_def, [match.bindings["x"], np.array(perm, np.int32)],
+                         {}, name, source, controls)
 
 
 ARITHMETIC = Rules(
@@ -107,48 +117,63 @@ ARITHMETIC = Rules(
     Rule("neg_neg", Op("Neg", Op("Neg", X)), X),                                 # --x -> x
     Rule("not_not", Op("LogicalNot", Op("LogicalNot", X)), X),                   # !!x -> x
     Rule("reciprocal_reciprocal", Op("Reciprocal", Op("Reciprocal", X)), X,      # 1/(1/x) -> x
-         exact=False),
+         group=ROUNDING_CHANGING),
     Rule("div_div", Op("RealDiv", Const(1), Op("RealDiv", Const(1), X)), X,     # 1/(1/x) -> x
-         guard=keeps_type, exact=False),
+         guard=keeps_type, group=ROUNDING_CHANGING),
     Rule("mul_self", Op("Mul", X, X), New("Square", X)),                         # x*x -> x^2
     Rule("pow_two", Op("Pow", X, Const(2, bind="exponent")), New("Square", X),   # x**2 -> x^2
          guard=scalar_exponent),
     Rule("pow_one", Op("Pow", X, Const(1, bind="exponent")), X,                  # x**1 -> x
          guard=scalar_exponent),
-    Rule("pow_half", Op("Pow", X, Const(0.5)), New("Sqrt", X),                  # x**.5 -> sqrt
-         guard=lambda m: keeps_type(m) and is_floating(m), exact=False),
-    Rule("transpose_transpose",                                                  # T(T(x)) -> T(x)
-         Op("Transpose", Op("Transpose", X, Var("p")), Var("q")),
-         _compose_transposes),
+    Rule("pow_half_of_square",                                                   # (y^2)**.5 ->
+         Op("Pow", Op("Square", Y, bind="x"), Const(0.5, bind="exponent")),     # sqrt(y^2)
+         New("Sqrt", X), guard=half_power),
+    Rule("pow_half_of_abs",                                                      # |y|**.5 ->
+         Op("Pow", Op("Abs", Y, bind="x"), Const(0.5, bind="exponent")),        # sqrt(|y|)
+         New("Sqrt", X), guard=half_power),
+    Rule("pow_half_of_exp",                                                      # exp(y)**.5 ->
+         Op("Pow", Op("Exp", Y, bind="x"), Const(0.5, bind="exponent")),        # sqrt(exp(y))
+         New("Sqrt", X), guard=half_power),
+    Rule("transpose_transpose",                                                  # T(T(x,p),q) =
+         Op("Transpose", Op("Transpose", X, Var("p")), Var("q")),                # T(x, p[q])
+         _compose_transposes, guard=composable_transposes),
     Rule("reshape_reshape",                                                      # R(R(x)) -> R(x)
          Op("Reshape", Op("Reshape", X, Var("s1")), Var("s2")),
-         _reshape_of_reshape),
-    Rule("not_equal", Op("LogicalNot", Op("Equal", X, Y)), _not_equal),         # !(a==b) -> a!=b
-    Rule("not_not_equal", Op("LogicalNot", Op("NotEqual", X, Y)), _not_equal),  # !(a!=b) -> a==b
+         New("Reshape", X, Var("s2"))),
+    Rule("not_equal",                                                            # !(a==b) -> a!=b
+         Op("LogicalNot", Op("Equal", X, Y, bind="eq")),
+         New("NotEqual", X, Y, incompatible_shape_error=AttrOf("eq", "incompatible_shape_error",
+                                                               True))),
+    Rule("not_not_equal",                                                        # !(a!=b) -> a==b
+         Op("LogicalNot", Op("NotEqual", X, Y, bind="ne")),
+         New("Equal", X, Y, incompatible_shape_error=AttrOf("ne", "incompatible_shape_error",
+                                                            True))),
     Rule("not_less", Op("LogicalNot", Op("Less", X, Y)),                         # !(a<b) -> a>=b
-         _negated("GreaterEqual"), guard=not_float),
+         New("GreaterEqual", X, Y), guard=not_float),
     Rule("not_less_equal", Op("LogicalNot", Op("LessEqual", X, Y)),              # !(a<=b) -> a>b
-         _negated("Greater"), guard=not_float),
+         New("Greater", X, Y), guard=not_float),
     Rule("not_greater", Op("LogicalNot", Op("Greater", X, Y)),                   # !(a>b) -> a<=b
-         _negated("LessEqual"), guard=not_float),
+         New("LessEqual", X, Y), guard=not_float),
     Rule("not_greater_equal", Op("LogicalNot", Op("GreaterEqual", X, Y)),        # !(a>=b) -> a<b
-         _negated("Less"), guard=not_float),
+         New("Less", X, Y), guard=not_float),
 )
+
+# ((a + b) + c) + d -> AddN(a, b, c, d): AddN sums its inputs left to right, so bit for bit
+ADD_CHAIN = Rule("add_chain_to_add_n", Op("AddV2", X, Y), New("AddN"))
 
 
 def _add_chain(op, uses) -> tuple[list, list] | None:
     """(leaves, inner adds) of a left-deep chain of adds ending at `op` (((a+b)+c)+d), when
-    every inner add feeds only the next one and no operand is broadcast: AddN sums the leaves
-    in the same order, so the result is bit for bit the same."""
+    every inner add feeds only the next one and no operand is broadcast."""
     leaves, inner = [], []
     node = op
-    out_shape = op.outputs[0]._shape
-    if out_shape is None or any(s is None for s in out_shape) or node.control_inputs:
+    out_shape = op.outputs[0].known_shape
+    if out_shape is None or node.control_inputs:
         return None
     while True:
         left, right = node.inputs
         leaves.append(right)
-        if left.op.type == "AddV2" and uses.get(id(left), []) == [node] and \
+        if left.op.type == ADD_CHAIN.pattern.type and uses.get(id(left), []) == [node] and \
                 not left.op.control_inputs:
             node = left.op
             inner.append(node)
@@ -156,71 +181,55 @@ def _add_chain(op, uses) -> tuple[list, list] | None:
         leaves.append(left)
         break
     leaves.reverse()
-    if len(leaves) < 3 or any(t._shape != out_shape for t in leaves):
+    if len(leaves) < 3 or any(t.dims != out_shape for t in leaves):
         return None
     return leaves, inner
 
 
-# Sweeps until no rule applies. Each sweep only removes ops or specializes them, so a few reach
-# the fixed point; the cap only bounds the work on a pathological graph.
-MAX_SWEEPS = 8
+class _AddChains:
+    """The whole-graph rewrite of `rules.rewrite`: plan finds the chains, apply builds them."""
+
+    @staticmethod
+    def plan(graph) -> dict:
+        uses = consumers(graph)
+        chains: dict = {}
+        absorbed: set = set()
+        for op in reversed(graph.operations):
+            if op.type == ADD_CHAIN.pattern.type and id(op) not in absorbed and \
+                    op.outputs[0].dtype.is_numeric:
+                found = _add_chain(op, uses)
+                if found is not None:
+                    chains[id(op)] = found[0]
+                    absorbed.update(id(o) for o in found[1])
+        return {"chains": chains, "absorbed": absorbed} if chains else {}
+
+    @staticmethod
+    def apply(b, op, plan, ctx) -> bool:
+        if id(op) in plan["absorbed"]:
+            b.drop(op)
+            return True
+        chain = plan["chains"].get(id(op))
+        if chain is None:
+            return False
+        out = b.apply(get_op(ADD_CHAIN.replacement.type), [[b.tensor(t) for t in chain]], {},
+                      named_like(op.name, ADD_CHAIN.replacement.type), op.source,
+                      b.controls(op))
+        b.replace(op, [out])
+        ctx.rewrote(ADD_CHAIN.name, [op], [out])
+        return True
 
 
-@graph_pass("arithmetic_optimization")
+@graph_pass("arithmetic_optimization", rounding_option="arithmetic_rounding_changing")
 def arithmetic_optimization(graph, ctx):
     """Sweeps the graph until nothing changes, so the pass is idempotent: one rewrite can make
     a match for an op the sweep already passed (x + 0 -> x turns ((x + 0) + y) + z into a
-    chain of adds; x * 1 -> x can give an add a single reader)."""
-    exact_only = ctx.options.get("_exact_only", False)
-    rules = Rules(*[r for r in ARITHMETIC if r.exact or not exact_only])
-    result = graph
-    for _ in range(MAX_SWEEPS):
-        swept = _sweep(result, ctx, rules)
-        if swept is result:
-            break
-        result = swept
+    chain of adds; x * 1 -> x can give an add a single reader). The rounding-changing group
+    applies only when option `arithmetic_rounding_changing` is on."""
+    groups = {EXACT, ROUNDING_CHANGING} if ctx.options.get("arithmetic_rounding_changing",
+                                                           True) else {EXACT}
+    rules = Rules(*[r for r in ARITHMETIC if r.group in groups])
+    result = rewrite(graph, ctx, rules, whole_graph=_AddChains)
+    changing = sum(not r.exact for r in ctx.rewrites)
+    if changing:
+        ctx.detail = f"{changing} {ROUNDING_CHANGING} rewrites (arithmetic_rounding_changing)"
     return result
-
-
-def _sweep(graph, ctx, rules):
-    uses = consumers(graph)
-    chains: dict = {}
-    absorbed: set = set()
-    for op in reversed(graph.operations):
-        if op.type == "AddV2" and id(op) not in absorbed and op.outputs[0].dtype.is_numeric:
-            found = _add_chain(op, uses)
-            if found is not None:
-                chains[id(op)] = found[0]
-                absorbed.update(id(o) for o in found[1])
-    if not chains and not any(rules.could_match(op) for op in graph.operations):
-        return graph
-    b = GraphBuilder(graph)
-    changed = False
-    for op in b.pending():
-        if id(op) in absorbed:
-            b.drop(op)
-            continue
-        chain = chains.get(id(op))
-        if chain is not None:
-            out = b.apply(get_op("AddN"), [[b.tensor(t) for t in chain]], {}, op.name,
-                          op.source, b.controls(op))
-            b.replace(op, [out])
-            ctx.rewrote("add_chain_to_add_n", [op], [out])
-            changed = True
-            continue
-        new = b.copy(op)
-        if len(new.outputs) != 1 or not rules.could_match(op):
-            continue
-        match = rules.match(new.outputs[0])
-        if match is None:
-            continue
-        b.discard(new)
-        out = build(match.rule.replacement, match, b, op.name, op.source)
-        if out is None:  # the rule declined after all: keep the copy
-            b._discarded.discard(id(new))
-            b.dst._name_counts[new.name.lower()] = 1
-            continue
-        b.replace(op, [out])
-        ctx.rewrote(match.rule.name, [op] + list(match.ops[1:]), [out])
-        changed = True
-    return b.finish() if changed else graph

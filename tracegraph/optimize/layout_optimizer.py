@@ -25,7 +25,7 @@ def _nchw_op(op) -> bool:
     if op.type not in _FORMAT_SENSITIVE or op.attrs.get("data_format") != "NCHW":
         return False
     x = op.inputs[0]
-    return x._shape is not None and len(x._shape) == 4
+    return x.ndim == 4
 
 
 def _converted_attrs(op) -> dict:
