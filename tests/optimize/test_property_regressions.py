@@ -22,8 +22,8 @@ def _same_results(a, b):
 
 
 def test_loop_invariant_code_motion_hoists_two_values():
-    # loop_optimization.py compared tensors with `in` (tf.equal on tensors): a body reading two hoisted
-    # values made the pass raise.
+    # loop_optimization.py compared tensors with `in` (tf.equal on tensors): a body reading
+    # two hoisted values made the pass raise.
     def f(x, y):
         def body(i, acc):
             return i + 1, acc * tf.sin(x) + tf.cos(y)

@@ -11,7 +11,6 @@ protocol; this pass is its only writer, the executors read it). The rule is
 
 from __future__ import annotations
 
-
 from ..graph.analysis import last_uses, needed_ops
 from .builder import GraphBuilder, consumers, may_write_into
 from .passes import graph_pass

@@ -1,60 +1,102 @@
 """Remapper: fuses matmul/conv2d + bias + activation into one op whose kernel works in place
-(TensorFlow's `_FusedMatMul` / `_FusedConv2D`):
+(TensorFlow's `_FusedMatMul` / `_FusedConv2D`), as a table of patterns (rules.py), one row per
+product, bias form and activation (Relu, Relu6, Tanh, Sigmoid, or none):
 
-    relu(bias_add(matmul(a, b), bias))   -> _FusedMatMul(a, b, bias, fused_ops=(BiasAdd, Relu))
-    matmul(a, b) + bias   (bias: a vector over the last dim) -> _FusedMatMul(BiasAdd)
-    relu(bias_add(conv2d(x, f), bias))   -> _FusedConv2D(x, f, bias, ...)
+    act(bias_add(matmul(a, b), bias))   -> _FusedMatMul(a, b, bias, fused_ops=(BiasAdd, act))
+    act(matmul(a, b) + bias)            -> the same, when bias is a vector over the last dim
+    act(bias_add(conv2d(x, f), bias))   -> _FusedConv2D(x, f, bias, fused_ops=(BiasAdd, act))
 
-with Relu, Relu6, Tanh or Sigmoid, or no activation. Only when each intermediate result has no
-other consumer, and only for floating-point types.
+The fused kernel computes the same operations in the same order, so results are bit for bit.
+A row's replacement names the fused op and its `fused_ops`. Patterns match the source graph;
+a chain fuses only when every intermediate result has no other reader and is no output of the
+graph, no op of it has control inputs, and the product is floating-point.
 """
 
 from __future__ import annotations
 
-from ..ops.fused import ACTIVATIONS, fused_conv2d_op, fused_matmul_op
+from ..ops.fused import ACTIVATIONS
+from ..ops.registry import get_op
 from .builder import GraphBuilder, consumers
 from .passes import graph_pass
+from .rules import New, Op, Rule, Rules, Var, X, Y
 
 
-def _single_use(t, uses, outputs) -> bool:
-    return len(uses.get(id(t), [])) == 1 and id(t) not in outputs and t.value_index == 0
+def _floating(match) -> bool:
+    return match.bindings["product"].dtype.is_floating
 
 
-def _bias_of(op):
-    """(producer, bias) if `op` adds a bias vector to a matmul/conv2d output."""
-    if op.type == "BiasAdd":
-        return op.inputs[0], op.inputs[1], op.attrs.get("data_format", "NHWC")
-    if op.type == "AddV2":
-        for prod, bias in ((op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])):
-            if prod.op.type == "MatMul" and bias._shape is not None and len(bias._shape) == 1 \
-                    and prod._shape is not None and bias._shape[0] == prod._shape[-1] and \
-                    bias._shape[0] is not None:
-                return prod, bias, "NHWC"
-    return None
+def _bias_format(match) -> str:
+    return match.bindings["biased"].op.attrs.get("data_format", "NHWC")
 
 
-def _pattern(op, uses, outputs):
-    """(root op, base op, bias, activation) for a fusable chain ending at `op`."""
-    activation = None
-    top = op
-    if op.type in ACTIVATIONS:
-        activation = op.type
-        inner = op.inputs[0]
-        if not _single_use(inner, uses, outputs):
-            return None
-        op = inner.op
-    found = _bias_of(op)
-    if found is None:
-        return None
-    product, bias, data_format = found
-    if not _single_use(product, uses, outputs) or not product.dtype.is_floating:
-        return None
-    base = product.op
-    if base.type == "MatMul" and data_format == "NHWC":
-        return top, op, base, bias, activation
-    if base.type == "Conv2D" and base.attrs.get("data_format") == data_format:
-        return top, op, base, bias, activation
-    return None
+def matmul_bias_add(match) -> bool:
+    """A matmul's bias is added in NHWC (over the last dim)."""
+    return _floating(match) and _bias_format(match) == "NHWC"
+
+
+def matmul_plus_bias_vector(match) -> bool:
+    """matmul(a, b) + bias is a BiasAdd when bias is a vector as long as the last dim."""
+    bias, product = match.bindings["bias"].dims, match.bindings["product"].dims
+    return _floating(match) and bias is not None and len(bias) == 1 and \
+        product is not None and bias[0] is not None and bias[0] == product[-1]
+
+
+def conv2d_bias_add(match) -> bool:
+    """The bias is added in the convolution's own data format."""
+    conv = match.bindings["product"].op
+    return _floating(match) and conv.attrs.get("data_format") == _bias_format(match)
+
+
+def _rows() -> list[Rule]:
+    rows = []
+    for activation in (None,) + ACTIVATIONS:
+        def act(pattern, activation=activation):
+            return pattern if activation is None else Op(activation, pattern)
+        suffix = "" if activation is None else f"_{activation.lower()}"
+        activations = () if activation is None else (activation,)
+        rows += [
+            # act(bias_add(a @ b, bias)) = _FusedMatMul(a, b, bias)
+            Rule(f"fuse_matmul_biasadd{suffix}",
+                 act(Op("BiasAdd", Op("MatMul", X, Y, bind="product"), Var("bias"),
+                        bind="biased")),
+                 New("_FusedMatMul", fused_ops=("BiasAdd",) + activations),
+                 guard=matmul_bias_add),
+            # act((a @ b) + bias) = act(bias_add(a @ b, bias)) for a bias over the last dim
+            Rule(f"fuse_matmul_biasadd{suffix}",
+                 act(Op("AddV2", Op("MatMul", X, Y, bind="product"), Var("bias"),
+                        bind="biased")),
+                 New("_FusedMatMul", fused_ops=("BiasAdd",) + activations),
+                 guard=matmul_plus_bias_vector),
+            # act(bias_add(conv2d(x, f), bias)) = _FusedConv2D(x, f, bias)
+            Rule(f"fuse_conv2d_biasadd{suffix}",
+                 act(Op("BiasAdd", Op("Conv2D", X, Y, bind="product"), Var("bias"),
+                        bind="biased")),
+                 New("_FusedConv2D", fused_ops=("BiasAdd",) + activations),
+                 guard=conv2d_bias_add),
+        ]
+    return rows
+
+
+FUSIONS = Rules(*_rows())
+
+
+def _fusable(match, uses, outputs) -> bool:
+    """Every intermediate result is read only by the next op of the chain and is no graph
+    output; no op of the chain waits for a control input."""
+    if any(op.control_inputs for op in match.ops):
+        return False
+    return all(len(uses.get(id(op.outputs[0]), [])) == 1 and id(op.outputs[0]) not in outputs
+               for op in match.ops[1:])
+
+
+def _fused_attrs(match) -> dict:
+    """The row's attrs, plus the product's own attrs that the fused op takes too."""
+    fused = get_op(match.rule.replacement.type)
+    base = match.bindings["product"].op
+    attrs = {k: v for k, v in base.attrs.items()
+             if k in fused.attr_defaults and k not in match.rule.replacement.attrs}
+    attrs.update(match.rule.replacement.attrs)
+    return attrs
 
 
 @graph_pass("remapping")
@@ -64,13 +106,12 @@ def remapping(graph, ctx):
     fusions = {}
     absorbed = set()
     for op in reversed(graph.operations):
-        if id(op) in absorbed:
+        if id(op) in absorbed or not FUSIONS.could_match(op) or len(op.outputs) != 1:
             continue
-        found = _pattern(op, uses, outputs)
-        if found is not None and not any(o.control_inputs for o in found[:3] if o is not None):
-            top, bias_op, base, bias, activation = found
-            fusions[id(top)] = found
-            absorbed.update({id(bias_op), id(base)} - {id(top)})
+        match = FUSIONS.match(op.outputs[0])
+        if match is not None and _fusable(match, uses, outputs):
+            fusions[id(op)] = match
+            absorbed.update(id(o) for o in match.ops[1:])
     if not fusions:
         return graph
     b = GraphBuilder(graph)
@@ -78,24 +119,14 @@ def remapping(graph, ctx):
         if id(op) in absorbed:
             b.drop(op)
             continue
-        found = fusions.get(id(op))
-        if found is None:
+        match = fusions.get(id(op))
+        if match is None:
             b.copy(op)
             continue
-        top, bias_op, base, bias, activation = found
-        fused_ops = ("BiasAdd",) + ((activation,) if activation else ())
-        inputs = [b.tensor(t) for t in base.inputs] + [b.tensor(bias)]
-        if base.type == "MatMul":
-            attrs = {"transpose_a": base.attrs["transpose_a"],
-                     "transpose_b": base.attrs["transpose_b"], "fused_ops": fused_ops}
-            fused = fused_matmul_op
-        else:
-            attrs = {k: base.attrs[k] for k in ("strides", "padding", "explicit_paddings",
-                                                "data_format", "dilations")}
-            attrs["fused_ops"] = fused_ops
-            fused = fused_conv2d_op
-        out = b.apply(fused, inputs, attrs, top.name, top.source, b.controls(top))
-        b.replace(top, [out])
-        ctx.rewrote(f"fuse_{base.type.lower()}_{'_'.join(f.lower() for f in fused_ops)}",
-                    [o for o in (top, bias_op, base) if o is not None], [out])
+        base = match.bindings["product"].op
+        inputs = [b.tensor(t) for t in base.inputs] + [b.tensor(match.bindings["bias"])]
+        out = b.apply(get_op(match.rule.replacement.type), inputs, _fused_attrs(match), op.name,
+                      op.source, b.controls(op))
+        b.replace(op, [out])
+        ctx.rewrote(match.rule.name, match.ops, [out])
     return b.finish()
