@@ -68,7 +68,8 @@ def test_passes_use_only_the_public_surface_of_graph_objects():
 
 # ---- op types are named in op records and pattern tables only ---------------------------------
 
-# Files whose by-name op lists the house-ops branch (issue 8, point 2) turns into flags on the op
+# Files whose by-name op lists (layout's `_FORMAT_SENSITIVE`, mixed precision's `_ALLOW`, their
+# only op-type strings left) the house-ops branch (issue 8, point 2) turns into flags on the op
 # records. PENDING: the integrator empties this set after merging house-ops.
 PENDING_OP_NAME_LISTS = {"optimize/layout_optimizer.py", "optimize/auto_mixed_precision.py"}
 PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rules.py: a rule table's rows
