@@ -169,10 +169,12 @@ def value_scale(graph, program) -> float:
 # Passes after which a runtime error may be gone, because the op that raised is no longer
 # needed (non-strict execution, R-4.1): the debug stripper removes checks and the prints that
 # read a value; inlining a stateful call leaves the callee's unread outputs unneeded, as
-# TensorFlow's inlining does; constant folding and shape optimization answer shape(x) from x's
-# static shape, so x itself may go unneeded, as with TensorFlow's MaterializeShapes.
-DROPS_ERRORS = ("debug_stripper", "function_optimization", "constant_folding",
-                "shape_optimization")
+# TensorFlow's inlining does; removing a dead branch of a stateful cond inlines the branch
+# taken, whose unread outputs are then unneeded too (TensorFlow's RemoveDeadBranches); constant
+# folding and shape optimization answer shape(x) from x's static shape, so x itself may go
+# unneeded, as with TensorFlow's MaterializeShapes.
+DROPS_ERRORS = ("debug_stripper", "function_optimization", "loop_optimization",
+                "constant_folding", "shape_optimization")
 
 
 def compare(reference: list, result: list, where: str, *, debug_stripped: bool = False,
