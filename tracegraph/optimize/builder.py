@@ -65,7 +65,8 @@ class GraphBuilder:
 
     # --- building --------------------------------------------------------------------------
     def copy(self, op, inputs=None, attrs=None, control_inputs=None, name=None) -> Operation:
-        """`op` in the new graph, with its inputs mapped (or given), same attrs and types."""
+        """`op` in the new graph, with its inputs mapped (or given), same attrs and types, and
+        its in-place mark (`Operation.inplace_input`, re-checked by `finish`)."""
         dst = self.dst
         inputs = [self.tensor(t) for t in op.inputs] if inputs is None else list(inputs)
         controls = self.controls(op) if control_inputs is None else list(control_inputs)
