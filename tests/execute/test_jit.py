@@ -228,6 +228,9 @@ def test_without_numba_jit_runs_unfused_with_one_warning():
 
 
 def test_jit_compile_false_and_default_do_not_fuse():
+    from tracegraph.trace import function
+    if function.FORCE_EXECUTOR == "jit":
+        pytest.skip("the suite runs every function on the jit executor")
     x = tf.constant([1.0, 2.0])
     for f in (tf.function(lambda x: x * 2.0 + 1.0), tf.function(lambda x: x * 2.0 + 1.0,
                                                                   jit_compile=False)):
@@ -236,3 +239,59 @@ def test_jit_compile_false_and_default_do_not_fuse():
         warnings.simplefilter("error")
         assert tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)(x).numpy().tolist() == \
             [3.0, 5.0]
+
+
+def test_a_scalar_while_loop_compiles_whole():
+    def loop(n):
+        i, s = tf.constant(0), tf.constant(0.0)
+        while i < n:
+            s = s * 0.5 + tf.cast(i, tf.float32)
+            if s > 100.0:
+                s = s - 1.0
+            i += 1
+        return s, i
+
+    n = tf.constant(1000)
+    f = tf.function(loop, jit_compile=True)
+    ops = [op.type for op in f.get_concrete_function(n).optimized_graph.get_operations()]
+    assert "_FusedLoop" in ops and "StatelessWhile" not in ops
+    jit, plain = both(loop, n)
+    for j, p in zip(jit, plain):
+        assert j.dtype == p.dtype and j.shape == p.shape
+        np.testing.assert_array_equal(j.numpy(), p.numpy())
+    fused = next(op for op in f.get_concrete_function(n).optimized_graph.get_operations()
+                 if op.type == "_FusedLoop")
+    assert "while True:" in kernel_of(fused).source
+
+
+def test_a_loop_over_vectors_is_not_compiled_whole():
+    def loop(x):
+        for _ in tf.range(3):
+            x = x * 2.0 + 1.0
+        return x
+
+    x = tf.constant([1.0, 2.0])
+    f = tf.function(loop, jit_compile=True)
+    ops = [op.type for op in f.get_concrete_function(x).optimized_graph.get_operations()]
+    assert "_FusedLoop" not in ops
+    jit, plain = both(loop, x)
+    np.testing.assert_array_equal(jit.numpy(), plain.numpy())
+
+
+def test_a_default_function_fuses_only_large_clusters():
+    from tracegraph.trace import function
+    if function.FORCE_EXECUTOR == "jit":
+        pytest.skip("the suite runs every function on the jit executor")
+
+    def chain(x):
+        return tf.nn.relu(x * 1.5 + 0.25) * tf.tanh(x) - 0.5 * x
+
+    small = tf.constant(np.linspace(-3, 3, 1000, dtype=np.float32))
+    large = tf.constant(np.linspace(-3, 3, 1 << 16, dtype=np.float32))
+    unknown = tf.function(chain, input_signature=[tf.TensorSpec([None], tf.float32)])
+    f = tf.function(chain)
+    assert not clusters(f, small) and not clusters(unknown, large)
+    assert len(clusters(f, large)) == 1
+    report = f.get_concrete_function(large).optimizer_report.text()
+    assert "jit_fusion" in report
+    np.testing.assert_allclose(f(large).numpy(), unknown(large).numpy(), rtol=1e-6, atol=1e-6)

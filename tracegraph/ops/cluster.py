@@ -23,6 +23,13 @@ def kernel_cluster(args, f=REQUIRED, Tin=(), Tout=(), **_):
     return f(*args)
 
 
+# `_FusedLoop`: a `while` whose cond and body are scalar work the jit executor compiles whole;
+# `f` holds the loop (a StatelessWhile) alone in a graph.
+fused_loop_op = defop(
+    "fused_loop", "_FusedLoop", inputs=("args: list(Tin)",),
+    attrs={"Tin": TypeAttr(ALL_TYPES), "f": REQUIRED, "Tout": ()},
+    infer=infer_cluster, kernel=kernel_cluster, num_outputs=None, flags={"pure"})
+
 fused_elementwise_op = defop(
     "fused_elementwise", "_FusedElementwise", inputs=("args: list(Tin)",),
     attrs={"Tin": TypeAttr(ALL_TYPES), "f": REQUIRED, "Tout": ()},
