@@ -345,7 +345,7 @@ def _walk(graph):
 
 
 def test_random_programs_match_onnxruntime():
-    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "80")), at_least=10)
+    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "150")), at_least=10)
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 import tracegraph as tf
 from tracegraph.export.tensorflow import TensorFlowExportError, export_graph_def, tf_graph_def
-from tracegraph.export.tf_opdefs import OP_SIGNATURES
+from tracegraph.ops.tf_opdefs import OP_SIGNATURES
 
 pytest.importorskip("tensorboard")
 

@@ -24,6 +24,7 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.graph import Graph
+from ..ops.lowering import ONNX_CAST, ONNX_IDENTITY
 from .onnx_types import elem_type, one_to_one, onnx_module, tensor
 
 __all__ = ["export", "ONNXExportError", "LoweringContext", "lowering_of", "coverage"]
@@ -81,7 +82,7 @@ class LoweringContext:
         return self._builder.constant(arr, self.op.name)
 
     def cast(self, name: str, dtype) -> str:
-        return self.node("Cast", [name], to=dtype)
+        return self.node(ONNX_CAST, [name], to=dtype)
 
     def branch(self, graph: Graph, inputs) -> object:
         """An If branch: `graph` run on the outer names `inputs`, as an ONNX sub-graph."""
@@ -157,7 +158,7 @@ class _Exporter:
             getattr(graph, "capture_placeholders", []))
         names = {id(t): n for t, n in zip(placeholders, inputs)}
         for op in graph.operations:
-            if op.type == "Placeholder":
+            if "placeholder" in op.op_def.flags:
                 continue
             lower = lowering_of(op.op_def)
             args = [names[id(t)] for t in op.inputs]
@@ -177,7 +178,7 @@ class _Exporter:
         outputs = emit(inner)
         wrapped = []
         for out in outputs:  # a sub-graph's outputs must be produced inside it
-            wrapped.append(inner.node("Identity", [out], 1, {}, f"{name}/return"))
+            wrapped.append(inner.node(ONNX_IDENTITY, [out], 1, {}, f"{name}/return"))
         infos = [_value_info(n, t, None) for n, t in zip(wrapped, output_types)]
         return onnx.helper.make_graph(inner.nodes, self.fresh(name), inputs_info, infos)
 
@@ -189,7 +190,7 @@ class _Exporter:
     def loop(self, builder, cond, body, inputs, max_iterations, hint):
         onnx = onnx_module()
         (first,) = self.emit_graph(builder, cond, inputs)
-        first = builder.node("Cast", [first], 1, {"to": elem_type(d.bool)}, hint)
+        first = builder.node(ONNX_CAST, [first], 1, {"to": elem_type(d.bool)}, hint)
         iteration = self.fresh(f"{hint}/iteration")
         cond_in = self.fresh(f"{hint}/cond_in")
         carried = [self.fresh(f"{hint}/var") for _ in inputs]
@@ -201,7 +202,7 @@ class _Exporter:
         def emit(inner):
             new = self.emit_graph(inner, body, carried)
             (again,) = self.emit_graph(inner, cond, new)
-            again = inner.node("Cast", [again], 1, {"to": elem_type(d.bool)}, hint)
+            again = inner.node(ONNX_CAST, [again], 1, {"to": elem_type(d.bool)}, hint)
             return [again] + new
 
         graph = self._subgraph(builder, f"{hint}/body", info, emit,
@@ -249,7 +250,7 @@ def _problems(graph) -> list[str]:
     problems = []
     for op in _all_ops(graph):
         where = f" (created at {op.source})" if op.source else ""
-        if op.type == "Placeholder":
+        if "placeholder" in op.op_def.flags:
             continue
         if "resource_write" in op.op_def.flags:
             problems.append(f"{op.name} ({op.type}): writes a variable (ONNX models hold no "
@@ -301,7 +302,7 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
     infos = []
     names = []
     for i, (t, name) in enumerate(zip(graph.outputs, outputs)):
-        out = top.node("Identity", [name], 1, {}, f"output_{i}")
+        out = top.node(ONNX_IDENTITY, [name], 1, {}, f"output_{i}")
         names.append(out)
         infos.append(onnx.helper.make_tensor_value_info(out, elem_type(t.dtype),
                                                          _dims(t._shape, f"output_{i}")))

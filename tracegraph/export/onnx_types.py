@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..ops.lowering import ONNX_CAST
 from .extras import require
 
 __all__ = ["onnx_module", "elem_type", "tensor", "one_to_one"]
@@ -61,10 +62,10 @@ def one_to_one(builder, op_type, op, args):
     if via is None:
         raise ValueError(f"ONNX export of {op.name} ({op.type}): ONNX's {op_type} takes no "
                          f"{', '.join(t.name for t in dtypes)} and does not lower")
-    cast = [builder.node("Cast", [a], 1, {"to": elem_type(via)}, op.name) for a in args]
+    cast = [builder.node(ONNX_CAST, [a], 1, {"to": elem_type(via)}, op.name) for a in args]
     outs = builder.node(op_type, cast, n, {}, op.name)
     outs = [outs] if n == 1 else outs
-    back = [o if t.dtype is d.bool else builder.node("Cast", [o], 1, {"to": elem_type(t.dtype)},
+    back = [o if t.dtype is d.bool else builder.node(ONNX_CAST, [o], 1, {"to": elem_type(t.dtype)},
                                                      op.name)
             for o, t in zip(outs, op.outputs)]
     return back[0] if n == 1 else back

@@ -21,8 +21,9 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.graph import Graph
+from ..ops.array import const_op
+from ..ops.tf_opdefs import ALLOWED_TYPES, OP_SIGNATURES
 from .protos import graph_def_proto, ops_by_name, protos, tensor_proto
-from .tf_opdefs import ALLOWED_TYPES, OP_SIGNATURES
 
 __all__ = ["tf_graph_def", "export_graph_def", "TensorFlowExportError"]
 
@@ -81,7 +82,7 @@ def _check(graph: Graph, top: Graph, resources: dict, problems: list, seen: set)
         for t in op.inputs:
             if t.dtype is not d.resource:
                 continue
-            if graph is not top or t.op not in resources or op.type != "ReadVariableOp":
+            if graph is not top or t.op not in resources or not _reads(op):
                 problems.append(f"{op.name} ({op.type}): uses a resource (a variable or "
                                 f"writer) other than by a top-level read; only reads are "
                                 f"exported, frozen to the current value{_where(op)}")
@@ -108,6 +109,10 @@ def _list_lengths(op) -> dict:
     """Number attrs (`N` of `values: N * T`) TensorFlow wants: the lengths of list inputs."""
     return {spec.number_attr: n for spec, n in zip(op.op_def.inputs, op.input_arity)
             if spec.number_attr and n is not None}
+
+
+def _reads(op) -> bool:
+    return "resource_read" in op.op_def.flags
 
 
 def _is_default(op, key, value) -> bool:
@@ -172,7 +177,7 @@ def _fix_attrs(node, op) -> None:
 def _const_node(node, value) -> None:
     p = protos()
     arr = np.asarray(value)
-    node.op = "Const"
+    node.op = const_op.tf_type
     del node.input[:]
     shapes = node.attr["_output_shapes"] if "_output_shapes" in node.attr else None
     keep = p.attr_value_pb2.AttrValue()
@@ -193,7 +198,7 @@ def _freeze_captures(graph, message) -> None:
     resources = {name for name, v in values.items() if isinstance(v, ResourceHandle)}
     reads = {}
     for op in graph.operations:
-        if op.type == "ReadVariableOp" and op.inputs[0].op.name in resources:
+        if _reads(op) and op.inputs[0].op.name in resources:
             reads[op.name] = values[op.inputs[0].op.name].value
     kept = []
     for node in message.node:

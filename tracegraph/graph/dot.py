@@ -32,9 +32,9 @@ def _edge_label(t) -> str:
 
 
 def _node_style(op) -> str:
-    if op.type == "Placeholder":
+    if "placeholder" in op.op_def.flags:
         return 'shape=ellipse, style=filled, fillcolor="#e3f2fd"'
-    if op.type == "Const":
+    if "constant" in op.op_def.flags:
         return 'shape=box, style="rounded,filled", fillcolor="#f5f5f5", fontsize=10'
     if op.op_def.stateful:
         return 'shape=box, style="rounded,filled", fillcolor="#ffe0b2"'

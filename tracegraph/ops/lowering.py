@@ -16,6 +16,8 @@ import numpy as np
 from .. import dtypes as d
 
 INT64_MAX = np.iinfo(np.int64).max
+# ONNX op names the exporter itself emits (between lowerings, around sub-graphs)
+ONNX_CAST, ONNX_IDENTITY = "Cast", "Identity"
 INT64_MIN = np.iinfo(np.int64).min
 
 

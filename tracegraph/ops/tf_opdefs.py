@@ -4,10 +4,12 @@ Per op type: (output args as (name, list-length attr or ""), the attrs the op ac
 without a default). A GraphDef TensorFlow imports names a function node's outputs by these arg
 names (`MatMul:product:0`) and may carry only these attrs (besides `_`-prefixed annotations), with
 the dtypes TensorFlow allows for its type attrs.
-Regenerate with `python -m tracegraph.export.tf_opdefs` under a TensorFlow installation.
+Regenerate with `python -m tracegraph.ops.tf_opdefs` under a TensorFlow installation.
 """
 
 # ruff: noqa: E501
+from .registry import all_ops
+
 OP_SIGNATURES = {
     'Abs': ((('y', ''),), ('T',), ('T',)),
     'Acos': ((('y', ''),), ('T',), ('T',)),
@@ -338,7 +340,6 @@ ALLOWED_TYPES = {
 def _regenerate() -> str:  # pragma: no cover - needs TensorFlow
     from tensorflow.python.framework import dtypes, op_def_registry
 
-    from ..ops.registry import all_ops
     rows, allowed = [], []
     for tf_type in sorted({op.tf_type for op in all_ops()}):
         op_def = op_def_registry.get(tf_type)
