@@ -22,7 +22,7 @@ from ..trace.control_flow import StagingError, StagingTypeError, StagingValueErr
 
 __all__ = ["if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "Undefined",
            "UndefinedReturnValue", "retval", "reraise_staging_error", "converted_call",
-           "StagingError"]
+           "StagingError", "StagingNotImplementedError"]
 
 
 # ---- undefined values ------------------------------------------------------------------------
@@ -191,15 +191,21 @@ def while_stmt(test, body, get_state, set_state, names, live, opts=None):
     _staged_loop(test, body, get_state, set_state, list(names), list(live), None)
 
 
+class StagingNotImplementedError(StagingError, NotImplementedError):
+    """A construct TensorFlow's AutoGraph does not stage either (its error type)."""
+
+
 def _python_while(first, test, body) -> None:
     cond = first
     while _python_bool(cond):
         body()
         cond = test()
         if _is_symbolic(cond):
-            raise StagingValueError(
-                f"A Python `while` loop's condition became a tensor after its first iteration;"
-                f" make the condition a tensor from the start to stage the loop.{cf._where()}")
+            raise StagingNotImplementedError(
+                f"The condition of a Python `while` loop started as a Python value, then "
+                f"became a tensor: a variable changed type, or a `break` or `return` inside "
+                f"the loop depends on a tensor condition. Make the condition a tensor from the "
+                f"start (e.g. tf.constant) to stage the loop.{cf._where()}")
 
 
 def _python_bool(value) -> bool:
@@ -327,16 +333,24 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts
         return
     if isinstance(iterable, EagerTensor):
         iterable = list(iterable)
+    if extra_test is not None and not _python_for_test(extra_test):
+        return
     for item in iterable:
-        if extra_test is not None:
-            test = extra_test()
-            if _is_symbolic(test):
-                raise StagingValueError(
-                    f"A `break` or `return` inside a Python `for` loop depends on a tensor; "
-                    f"iterate over a tensor (tf.range) to stage the loop.{cf._where()}")
-            if not _python_bool(test):
-                break
         body(item)
+        # Checked after every iteration, the last one too (as TensorFlow does): a flag that
+        # became a tensor would otherwise be silently ignored.
+        if extra_test is not None and not _python_for_test(extra_test):
+            break
+
+
+def _python_for_test(extra_test) -> bool:
+    test = extra_test()
+    if _is_symbolic(test):
+        raise StagingNotImplementedError(
+            f"A `break` or `return` inside a Python `for` loop depends on a tensor condition; "
+            f"this is not supported: iterate over a tensor (e.g. tf.range) to stage the loop."
+            f"{cf._where()}")
+    return _python_bool(test)
 
 
 # ---- expressions -------------------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""`break`, `continue` and `return` in loops, at every position of the body (issue 14, items
+1-2): the graph gives the eager result; a jump in a Python loop that depends on a tensor raises
+TensorFlow's NotImplementedError instead of returning a wrong value."""
+
+import pytest
+
+import tracegraph as tf
+
+from .test_constructs import check
+
+
+def _inputs():
+    return [(tf.constant(v),) for v in (-3, 0, 1, 5)]
+
+
+def test_break_as_last_statement_of_a_for_over_range():
+    def f(x):
+        for j in tf.range(4):
+            x = x + 1
+            if j >= 2:
+                break
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 3  # TensorFlow 2.21: 3 (the break flag used to be dropped: 4)
+
+
+def test_break_as_last_statement_of_a_for_over_a_tensor():
+    def f(x):
+        for j in tf.constant([0, 1, 2, 3]):
+            x = x + 1
+            if j >= 2:
+                break
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 3
+
+
+def test_break_last_in_nested_ifs_and_else_clause():
+    def f(x):
+        y = tf.constant(0)
+        for j in tf.range(6):
+            x = x + j
+            if x > 2:
+                if j % 2 == 0:
+                    break
+                else:
+                    y = y + 1
+        else:
+            y = y + 100
+        return x, y
+
+    check(f, _inputs())
+
+
+def test_continue_as_last_statement_is_harmless_and_in_the_middle_skips():
+    def f(x):
+        for j in tf.range(5):
+            x = x + 1
+            if j % 2 == 0:
+                continue
+            x = x * 2
+            if x > 100:
+                continue
+        return x
+
+    check(f, _inputs())
+
+
+def test_return_as_last_statement_of_a_for_over_range():
+    def f(x):
+        for j in tf.range(4):
+            x = x + 1
+            if j >= 2:
+                return x * 10
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 30
+
+
+def test_break_last_in_an_inner_loop_stops_only_that_loop():
+    def f(x):
+        for i in tf.range(3):
+            for j in tf.range(4):
+                x = x + 1
+                if j >= i:
+                    break
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 6
+
+
+def test_tensor_break_in_a_python_for_raises_not_implemented():
+    def f(x):
+        for _ in range(4):
+            x = x + 1
+            if x >= 2:
+                break
+        return x
+
+    assert int(f(tf.constant(0))) == 2  # eager: plain Python
+    with pytest.raises(NotImplementedError, match="Python `for` loop depends on a tensor"):
+        tf.function(f)(tf.constant(0))
+
+
+def test_tensor_break_in_the_last_iteration_of_a_python_for_raises_too():
+    def f(x):
+        for _ in range(1):
+            x = x + 1
+            if x >= 2:
+                break
+        return x
+
+    with pytest.raises(NotImplementedError):
+        tf.function(f)(tf.constant(0))
+
+
+def test_tensor_return_in_a_python_for_raises_not_implemented():
+    def f(x):
+        for _ in range(4):
+            x = x + 1
+            if x >= 2:
+                return x * 10
+        return x
+
+    with pytest.raises(NotImplementedError):
+        tf.function(f)(tf.constant(0))
+
+
+def test_tensor_break_in_a_python_while_raises_not_implemented():
+    def f(x):
+        i = 0
+        while i < 4:
+            i += 1
+            x = x + 1
+            if x >= 2:
+                break
+        return x
+
+    with pytest.raises(NotImplementedError, match="started as a Python value"):
+        tf.function(f)(tf.constant(0))
+
+
+def test_tensor_continue_in_a_python_for_is_staged():
+    def f(x):
+        for _ in range(4):
+            x = x + 1
+            if x >= 2:
+                continue
+            x = x + 10
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 14  # TensorFlow 2.21: 14
+
+
+def test_python_break_in_a_python_for_stays_python():
+    def f(x):
+        for i in range(5):
+            x = x + i
+            if i == 2:
+                break
+        return x
+
+    _, out = check(f, [(tf.constant(0),)])
+    assert int(out[0]) == 3
