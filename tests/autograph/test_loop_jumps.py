@@ -2,6 +2,7 @@
 1-2): the graph gives the eager result; a jump in a Python loop that depends on a tensor raises
 TensorFlow's NotImplementedError instead of returning a wrong value."""
 
+import numpy as np
 import pytest
 
 import tracegraph as tf
@@ -167,3 +168,39 @@ def test_python_break_in_a_python_for_stays_python():
 
     _, out = check(f, [(tf.constant(0),)])
     assert int(out[0]) == 3
+
+
+def test_loops_inside_a_tensor_if_are_staged():
+    def f(x, n):
+        if x > 3:
+            for _ in tf.range(n):
+                x = x + 1
+        else:
+            while x < 10:
+                x = x + 4
+        return x
+
+    _, out = check(f, [(tf.constant(v), tf.constant(3)) for v in (5, 1)])
+    assert [int(o) for o in out] == [8, 13]  # TensorFlow 2.21: 8, 13
+
+
+def test_loop_after_a_conditional_return_is_staged():
+    def f(x, n):
+        if x > 3:
+            return x + 100
+        for _ in tf.range(n):
+            x = x + 1
+        return x
+
+    _, out = check(f, [(tf.constant(v), tf.constant(3)) for v in (0, 5)])
+    assert [int(o) for o in out] == [3, 105]
+
+
+def test_return_after_a_break_in_a_loop_over_an_empty_tensor():
+    def f(x, xs):
+        for _ in xs:
+            break
+            return x + 100  # noqa: B012 - unreachable on purpose
+        return x
+
+    check(f, [(tf.constant(1), tf.constant(np.zeros([0], np.int32)))])

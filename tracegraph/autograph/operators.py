@@ -295,7 +295,8 @@ def _as_loop_var(name, value):
 
 def _fill_return_values(initial, carried, test, body, get_state, set_state, iterate) -> None:
     """A `return` inside a tensor loop: the return value is a loop variable. Its type is found
-    by tracing the body once into a scratch graph; it starts as zeros of that type."""
+    by tracing the body once into a scratch graph; it starts as zeros of that type. A return
+    value no path of the body sets is removed from `carried`."""
     pending = [i for i in carried if isinstance(initial[i], UndefinedReturnValue)]
     if not pending:
         return
@@ -305,14 +306,20 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
     scratch = FuncGraph("return_probe", outer_graph=current_context().graph)
     with context_scope(GraphContext(scratch)):
         set_state(tuple(initial))
-        if iterate is not None:
-            body(iterate[0][0])
+        if iterate is not None:  # an element of the iterated type (it may have no rows)
+            from ..shapes import TensorType
+            items = iterate[0]
+            shape = None if items._shape is None else tuple(items._shape[1:])
+            body(scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item"))
         else:
             body()
         probed = list(get_state())
     set_state(tuple(initial))
     for i in pending:
         if isinstance(probed[i], UndefinedReturnValue):
+            # No path through the body returns (e.g. the return follows a `break`): not a
+            # loop variable, it stays undefined after the loop.
+            carried.remove(i)
             continue
         initial[i] = _zeros_like_structure(probed[i])()
 
