@@ -22,7 +22,7 @@ from .strategies import inputs, programs
 
 FAST = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=1500, deadline=None,
+SLOW = settings(max_examples=600, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 DEFAULT_INPUTS = [(np.int32(x), np.int32(y), np.int32(n), np.array(xs, np.int32))
