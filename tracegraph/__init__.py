@@ -81,3 +81,6 @@ def executing_eagerly() -> bool:
 
 def is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
+
+
+from .framework.tensor_array import TensorArray  # noqa: E402

@@ -15,5 +15,6 @@ from . import (  # noqa: F401
     slicing,
     state,
     strings,
+    tensor_list,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401

@@ -18,6 +18,7 @@ MAX_CONSTANT_BYTES = 10 * 1024 * 1024
 def _foldable(op) -> bool:
     d = op.op_def
     return (d.kernel is not None and not d.stateful and d.make_state is None
+            and not any(t.dtype.name == "variant" for t in op.outputs)  # lists: not constants
             and "random" not in d.flags and "constant" not in d.flags
             and "debug" not in d.flags and not op.subgraphs())
 
