@@ -84,3 +84,4 @@ def is_tensor(x) -> bool:
 
 
 from .framework.tensor_array import TensorArray  # noqa: E402
+from .framework.python_function import numpy_function, py_function  # noqa: E402

@@ -247,6 +247,15 @@ SAMPLES.update({
 })
 
 
+def _python_double(*arrays):
+    return [a * 2 for a in arrays]
+
+
+# Ops calling Python (tf.py_function, tf.numpy_function): `func` maps arrays to arrays.
+SAMPLES.update({name: [(([F, ROW],), {"func": _python_double, "Tout": (d.float32, d.float32)})]
+                for name in ("py_function", "numpy_function", "numpy_function_stateless")})
+
+
 def _materialize(inputs):
     out = []
     for x in inputs:
@@ -364,3 +373,4 @@ def test_inference_matches_kernel(name, index, capsys):
         relaxed = _as_list(op.infer(_type(inputs[0], False, hide_dims=True), **full_attrs))
         assert relaxed[0].shape == (None,) * np.ndim(inputs[0]), f"{name} invented a dim"
     capsys.readouterr()
+

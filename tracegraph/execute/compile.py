@@ -88,9 +88,11 @@ class _CrossChecked:
         self.fn = fn
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        self.deterministic = not any("random" in op.op_def.flags and
-                                     op.attrs.get("seed", 0) == 0 and
-                                     op.attrs.get("seed2", 0) == 0
+        # Unseeded random ops and Python calls (side effects) run once, on the executor only.
+        self.deterministic = not any(("random" in op.op_def.flags and
+                                      op.attrs.get("seed", 0) == 0 and
+                                      op.attrs.get("seed2", 0) == 0) or
+                                     "calls_python" in op.op_def.flags
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 

@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     logging,
     math,
     nn,
+    python_call,
     random,
     reduce,
     slicing,
