@@ -2,12 +2,15 @@
 bodies, written as data and rendered as Python source (AutoGraph converts source, so each
 program is written to a file and imported).
 
-A program is a tuple of statements, the body of `def f(x, y, n, xs): ...; return x, y` where
+A program is a tuple of statements, the body of
+`def f(x, y, n, xs): ...; return x, y, ta.stack()` where
 `x`, `y` and `n` are int32 scalar tensors and `xs` an int32 vector. Statements:
 
 - `("set", target, expr)`: `target = expr`;
 - `("if", test, body, orelse)` with a tensor or Python test;
-- `("break",)`, `("continue",)`, `("return", expr)` (returns `(expr, y)`);
+- `("break",)`, `("continue",)`, `("return", expr)` (returns `(expr, y, ta.stack())`);
+- `("push",)`: `ta = ta.write(ta.size(), x)`, on the `tf.TensorArray` `ta` the function
+  starts with (its flow threads through every loop and `if`);
 - `("loop", kind, var, count, body, orelse)`, one of `LOOP_KINDS`.
 
 Programs are plain tuples, so Hypothesis shrinks them and prints a failing one as the value
@@ -51,7 +54,9 @@ def _render(stmts, depth: int, out: list) -> None:
         elif kind in ("break", "continue"):
             out.append(pad + kind)
         elif kind == "return":
-            out.append(f"{pad}return {s[1]}, y")
+            out.append(f"{pad}return {s[1]}, y, ta.stack()")
+        elif kind == "push":
+            out.append(f"{pad}ta = ta.write(ta.size(), x)")
         elif kind == "loop":
             _, loop_kind, var, count, body, orelse = s
             header, line, _ = LOOP_KINDS[loop_kind]
@@ -69,9 +74,10 @@ def _render(stmts, depth: int, out: list) -> None:
 
 
 def source(program) -> str:
-    lines = ["import tracegraph as tf", "", "", "def f(x, y, n, xs):"]
+    lines = ["import tracegraph as tf", "", "", "def f(x, y, n, xs):",
+             "    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)"]
     _render(program, 1, lines)
-    lines.append("    return x, y")
+    lines.append("    return x, y, ta.stack()")
     return "\n".join(lines) + "\n"
 
 

@@ -47,7 +47,7 @@ class _Drawer:
         return tuple(self.statement(loops, depth) for _ in range(n))
 
     def statement(self, loops, depth: int):
-        kinds = ["set", "set", "if", "jump", "if_jump"]
+        kinds = ["set", "set", "push", "if", "jump", "if_jump"]
         if depth < self.max_depth:
             kinds.append("loop")
         kind = self.draw(st.sampled_from(kinds))
@@ -55,6 +55,8 @@ class _Drawer:
             return ("set", self.draw(st.sampled_from(["x", "y"])), self.expr(loops))
         if kind == "jump":
             return self.jump(loops)
+        if kind == "push":
+            return ("push",)
         if kind == "if_jump":  # a jump under a test, with or without other statements
             body = list(self.block(loops, depth, self.draw(st.integers(0, 1))))
             body.insert(self.draw(st.integers(0, len(body))), self.jump(loops))

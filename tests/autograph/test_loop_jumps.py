@@ -204,3 +204,19 @@ def test_return_after_a_break_in_a_loop_over_an_empty_tensor():
         return x
 
     check(f, [(tf.constant(1), tf.constant(np.zeros([0], np.int32)))])
+
+
+def test_return_of_a_value_with_unknown_dims_inside_a_tensor_loop():
+    def f(x, n):
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        for _ in tf.range(n):
+            if x > 2:
+                return x + 100, ta.stack(), tf.range(x)
+            x = x + 1
+            ta = ta.write(ta.size(), x)
+        return x, ta.stack(), tf.range(x)
+
+    _, out = check(f, [(tf.constant(0), tf.constant(5)), (tf.constant(0), tf.constant(2))])
+    assert int(out[0][0]) == 103 and out[0][1].numpy().tolist() == [1, 2, 3]
+    assert out[0][2].numpy().tolist() == [0, 1, 2]
+    assert int(out[1][0]) == 2 and out[1][1].numpy().tolist() == [1, 2]

@@ -63,11 +63,12 @@ def _positions(jump, test):
     """Loop bodies with the jump (under a tensor `if`) first, in the middle, last, and nested
     two `if`s deep in the last statement."""
     guarded = ("if", test, (jump,), ())
-    step, other = ("set", "x", "x + 1"), ("set", "y", "y + x % 3")
+    step, other = ("set", "x", "x + 1"), ("push",)
     yield "first", (guarded, step, other)
     yield "middle", (step, guarded, other)
     yield "last", (step, other, guarded)
-    yield "nested", (step, ("if", "y < x", (other, ("if", test, (jump,), (step,))), ()))
+    yield "nested", (step, ("if", "y < x", (other, ("if", test, (jump,), (step,))),
+                            (("set", "y", "y + x % 3"),)))
 
 
 CASES = [(kind, jump, position, body)

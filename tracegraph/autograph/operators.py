@@ -17,6 +17,7 @@ from ..framework.tensor import EagerTensor, Tensor
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.registry import convert_to_tensor
+from ..shapes import TensorShape
 from ..trace import control_flow as cf
 from ..trace.control_flow import StagingError, StagingTypeError, StagingValueError
 
@@ -228,10 +229,12 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
             dropped.append(i)
         else:
             carried.append(i)
-    _fill_return_values(initial, carried, test, body, get_state, set_state, iterate)
+    probed = _fill_return_values(initial, carried, test, body, get_state, set_state, iterate)
     loop_vars = [_as_loop_var(names[i], initial[i]) for i in carried]
+    invariants = _return_value_invariants(carried, loop_vars, probed)
     if iterate is not None:
         loop_vars = [convert_to_tensor(0, dtype=d.int32)] + loop_vars
+        invariants = invariants and [TensorShape([])] + invariants
 
     def set_loop_vars(values):
         state = list(initial)
@@ -271,7 +274,8 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
         return current()
 
     var_names = [names[i] for i in carried]
-    results = cf.stage_while(cond_fn, body_fn, loop_vars, var_names=var_names)
+    results = cf.stage_while(cond_fn, body_fn, loop_vars, var_names=var_names,
+                             shape_invariants=invariants)
     if iterate is not None:
         results = results[1:]
     final = list(initial)
@@ -293,13 +297,32 @@ def _as_loop_var(name, value):
                            f"{cf._where()}")
 
 
-def _fill_return_values(initial, carried, test, body, get_state, set_state, iterate) -> None:
+def _static_shape(leaf):
+    shape = getattr(leaf, "shape", None)
+    return TensorShape(shape)._dims if shape is not None else np.shape(leaf)
+
+
+def _return_value_invariants(carried, loop_vars, probed):
+    """Shape invariants when return values start as zeros: their shapes as the body makes
+    them (zeros of an unknown dim have a known 0 there), every other variable its own."""
+    if not probed:
+        return None
+    out = []
+    for i, value in zip(carried, loop_vars):
+        leaves = flatten(value) if is_nested(value) else [value]
+        shapes = probed.get(i) or [_static_shape(leaf) for leaf in leaves]
+        out.extend(TensorShape(s) for s in shapes)
+    return out
+
+
+def _fill_return_values(initial, carried, test, body, get_state, set_state, iterate) -> dict:
     """A `return` inside a tensor loop: the return value is a loop variable. Its type is found
     by tracing the body once into a scratch graph; it starts as zeros of that type. A return
-    value no path of the body sets is removed from `carried`."""
+    value no path of the body sets is removed from `carried`. Returns the static shapes of
+    the filled values' leaves, by state index."""
     pending = [i for i in carried if isinstance(initial[i], UndefinedReturnValue)]
     if not pending:
-        return
+        return {}
     from ..graph.building import GraphContext
     from ..graph.graph import FuncGraph
     from ..ops.registry import context_scope, current_context
@@ -315,6 +338,7 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
             body()
         probed = list(get_state())
     set_state(tuple(initial))
+    shapes = {}
     for i in pending:
         if isinstance(probed[i], UndefinedReturnValue):
             # No path through the body returns (e.g. the return follows a `break`): not a
@@ -322,6 +346,8 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
             carried.remove(i)
             continue
         initial[i] = _zeros_like_structure(probed[i])()
+        shapes[i] = [_static_shape(leaf) for leaf in flatten(probed[i])]
+    return shapes
 
 
 # ---- for --------------------------------------------------------------------------------------
