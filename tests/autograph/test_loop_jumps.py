@@ -220,3 +220,20 @@ def test_return_of_a_value_with_unknown_dims_inside_a_tensor_loop():
     assert int(out[0][0]) == 103 and out[0][1].numpy().tolist() == [1, 2, 3]
     assert out[0][2].numpy().tolist() == [0, 1, 2]
     assert int(out[1][0]) == 2 and out[1][1].numpy().tolist() == [1, 2]
+
+
+def test_return_reached_only_when_a_python_counter_is_a_loop_variable():
+    def f(x, n):
+        i0 = 0
+        while i0 < n:
+            i0 = i0 + 1
+            if x % 2 == 0:
+                if i0 % 2 == 1:  # a tensor in the loop, although i0 starts as a Python int
+                    continue
+                return x + i0 + 100
+            else:
+                x = x * 2
+        return x
+
+    _, out = check(f, [(tf.constant(3), tf.constant(2)), (tf.constant(3), tf.constant(1))])
+    assert [int(o) for o in out] == [108, 6]

@@ -242,8 +242,16 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
             state[i] = v
         set_state(tuple(state))
 
+    # Return values the probe found no path to set: they must stay unset (else a value would
+    # be dropped silently; the probe traces the body as the loop does, so this never fires).
+    unreachable = [i for i, v in enumerate(initial)
+                   if isinstance(v, UndefinedReturnValue) and i not in carried]
+
     def current():
         state = get_state()
+        if any(not isinstance(state[i], UndefinedReturnValue) for i in unreachable):
+            raise StagingValueError(f"Internal error: a `return` inside this loop was not seen "
+                                    f"while probing its type; please report it.{cf._where()}")
         return [state[i] for i in carried]
 
     def cond_fn(*values):
@@ -315,6 +323,16 @@ def _return_value_invariants(carried, loop_vars, probed):
     return out
 
 
+def _probe_placeholders(graph, value):
+    from ..shapes import TensorType
+    if is_nested(value):
+        return pack_sequence_as(value, [_probe_placeholders(graph, v) for v in flatten(value)])
+    if hasattr(value, "read_value") or _undefined(value):
+        return value
+    t = convert_to_tensor(value)
+    return graph.placeholder(TensorType(t.dtype, t._shape), "return_probe_var")
+
+
 def _fill_return_values(initial, carried, test, body, get_state, set_state, iterate) -> dict:
     """A `return` inside a tensor loop: the return value is a loop variable. Its type is found
     by tracing the body once into a scratch graph; it starts as zeros of that type. A return
@@ -326,11 +344,17 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
     from ..graph.building import GraphContext
     from ..graph.graph import FuncGraph
     from ..ops.registry import context_scope, current_context
+    from ..shapes import TensorType
     scratch = FuncGraph("return_probe", outer_graph=current_context().graph)
     with context_scope(GraphContext(scratch)):
-        set_state(tuple(initial))
+        # The loop variables as the body sees them: placeholders, never Python values (a
+        # Python counter would take one Python path through the body and miss the return).
+        state = list(initial)
+        for i in carried:
+            if i not in pending:
+                state[i] = _probe_placeholders(scratch, initial[i])
+        set_state(tuple(state))
         if iterate is not None:  # an element of the iterated type (it may have no rows)
-            from ..shapes import TensorType
             items = iterate[0]
             shape = None if items._shape is None else tuple(items._shape[1:])
             body(scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item"))
