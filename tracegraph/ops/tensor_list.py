@@ -7,7 +7,8 @@ the list's element shape. Type inference knows only what the attrs say: `element
 the shape the Python `TensorArray` knows (from its constructor and the writes it has seen).
 
 Lists are runtime objects, not arrays: inference never computes a list's value at trace time
-and constant folding never folds one (their output dtype is `variant`).
+(their output dtype is `variant`) and constant folding never folds one (the records that make
+lists carry the `opaque_output` flag).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class TensorList:
 
 
 _VARIANT = TensorType(d.variant, ())
+_MAKES_LIST = {"opaque_output"}  # the output is a TensorList: never folded into a constant
 _LIST_ATTRS = {"element_dtype": REQUIRED, "element_shape": None}
 
 
@@ -111,7 +113,7 @@ def kernel_reserve(num_elements, element_dtype=REQUIRED, element_shape=None):
 
 tensor_list_reserve_op = defop(
     "tensor_list_reserve", "TensorListReserve", inputs=("num_elements: int32",),
-    attrs=_LIST_ATTRS, infer=infer_reserve, kernel=kernel_reserve)
+    attrs=_LIST_ATTRS, infer=infer_reserve, kernel=kernel_reserve, flags=_MAKES_LIST)
 
 
 def infer_from_tensor(tensor, element_shape=None):
@@ -130,7 +132,7 @@ def kernel_from_tensor(tensor, element_shape=None):
 tensor_list_from_tensor_op = defop(
     "tensor_list_from_tensor", "TensorListFromTensor", inputs=("tensor: element_dtype",),
     attrs={"element_dtype": TypeAttr(ALL_TYPES), "element_shape": None},
-    infer=infer_from_tensor, kernel=kernel_from_tensor)
+    infer=infer_from_tensor, kernel=kernel_from_tensor, flags=_MAKES_LIST)
 
 
 def infer_split(tensor, lengths, element_shape=None):
@@ -157,7 +159,7 @@ tensor_list_split_op = defop(
     "tensor_list_split", "TensorListSplit", inputs=("tensor: element_dtype", "lengths: I"),
     attrs={"element_dtype": TypeAttr(ALL_TYPES), "I": TypeAttr(INDEX, d.int64),
            "element_shape": None},
-    infer=infer_split, kernel=kernel_split)
+    infer=infer_split, kernel=kernel_split, flags=_MAKES_LIST)
 
 
 # ---- writing -------------------------------------------------------------------------------------
@@ -185,7 +187,7 @@ tensor_list_set_item_op = defop(
     "tensor_list_set_item", "TensorListSetItem",
     inputs=("input_handle: variant", "index: int32", "item: element_dtype"),
     attrs={"element_dtype": TypeAttr(ALL_TYPES), "resize_if_index_out_of_bounds": False},
-    infer=infer_set_item, kernel=kernel_set_item)
+    infer=infer_set_item, kernel=kernel_set_item, flags=_MAKES_LIST)
 
 
 def infer_scatter(handle, tensor, indices):
@@ -215,7 +217,8 @@ def kernel_scatter(handle, tensor, indices):
 tensor_list_scatter_op = defop(
     "tensor_list_scatter", "TensorListScatterIntoExistingList",
     inputs=("input_handle: variant", "tensor: element_dtype", "indices: int32"),
-    attrs={"element_dtype": TypeAttr(ALL_TYPES)}, infer=infer_scatter, kernel=kernel_scatter)
+    attrs={"element_dtype": TypeAttr(ALL_TYPES)}, infer=infer_scatter, kernel=kernel_scatter,
+    flags=_MAKES_LIST)
 
 
 # ---- reading -------------------------------------------------------------------------------------
