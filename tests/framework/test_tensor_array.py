@@ -275,3 +275,35 @@ def test_the_optimizer_never_folds_a_list(no_optimizer):
     stacked, size = f()
     _eq(stacked, [5, 6])
     assert int(size) == 2
+
+
+class _Pair:
+    """A user type with TensorFlow's custom nest protocol."""
+
+    def __init__(self, a, b, label):
+        self.a, self.b, self.label = a, b, label
+
+    def __tf_flatten__(self):
+        return self.label, (self.a, self.b)
+
+    @classmethod
+    def __tf_unflatten__(cls, label, components):
+        return cls(*components, label)
+
+
+def test_the_custom_nest_protocol_carries_values_through_loops():
+    p = _Pair(tf.constant(1), tf.constant(2.), "meta")
+    flat = tf.nest.flatten(p)
+    assert [float(v) for v in flat] == [1., 2.]
+    back = tf.nest.pack_sequence_as(p, [tf.constant(5), tf.constant(6.)])
+    assert isinstance(back, _Pair) and back.label == "meta" and int(back.a) == 5
+
+    @tf.function
+    def f(n):
+        return tf.while_loop(lambda i, p: i < n,
+                             lambda i, p: (i + 1, _Pair(p.a * 2, p.b + 1., p.label)),
+                             (0, _Pair(tf.constant(1), tf.constant(0.), "meta")))
+
+    _, out = f(tf.constant(3))
+    assert isinstance(out, _Pair) and out.label == "meta"
+    assert (int(out.a), float(out.b)) == (8, 3.)
