@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     logging,
     math,
     nn,
+    python_call,
     random,
     rearrange,
     reduce,
@@ -22,5 +23,6 @@ from . import (  # noqa: F401
     state,
     strings,
     summary,
+    tensor_list,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401
