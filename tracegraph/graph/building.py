@@ -11,6 +11,7 @@ arithmetic stays static. Stateful ops keep program order and resource accesses a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
@@ -232,7 +233,12 @@ def _small(value) -> bool:
 
 
 def _propagate_constants(op, grouped, attrs, out_types) -> None:
-    """Computes output values at trace time when all inputs are known, small constants."""
+    """Computes output values at trace time when all inputs are known, small constants, and
+    the outputs are small too (`fill([2**32], 1.)` has small inputs but must not run here)."""
+    for t in out_types:
+        if t.shape is not None and all(s is not None for s in t.shape) and \
+                math.prod(t.shape) > _CONST_PROPAGATION_LIMIT:
+            return
     args = []
     for g in grouped:
         if isinstance(g, list):

@@ -13,6 +13,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import infer as I
+from .allocation import check_allocation
 from .convert import to_array
 from .registry import (
     ALL_TYPES,
@@ -329,6 +330,7 @@ def infer_fill(dims, value):
 def kernel_fill(dims, value):
     target = _ints(dims)
     _runtime(_check_fill, target, np.shape(value))
+    check_allocation(target, np.asarray(value).dtype)
     return np.full(target, value, dtype=np.asarray(value).dtype)
 
 
@@ -405,9 +407,13 @@ def reshape(tensor, shape, name=None):
 
 
 def _shape_arg(shape):
-    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through."""
+    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through.
+
+    Python dims keep their values: a float stays a float (the op rejects it, as TensorFlow
+    does) and dims of 2**31 or more make an int64 vector, never a wrapped int32 one.
+    """
     if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
-        return [-1 if s is None else int(s) for s in shape]
+        return [-1 if s is None else s for s in shape]
     if hasattr(shape, "as_list") and not _is_tensor_like(shape):
         return [-1 if s is None else s for s in shape.as_list()]
     if isinstance(shape, (list, tuple)):
@@ -463,16 +469,28 @@ def fill(dims, value, name=None):
     return bind(fill_op, (_shape_arg(dims), value), NO_ATTRS, name)
 
 
+def _integer_shape(shape):
+    """zeros/ones convert a Python shape to integers first, as TensorFlow does: a float dim is a
+    TypeError (`tf.zeros([2.9])`), never truncated."""
+    if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
+        for s in shape:
+            if s is not None and not isinstance(s, (int, np.integer)):
+                raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+    elif isinstance(shape, (float, np.floating, str, bytes)):
+        raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+    return _shape_arg(shape)
+
+
 def zeros(shape, dtype=d.float32, name="zeros"):
     dtype = d.as_dtype(dtype)
     zero = "" if dtype is d.string else (False if dtype is d.bool else 0)
-    return bind(fill_op, (_shape_arg(shape), to_array(zero, dtype)), NO_ATTRS, name)
+    return bind(fill_op, (_integer_shape(shape), to_array(zero, dtype)), NO_ATTRS, name)
 
 
 def ones(shape, dtype=d.float32, name="ones"):
     dtype = d.as_dtype(dtype)
     one = True if dtype is d.bool else 1
-    return bind(fill_op, (_shape_arg(shape), to_array(one, dtype)), NO_ATTRS, name)
+    return bind(fill_op, (_integer_shape(shape), to_array(one, dtype)), NO_ATTRS, name)
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002

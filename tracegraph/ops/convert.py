@@ -17,6 +17,7 @@ __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_py
 
 _PY_SCALARS = (bool, int, float, complex, str, bytes)
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 _OBJECT = np.dtype(object)
 
 
@@ -197,6 +198,9 @@ def _from_sequence(value, dtype):
         dtype = natural
         if dtype is d.int32 and any(not _INT32_MIN <= v <= _INT32_MAX for v in flat):
             dtype = d.int64
+            if any(not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+                raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                                 "Tensor.")
     else:
         ok = {"f": "fc", "c": "c", "i": "iufc", "u": "iufc", "b": "biufc", "s": "s"}
         for k in kinds:

@@ -10,6 +10,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
+from .allocation import check_allocation
 from .registry import (
     ALL_TYPES,
     BOOL,
@@ -421,6 +422,12 @@ def kernel_range(start, limit, delta):
         raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {start}/{limit}"
                                    if delta > 0 else
                                    f"Requires start >= limit when delta < 0: {start}/{limit}")
+    dtype = np.asarray(start).dtype
+    if dtype.kind in "iu":
+        n = max(0, -((int(start) - int(limit)) // int(delta)))
+    else:
+        n = max(0, int(np.ceil((float(limit) - float(start)) / float(delta))))
+    check_allocation((n,), dtype)
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
 
 

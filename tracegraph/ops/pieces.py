@@ -9,6 +9,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims, shapes_compatible
 from . import infer as I
+from .allocation import check_allocation
 from .array import _PURE, _T, _ints, _runtime, _shape_arg, constant, identity
 from .registry import INDEX, NO_ATTRS, REQUIRED, TypeAttr, bind, convert_to_tensor, defop
 
@@ -242,6 +243,9 @@ def _check_multiples(rank: int, m: list) -> None:
 def kernel_tile(input, multiples):  # noqa: A002
     m = _ints(multiples)
     _runtime(_check_multiples, np.ndim(input), m)
+    shape = np.shape(input)
+    check_allocation([a * b for a, b in zip((1,) * (len(m) - len(shape)) + shape, m)],
+                     np.asarray(input).dtype)
     return np.tile(input, m)
 
 
@@ -389,7 +393,9 @@ def infer_broadcast_to(input, shape):  # noqa: A002
 
 
 def kernel_broadcast_to(input, shape):  # noqa: A002
-    return np.broadcast_to(input, _ints(shape))
+    target = _ints(shape)
+    check_allocation(target, np.asarray(input).dtype)
+    return np.broadcast_to(input, target)
 
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),

@@ -15,6 +15,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
 from . import infer as I
+from .allocation import check_allocation
 from .registry import (
     ALL_TYPES,
     FLOAT,
@@ -52,11 +53,12 @@ def make_generator(attrs) -> np.random.Generator:
     return np.random.default_rng([seed & 0xFFFFFFFF, seed2 & 0xFFFFFFFF])
 
 
-def _shape_of(shape) -> tuple:
+def _shape_of(shape, np_dtype=np.float64) -> tuple:
     dims = tuple(int(s) for s in np.asarray(shape).reshape(-1))
     for s in dims:
         if s < 0:
             raise InvalidArgumentError(f"Dimension {s} must be >= 0")
+    check_allocation(dims, np_dtype)
     return dims
 
 
@@ -71,7 +73,7 @@ def infer_random(shape, dtype=REQUIRED, seed=0, seed2=0):
 def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
     """Values in [0, 1) drawn at the dtype's precision (rounding a float64 draw to a narrower
     dtype could give 1.0). Half precision uses 10 random mantissa bits, as TensorFlow does."""
-    dims = _shape_of(shape)
+    dims = _shape_of(shape, dtype.as_numpy_dtype)
     if dtype is d.float64:
         return rng.random(dims)
     if dtype is d.float16:
@@ -112,7 +114,7 @@ def kernel_uniform_int(rng, shape, minval, maxval, seed=0, seed2=0):
     if not minval < maxval:
         raise InvalidArgumentError(f"Need minval < maxval, got {minval} >= {maxval}")
     dt = np.asarray(minval).dtype
-    return rng.integers(int(minval), int(maxval), size=_shape_of(shape), dtype=dt)
+    return rng.integers(int(minval), int(maxval), size=_shape_of(shape, dt), dtype=dt)
 
 
 random_uniform_int_op = defop(
