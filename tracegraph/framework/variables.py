@@ -10,6 +10,7 @@ read earlier stay what they were.
 from __future__ import annotations
 
 import itertools
+import threading
 
 import numpy as np
 
@@ -25,12 +26,16 @@ _ids = itertools.count(1)
 
 
 class ResourceHandle:
-    """The storage behind a Variable: its current value, dtype, shape and a unique id."""
+    """The storage behind a Variable: its current value, dtype, shape, a unique id and the lock
+    its writes hold."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "id", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "id", "lock", "__weakref__")
 
     def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
         self.value = value
+        # Held by every write kernel, so writes from several threads never interleave (an
+        # `assign_add` reads, adds and rebinds; NumPy releases the GIL while it adds).
+        self.lock = threading.Lock()
         self.dtype = dtype
         self.shape = shape
         self.name = name
