@@ -548,17 +548,18 @@ def _sort(values, axis, direction, name, want_indices):
                          f"Received: direction={direction}")
     values = convert_to_tensor(values)
     rank = values.shape.rank
-    if rank is None:
-        raise ValueError("sort needs a tensor of known rank")
+    if rank is None and axis != -1:
+        raise ValueError(f"sort of a tensor of unknown rank needs axis=-1, got axis={axis}; "
+                         "give the tensor a known rank (tf.ensure_shape) to sort another axis")
     n = shape(values)[axis]  # like TensorFlow: an out-of-range axis fails in StridedSlice
-    axis %= rank
+    axis = -1 if rank is None else axis % rank
     perm = None
     x = values
-    if axis != rank - 1:
+    if rank is not None and axis != rank - 1:
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = transpose(x, perm)
-    if values.shape[axis] is not None:
+    if rank is not None and values.shape[axis] is not None:
         n = values.shape[axis]
     flip = None
     if direction == "ASCENDING":
