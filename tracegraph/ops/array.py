@@ -14,6 +14,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import infer as I
 from .allocation import check_allocation
+from .arguments import int_arg
 from .convert import to_array
 from .registry import (
     ALL_TYPES,
@@ -444,8 +445,10 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
         dims = ()
     elif isinstance(axis, int):
         dims = (axis,)
+    elif isinstance(axis, (list, tuple)):
+        dims = tuple(int_arg(a, "axis") for a in axis)
     else:
-        dims = tuple(int(a) for a in axis)
+        dims = (int_arg(axis, "axis"),)
     return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
 
 

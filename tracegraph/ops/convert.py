@@ -132,6 +132,9 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
             return dtype._np(value)
         raise _conversion_error(value, dtype)
     if t is int:
+        if not _INT64_MIN <= value <= _INT64_MAX and (dtype is None or dtype._kind in "iu"):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         if dtype is None:
             return np.int32(value) if _INT32_MIN <= value <= _INT32_MAX else np.int64(value)
         kind = dtype._kind
@@ -209,6 +212,9 @@ def _from_sequence(value, dtype):
     if dtype is d.string:
         return as_string_array(np.array(flat, dtype=object).reshape(shape))
     if dtype._kind in "iu":
+        if any(type(v) is int and not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         info = np.iinfo(dtype._np)
         span = info.max - info.min + 1
         flat = [(int(v) - info.min) % span + info.min if not info.min <= v <= info.max else v

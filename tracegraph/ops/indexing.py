@@ -11,6 +11,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .allocation import check_allocation
+from .arguments import int_arg
 from .registry import (
     ALL_TYPES,
     BOOL,
@@ -504,8 +505,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if on.dtype != off.dtype:
         raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
                         "off_value")
-    return bind(one_hot_op, (indices, depth, on, off), {"axis": -1 if axis is None else axis},
-                name)
+    axis = -1 if axis is None else int_arg(axis, "axis")
+    return bind(one_hot_op, (indices, depth, on, off), {"axis": axis}, name)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -547,6 +548,7 @@ def _sort(values, axis, direction, name, want_indices):
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
                          f"Received: direction={direction}")
     values = convert_to_tensor(values)
+    axis = int_arg(axis, "axis")
     rank = values.shape.rank
     if rank is None and axis != -1:
         raise ValueError(f"sort of a tensor of unknown rank needs axis=-1, got axis={axis}; "

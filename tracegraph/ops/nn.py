@@ -11,6 +11,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
+from .arguments import int_arg
 from .registry import (
     FLOAT,
     INDEX,
@@ -418,6 +419,8 @@ def _on_last_axis(op, logits, axis, name):
     from .array import transpose
     logits = convert_to_tensor(logits)
     rank = logits.shape.rank
+    if axis is not None:
+        axis = int_arg(axis, "axis")
     if axis is None or axis == -1 or (rank is not None and axis == rank - 1):
         return bind(op, (logits,), NO_ATTRS, name)
     if rank is None:

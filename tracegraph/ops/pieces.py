@@ -10,7 +10,9 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims, shapes_compatible
 from . import infer as I
 from .allocation import check_allocation
-from .array import _PURE, _T, _ints, _runtime, _shape_arg, constant, identity
+from .arguments import int_arg
+from .array import _PURE, _T, _ints, _is_tensor_like, _runtime, _shape_arg, constant, identity
+from .convert import to_array
 from .registry import INDEX, NO_ATTRS, REQUIRED, TypeAttr, bind, convert_to_tensor, defop
 
 # ---- concat, stack, unstack, split --------------------------------------------------------------
@@ -435,6 +437,8 @@ def concat(values, axis, name="concat"):
         values = [values]
     if not values:
         raise ValueError("tf.concat needs at least one tensor to concatenate")
+    if not _is_tensor_like(axis):
+        to_array(axis, d.int32)  # a str or float axis: TensorFlow's conversion TypeError
     if len(values) == 1:
         return identity(values[0], name=name)
     return bind(concat_op, (list(values), axis), NO_ATTRS, name)
@@ -445,17 +449,19 @@ def stack(values, axis=0, name="stack"):
     values = list(values)
     if not values:
         return constant([], d.float32, name=name)
+    axis = int_arg(axis, "axis")
     first = convert_to_tensor(values[0])
     rank = first.shape.rank
     if rank is not None:
-        _check_unpack_axis(rank + 1, int(axis))
-    return bind(pack_op, (values,), {"axis": int(axis)}, name)
+        _check_unpack_axis(rank + 1, axis)
+    return bind(pack_op, (values,), {"axis": axis}, name)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
     value = convert_to_tensor(value)
+    axis = int_arg(axis, "axis")
     if value.shape.rank is not None:
-        _check_unpack_axis(value.shape.rank, int(axis))
+        _check_unpack_axis(value.shape.rank, axis)
     if num is None:
         shape = value.shape
         if shape.rank is None or shape[axis] is None:

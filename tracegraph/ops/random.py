@@ -13,7 +13,7 @@ import numpy as np
 from .. import config
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType
+from ..shapes import TensorType, format_dims
 from . import infer as I
 from .allocation import check_allocation
 from .registry import (
@@ -32,8 +32,16 @@ DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
 
 
+def check_seed(seed, what: str = "seed") -> None:
+    """A seed is an integer or None; anything else is a TypeError that says so."""
+    if seed is not None and (not hasattr(seed, "__index__") or isinstance(seed, str)):
+        raise TypeError(f"`{what}` must be an integer or None, got {seed!r} of type "
+                        f"{type(seed).__name__}.")
+
+
 def get_seed(op_seed: int | None) -> tuple[int, int]:
     """TensorFlow's rule for the (seed, seed2) pair of a random op."""
+    check_seed(op_seed)
     global_seed = config.global_seed()
     if global_seed is not None:
         if op_seed is None:
@@ -138,7 +146,13 @@ random_shuffle_op = defop("random_shuffle", "RandomShuffle", inputs=("value: T",
                           make_state=make_generator, flags={"random"})
 
 
+def _check_logits(shape) -> None:
+    if shape is not None and len(shape) != 2:
+        raise ValueError(f"logits should be a matrix, got shape {format_dims(shape)}")
+
+
 def infer_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
+    _check_logits(logits.shape)
     n = I.known_ints(num_samples)
     batch = None if logits.shape is None else logits.shape[0]
     return TensorType(output_dtype, (batch, None if n is None else n[0]))
@@ -146,6 +160,10 @@ def infer_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=d.int64
 
 def kernel_multinomial(rng, logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
     x = np.asarray(logits, dtype=np.float64)
+    try:
+        _check_logits(x.shape)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
     p = np.exp(x - x.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     n = int(num_samples)
@@ -165,6 +183,7 @@ multinomial_op = defop("multinomial", "Multinomial", inputs=("logits: T", "num_s
 
 def set_seed(seed):
     """`tf.random.set_seed`: makes random ops reproducible from here on."""
+    check_seed(seed)
     config.set_global_seed(seed)
 
 
