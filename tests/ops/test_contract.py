@@ -227,6 +227,21 @@ SAMPLES.update({
                        "fused_ops": ("BiasAdd", "Tanh")})],
 })
 
+# Issue 14: text ops with ragged results, DecodeRaw, RegexFullMatch, RaggedTensorToTensor.
+_WORDS = np.array([b"a bc", b"", b"d e f"], dtype=object)
+SAMPLES.update({
+    "ragged_string_split": [((_WORDS,), {}), ((S,), {"unit": "BYTE"}),
+                            ((np.array([["h\u00e9".encode(), b"x"]], dtype=object),),
+                             {"unit": "UTF8_CHAR"})],
+    "unicode_decode": [((S,), {}), ((np.array(b"abc", dtype=object),), {})],
+    "decode_raw": [((np.array([b"abcd", b"efgh"], dtype=object),), {"out_type": d.int16}),
+                   ((np.array(b"abcd", dtype=object),), {"out_type": d.uint8})],
+    "regex_full_match": [((S, np.array(b"a.", dtype=object)), {})],
+    "ragged_to_tensor": [((i32(1, 2, 3), scalar(0, np.int32), [np.array([0, 2, 2, 3])]), {}),
+                         ((ROW, scalar(-1.0), [np.array([0, 1, 2]), np.array([0, 2, 3])]),
+                          {})],
+})
+
 
 def _materialize(inputs):
     out = []
