@@ -242,6 +242,20 @@ SAMPLES.update({
                           {})],
 })
 
+# Issue 14: sparse ops on (indices, values, dense_shape).
+_SP_I = np.array([[0, 0], [1, 2]], np.int64)
+_SP_SHAPE = np.array([2, 3], np.int64)
+SAMPLES.update({
+    "sparse_to_dense": [((_SP_I, _SP_SHAPE, i32(1, 2), scalar(0, np.int32)), {})],
+    "sparse_dense_matmul": [((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {}),
+                            ((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {"adjoint_a": True,
+                                                              "adjoint_b": True})],
+    "sparse_add": [((_SP_I, ROW[:2], _SP_SHAPE, np.array([[0, 0], [0, 1]], np.int64), ROW[:2],
+                     _SP_SHAPE, scalar(0.0)), {})],
+    "sparse_dense_add": [((_SP_I, ROW[:2], _SP_SHAPE, F), {})],
+    "sparse_reorder": [((_SP_I[::-1].copy(), i32(1, 2), _SP_SHAPE), {})],
+})
+
 
 def _materialize(inputs):
     out = []
