@@ -120,6 +120,12 @@ class EagerContext:
     def __init__(self):
         self._states: dict = {}
         self._epoch = config.seed_epoch
+        self.apply = self._first_apply  # until the first op: marks the runtime as started
+
+    def _first_apply(self, op, inputs, attrs, name):
+        config.mark_runtime_started()
+        self.__dict__.pop("apply", None)
+        return EagerContext.apply(self, op, inputs, attrs, name)
 
     # --- bind ------------------------------------------------------------------------------
     def apply(self, op, inputs, attrs, name):

@@ -138,8 +138,8 @@ class Variable(TensorOperators):
         value = self._checked(value, what)
         written = bind(op_def, (self._handle, value), NO_ATTRS, name)
         if written is None:  # eager: writes have no outputs
-            return self if read_value else None
-        return _Written(self, written) if read_value else written
+            return _UnreadVariable(self, None) if read_value else None
+        return _UnreadVariable(self, written) if read_value else written
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Writes `value` (same dtype, compatible shape)."""
@@ -178,7 +178,8 @@ class Variable(TensorOperators):
         return Reference(self)
 
     def __repr__(self):
-        shape = format_shape(self._handle.shape)
+        shape = format_shape(self._handle.shape) if isinstance(self._handle, ResourceHandle) \
+            else format_shape(self.shape._dims)
         if getattr(current_context(), "executing_eagerly", True):
             return (f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}, "
                     f"numpy={numpy_text(self._handle.value, True)}>")
@@ -187,16 +188,18 @@ class Variable(TensorOperators):
     __str__ = __repr__
 
 
-class _Written(Variable):
-    """A Variable right after a write inside a graph: reads of it come after the write, and
-    `.op` is the write (TensorFlow's `UnreadVariable`)."""
+class _UnreadVariable(Variable):
+    """TensorFlow's `UnreadVariable`: what `assign` and friends return. It shares the
+    Variable's storage (reading it reads the current value) and prints as
+    `<tf.Variable 'UnreadVariable' ...>`; inside a graph, reads of it come after the write, and
+    `.op` is the write (eagerly `.op` is None)."""
 
     __slots__ = ("op",)
 
     def __init__(self, variable: Variable, op):
         self._handle = variable._handle
         self._trainable = variable._trainable
-        self._name = variable._name
+        self._name = "UnreadVariable"
         self.op = op
 
     @property

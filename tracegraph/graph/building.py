@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
@@ -125,6 +126,9 @@ class GraphContext:
         out_types = [out] if isinstance(out, TensorType) else list(out)
         if not op.stateful and op.kernel is not None and op.make_state is None and flat:
             _propagate_constants(op, grouped, kernel_attrs, out_types)
+        requested = current_device()
+        if requested:
+            full["_device"] = requested
         controls = self._control_inputs(op, flat)
         new = g.add_operation(op, op_name, flat, arity, full, out_types, controls, location)
         self._record_effects(new, flat)
