@@ -127,7 +127,8 @@ class Variable(TensorOperators):
         shape = self.shape._dims
         if shape is not None and not shapes_compatible(shape, value.shape._dims):
             raise ValueError(
-                f"Cannot {what} value to variable '{self._name}': Shape mismatch. The variable "
+                # TensorFlow's exact text (its space before the name, none after "mismatch.").
+                f"Cannot {what} value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {format_shape(shape)}, and the assigned value shape "
                 f"{format_shape(value.shape._dims)} are incompatible.")
         return value
