@@ -135,3 +135,22 @@ threading = _types.SimpleNamespace(
     get_intra_op_parallelism_threads=get_intra_op_parallelism_threads,
     set_intra_op_parallelism_threads=set_intra_op_parallelism_threads,
 )
+
+
+# ---- tf.debugging.set_log_device_placement --------------------------------------------------
+# When on, every op the eager runtime executes is logged to stderr with its device (always the
+# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The eager context registers itself
+# as a listener so that the flag costs nothing while it is off.
+_log_device_placement = False
+_placement_listeners: list = []
+
+
+def set_log_device_placement(enabled) -> None:
+    global _log_device_placement
+    _log_device_placement = bool(enabled)
+    for listener in _placement_listeners:
+        listener(_log_device_placement)
+
+
+def log_device_placement() -> bool:
+    return _log_device_placement

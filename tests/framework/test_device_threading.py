@@ -90,3 +90,15 @@ def test_assign_returns_an_unread_variable():
     assert str(v2.assign_sub([1, 1])) == ("<tf.Variable 'UnreadVariable' shape=(2,) "
                                           "dtype=int32, numpy=array([0, 1], dtype=int32)>")
     assert v.assign(5.0, read_value=False) is None
+
+
+def test_log_device_placement(capfd):
+    tf.debugging.set_log_device_placement(True)
+    try:
+        tf.matmul(tf.ones([1, 2]), tf.ones([2, 1]))
+    finally:
+        tf.debugging.set_log_device_placement(False)
+    tf.ones([1]) + 1
+    err = capfd.readouterr().err
+    assert "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0" in err
+    assert "AddV2" not in err
