@@ -98,3 +98,13 @@ def test_tracing_never_computes_a_big_constant(monkeypatch):
     monkeypatch.setattr(array, "check_allocation", lambda shape, dtype: seen.append(shape))
     tf.function(lambda: tf.fill([BIG], 1.0)).get_concrete_function()
     assert [BIG] not in seen
+
+
+@pytest.mark.parametrize("call,op", [
+    (lambda: tf.eye(2**20), "Eye"),
+    (lambda: tf.one_hot(tf.zeros([2**20], tf.int32), 2**20), "OneHot"),
+    (lambda: tf.linspace(0.0, 1.0, 2**40), "LinSpace"),
+])
+def test_other_big_outputs_raise_resource_exhausted(call, op):
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=rf"\[Op:{op}\]"):
+        call()

@@ -298,6 +298,7 @@ def kernel_one_hot(indices, depth, on_value, off_value, axis=-1):
     indices = np.asarray(indices)
     n = int(depth)
     ax = _runtime(_one_hot_axis, indices.ndim, n, axis)
+    check_allocation(indices.shape + (n,), np.asarray(on_value).dtype)
     hot = indices[..., None] == np.arange(n)
     out = np.where(hot, on_value, off_value)
     return out if ax == indices.ndim else np.moveaxis(out, -1, ax)
@@ -454,6 +455,7 @@ def infer_linspace(start, stop, num):
 
 def kernel_linspace(start, stop, num):
     _runtime(_check_num, int(num))
+    check_allocation(np.shape(start) + (int(num),), np.asarray(start).dtype)
     return np.linspace(start, stop, int(num), dtype=np.asarray(start).dtype)
 
 
