@@ -108,3 +108,10 @@ def test_tracing_never_computes_a_big_constant(monkeypatch):
 def test_other_big_outputs_raise_resource_exhausted(call, op):
     with pytest.raises(tf.errors.ResourceExhaustedError, match=rf"\[Op:{op}\]"):
         call()
+
+
+def test_constant_with_a_huge_shape_is_refused_before_allocating():
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=r"shape\[1099511627776\]"):
+        tf.constant(1.0, shape=[2**40])
+    with pytest.raises(TypeError, match="Dimension value must be integer"):
+        tf.constant(1.0, shape=[2.5])

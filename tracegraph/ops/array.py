@@ -381,6 +381,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
         target = as_shape_tuple(shape)
         n = int(np.prod(target, dtype=np.int64))
         if np.size(arr) == 1:
+            check_allocation(target, arr.dtype)
             arr = np.full(target, np.asarray(arr).reshape(()), dtype=arr.dtype)
         elif np.size(arr) == n:
             arr = np.reshape(arr, target)
