@@ -5,9 +5,15 @@ passes on the first call's inputs. Installed into the trace layer at import (`se
 from __future__ import annotations
 
 from ..framework.tensor import EagerTensor
+from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
 from ..trace.concrete import set_runner
 from .compile import compile_graph
+from .jit import numba_available
+
+# Elementwise clusters with at least this many elements run as fused kernels in a default
+# tf.function when numba is installed (0 turns it off; jit_compile=True fuses every cluster).
+AUTO_FUSE_ELEMENTS = 1 << 16
 
 __all__ = ["prepare"]
 
@@ -15,7 +21,7 @@ __all__ = ["prepare"]
 def _nondeterministic(graph) -> bool:
     """Whether a graph has unseeded random ops (results differ run to run)."""
     for op in graph.operations:
-        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
+        if is_unseeded_random(op.op_def, op.attrs):
             return True
         if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
             return True
@@ -25,6 +31,12 @@ def _nondeterministic(graph) -> bool:
 def prepare(concrete):
     """(compiled callable, the graph that runs, the optimizer's report) for a ConcreteFunction."""
     graph, report = optimize(concrete.graph)
+    if concrete.executor == "jit":
+        graph = _fuse(graph, report)
+    elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and numba_available():
+        # As Grappler's remapper fuses in TensorFlow's default path: large elementwise
+        # clusters run on the jit executor's kernels (with TensorFlow's accuracy for tanh/exp).
+        graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
@@ -32,6 +44,38 @@ def prepare(concrete):
     if report.snapshots and not _nondeterministic(concrete.graph):
         compiled = _verifying(concrete, compiled, report)
     return compiled, graph, report
+
+
+def _fuse(graph, report, min_elements: int = 0):
+    """jit_compile=True: the clusters the jit executor compiles, reported as a pass (by
+    default, with `min_elements`: only large clusters)."""
+    import time
+
+    from ..optimize.builder import count_edges
+    from ..optimize.jit_fusion import jit_fusion
+    from ..optimize.passes import PassContext, PassReport
+    from .jit import warn_without_numba
+
+    if not numba_available():
+        if not min_elements:
+            warn_without_numba()
+        return graph
+    ctx = PassContext({})
+    nodes, edges = len(graph.operations), count_edges(graph)
+    start = time.perf_counter()
+    try:
+        fused = jit_fusion(graph, ctx, min_elements)
+    except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
+        import warnings
+
+        from ..optimize.meta import OptimizerWarning
+        warnings.warn(f"jit fusion failed on graph {graph.name!r} and was skipped: "
+                      f"{type(e).__name__}: {e}", OptimizerWarning, stacklevel=2)
+        return graph
+    report.passes.append(PassReport("jit_fusion", graph.name, nodes, len(fused.operations),
+                                    edges, count_edges(fused), time.perf_counter() - start,
+                                    fused is not graph, 1, ctx.rewrites))
+    return fused
 
 
 def _verifying(concrete, compiled, report):

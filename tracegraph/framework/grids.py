@@ -3,8 +3,9 @@ it can move to the library layer with the other composites)."""
 
 from __future__ import annotations
 
-from ..ops.array import reshape, shape
-from ..ops.pieces import broadcast_to, stack
+from ..library.array import reshape, shape
+from ..library.join_split import stack
+from ..library.rearrange import broadcast_to
 from ..ops.registry import convert_to_tensor
 
 __all__ = ["meshgrid"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..ops.math import cast, subtract
+from ..library.math import cast, subtract
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
@@ -45,8 +45,8 @@ class RaggedTensor:
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        from ..ops.pieces import concat
-        from ..ops.reduce import cumsum
+        from ..library.join_split import concat
+        from ..library.reduce import cumsum
         lengths = _as_splits(row_lengths)
         splits = concat([convert_to_tensor([0], dtype=lengths.dtype), cumsum(lengths)], 0)
         return cls.from_row_splits(values, splits, validate=validate)
@@ -105,7 +105,7 @@ class RaggedTensor:
         return self.shape.rank
 
     def nrows(self, out_type=d.int64, name=None):
-        from ..ops.array import shape
+        from ..library.array import shape
         n = subtract(shape(self._row_splits, out_type=self._row_splits.dtype)[0], 1)
         return n if n.dtype == d.as_dtype(out_type) else cast(n, out_type)
 
@@ -162,8 +162,8 @@ class RaggedTensor:
 
     @staticmethod
     def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
-        from ..ops.array import reshape, shape
-        from ..ops.indexing import range_
+        from ..library.array import reshape, shape
+        from ..library.math import range_
         t = convert_to_tensor(tensor)
         if lengths is not None or padding is not None or ragged_rank != 1:
             raise NotImplementedError("RaggedTensor.from_tensor supports only the default "
@@ -261,7 +261,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     if ragged_rank is None:
         ragged_rank = max(depth - 1, 0) if inner_shape is None else depth - 1 - len(inner_shape)
     if depth == 1 or ragged_rank == 0:
-        from ..ops.array import constant as dense
+        from ..library.array import constant as dense
         return dense(pylist, dtype=dtype)
     nested_splits, level = [], list(pylist)
     for _ in range(ragged_rank):
@@ -274,7 +274,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
             splits.append(len(flat))
         nested_splits.append(np.array(splits, d.as_dtype(row_splits_dtype).as_numpy_dtype))
         level = flat
-    from ..ops.array import constant as dense
+    from ..library.array import constant as dense
     if not level and dtype is None:
         dtype = d.float32
     values = dense(level, dtype=dtype)

@@ -43,8 +43,8 @@ def _wrap(t, values, splits):
     out = RaggedTensor.from_row_splits(values, splits, validate=False)
     dims = t.shape.as_list()
     if rank > 1:
-        from ..ops.array import shape
-        from ..ops.indexing import range_
+        from ..library.array import shape
+        from ..library.math import range_
         dynamic = shape(t, out_type=d.int64)
         for axis in range(rank - 1, 0, -1):
             width = dims[axis] if dims[axis] is not None else dynamic[axis]

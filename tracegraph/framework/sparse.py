@@ -102,9 +102,9 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
 
 def from_dense(tensor, name=None):
     """`tf.sparse.from_dense`: the non-zero entries of a dense tensor, in row-major order."""
-    from ..ops.array import shape, zeros_like
-    from ..ops.indexing import gather_nd, where
-    from ..ops.math import not_equal
+    from ..library.array import shape, zeros_like
+    from ..library.indexing import gather_nd, where
+    from ..library.math import not_equal
     t = convert_to_tensor(tensor)
     indices = where(not_equal(t, zeros_like(t)))
     return SparseTensor(indices, gather_nd(t, indices), shape(t, out_type=d.int64))
@@ -129,7 +129,7 @@ def add(a, b, threshold=0, name=None):
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`tf.sparse.sparse_dense_matmul`: a sparse matrix times a dense one (either side)."""
-    from ..ops.array import transpose
+    from ..library.array import transpose
     if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
         # dense @ sparse == (sparse^T @ dense^T)^T
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
