@@ -25,7 +25,7 @@ from .dtypes import (
 from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
 from .framework.device import device
-from .framework.grids import meshgrid
+from .library.grids import meshgrid
 from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor

@@ -1,10 +1,9 @@
-"""tf.device, tf.config.threading, tf.meshgrid and the UnreadVariable that assign returns
+"""tf.device, tf.config.threading, set_log_device_placement and the UnreadVariable that assign
 (issue 14, item 14 parts). Expected values and texts were taken from TensorFlow 2.21."""
 
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import tracegraph as tf
@@ -59,23 +58,6 @@ def test_config_threading_before_the_first_op():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "2 3\nIntra op parallelism cannot be modified after initialization.\n"
-
-
-def test_meshgrid():
-    x, y = tf.meshgrid([1, 2, 3], [4, 5])
-    assert x.numpy().tolist() == [[1, 2, 3], [1, 2, 3]]
-    assert y.numpy().tolist() == [[4, 4, 4], [5, 5, 5]]
-    a, b = tf.meshgrid(tf.constant([1., 2.]), tf.constant([3., 4., 5.]), indexing="ij")
-    want_a, want_b = np.meshgrid([1., 2.], [3., 4., 5.], indexing="ij")
-    np.testing.assert_array_equal(a.numpy(), want_a)
-    np.testing.assert_array_equal(b.numpy(), want_b)
-    three = tf.meshgrid([1, 2], [3, 4, 5], [6, 7, 8, 9])
-    for got, want in zip(three, np.meshgrid([1, 2], [3, 4, 5], [6, 7, 8, 9])):
-        np.testing.assert_array_equal(got.numpy(), want)
-    assert tf.meshgrid() == [] and tf.meshgrid([1, 2])[0].numpy().tolist() == [1, 2]
-    g = tf.function(lambda u, v: tf.meshgrid(u, v))
-    gx, _ = g(tf.constant([1, 2, 3]), tf.constant([4, 5]))
-    assert gx.numpy().tolist() == [[1, 2, 3], [1, 2, 3]]
 
 
 def test_assign_returns_an_unread_variable():

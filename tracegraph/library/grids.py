@@ -1,12 +1,11 @@
-"""`tf.meshgrid`: coordinate grids from 1-D vectors (a composite of reshape and broadcasting;
-it can move to the library layer with the other composites)."""
+"""`tf.meshgrid`: coordinate grids from 1-D vectors (a composite of reshape and broadcasting)."""
 
 from __future__ import annotations
 
-from ..library.array import reshape, shape
-from ..library.join_split import stack
-from ..library.rearrange import broadcast_to
 from ..ops.registry import convert_to_tensor
+from .array import reshape, shape
+from .join_split import stack
+from .rearrange import broadcast_to
 
 __all__ = ["meshgrid"]
 
