@@ -1,5 +1,6 @@
-"""tf.device, tf.config.threading, set_log_device_placement and the UnreadVariable that assign
-(issue 14, item 14 parts). Expected values and texts were taken from TensorFlow 2.21."""
+"""tf.device, tf.config.threading, set_log_device_placement and the UnreadVariable that
+assign returns (issue 14, item 14 parts). Expected values and texts were taken from
+TensorFlow 2.21."""
 
 import subprocess
 import sys

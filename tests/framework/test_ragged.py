@@ -100,3 +100,13 @@ def test_ragged_parts_inside_a_function():
     assert out.numpy().tolist() == [[b"a", b"b"], [b"c", b"-"]]
     lengths = tf.function(lambda s: tf.strings.split(s).row_lengths())(tf.constant(["a b", "c"]))
     assert lengths.numpy().tolist() == [2, 1]
+
+
+def test_from_tensor_iteration_and_no_len():
+    rt = tf.RaggedTensor.from_tensor(tf.constant([[1, 2], [3, 4]]))
+    assert str(rt) == "<tf.RaggedTensor [[1, 2],\n [3, 4]]>"  # equal rows print as a matrix
+    ragged = tf.ragged.constant([[1, 2], [3]])
+    assert [r.numpy().tolist() for r in ragged] == [[1, 2], [3]]
+    with pytest.raises(TypeError):
+        len(ragged)
+    assert str(tf.ragged.constant([[], []])) == "<tf.RaggedTensor [[], []]>"

@@ -176,7 +176,7 @@ class RaggedTensor:
     # --- Python protocol ---------------------------------------------------------------------
     def __getitem__(self, key):
         if isinstance(key, int):
-            n = len(self)
+            n = self._static_nrows()
             if not -n <= key < n:
                 raise IndexError(f"row {key} is out of range for {n} rows")
             key %= n
@@ -184,14 +184,14 @@ class RaggedTensor:
         raise NotImplementedError("RaggedTensor indexing supports a single row number only in "
                                   "tracegraph; use to_tensor() or to_list() for more")
 
-    def __len__(self):
+    def _static_nrows(self) -> int:
         n = self._row_splits.shape[0]
         if n is None:
-            raise TypeError("len is not well defined for a RaggedTensor with unknown rows")
+            raise TypeError("the number of rows of this RaggedTensor is not known statically")
         return n - 1
 
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
+    def __iter__(self):  # rows, eagerly (TensorFlow gives RaggedTensor no len())
+        return (self[i] for i in range(self._static_nrows()))
 
     def __repr__(self):
         if _is_eager(self):
@@ -241,7 +241,7 @@ def _validate_splits(splits, values) -> None:
         raise ValueError(f"Shape {splits.shape} must have rank 1")
     if isinstance(splits, EagerTensor):
         s = splits.numpy()
-        n = len(values) if isinstance(values, RaggedTensor) else (
+        n = values._static_nrows() if isinstance(values, RaggedTensor) else (
             values.shape[0] if values.shape.rank else None)
         if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any() or (n is not None and s[-1] != n):
             from ..errors import InvalidArgumentError
