@@ -80,3 +80,9 @@ def test_tensor_shape_of_junk(dims):
 ])
 def test_seeds_of_junk(call):
     _rejects(TypeError, call, "seed")
+
+
+def test_complex_after_real_values_is_a_mixed_sequence():
+    for value in ([1.0, 2j], [1, 2j], [[1.0], [2j]]):
+        _rejects(ValueError, lambda v=value: tf.constant(v), "mixed types")
+    assert tf.constant([2j, 1.0]).dtype == tf.complex128

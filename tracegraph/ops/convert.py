@@ -196,6 +196,10 @@ def _from_sequence(value, dtype):
     flat: list = []
     shape = _flatten(value, flat)
     kinds = {_scalar_kind(v) for v in flat}
+    if "c" in kinds and _scalar_kind(flat[0]) != "c":
+        # TensorFlow widens to the first element's kind: ints become floats, but a float or int
+        # sequence never becomes complex (`[2j, 1.0]` converts, `[1.0, 2j]` does not).
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     natural = _kinds_to_dtype(kinds) if flat else d.float32
     if dtype is None:
         dtype = natural
