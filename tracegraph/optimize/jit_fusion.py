@@ -259,7 +259,7 @@ def _scalar_loop(op) -> bool:
     jit executor compiles it as one loop."""
     if op.op_def is not stateless_while_op or op.control_inputs:
         return False
-    if not all(t._shape == () and t.dtype.name in JIT_DTYPES for t in op.inputs):
+    if not all(t.dims == () and t.dtype.name in JIT_DTYPES for t in op.inputs):
         return False
     return _scalar_graph(op.attrs["cond"]) and _scalar_graph(op.attrs["body"])
 
@@ -272,7 +272,7 @@ def _scalar_graph(graph) -> bool:
     for inner in graph.operations:
         if inner.op_def.kernel is None:
             continue   # a placeholder
-        if any(t._shape != () or t.dtype.name not in JIT_DTYPES for t in inner.outputs):
+        if any(t.dims != () or t.dtype.name not in JIT_DTYPES for t in inner.outputs):
             return False
         if "constant" in inner.op_def.flags:
             continue
