@@ -18,12 +18,17 @@ from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
 from .api import keras, optimizers
 from .api import onnx, summary
+from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
 )
 from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
+from .framework.device import device
+from .library.grids import meshgrid
+from .framework.ragged import RaggedTensor
+from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .graph.building import control_dependencies, name_scope

@@ -11,10 +11,12 @@ arithmetic stays static. Stateful ops keep program order and resource accesses a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
@@ -125,6 +127,9 @@ class GraphContext:
         out_types = [out] if isinstance(out, TensorType) else list(out)
         if not op.stateful and op.kernel is not None and op.make_state is None and flat:
             _propagate_constants(op, grouped, kernel_attrs, out_types)
+        requested = current_device()
+        if requested:
+            full["_device"] = requested
         controls = self._control_inputs(op, flat)
         new = g.add_operation(op, op_name, flat, arity, full, out_types, controls, location)
         self._record_effects(new, flat)
@@ -237,7 +242,12 @@ def _small(value) -> bool:
 
 
 def _propagate_constants(op, grouped, attrs, out_types) -> None:
-    """Computes output values at trace time when all inputs are known, small constants."""
+    """Computes output values at trace time when all inputs are known, small constants, and
+    the outputs are small too (`fill([2**32], 1.)` has small inputs but must not run here)."""
+    for t in out_types:
+        if t.shape is not None and all(s is not None for s in t.shape) and \
+                math.prod(t.shape) > _CONST_PROPAGATION_LIMIT:
+            return
     args = []
     for g in grouped:
         if isinstance(g, list):
