@@ -5,7 +5,7 @@ interpreter is the spec")."""
 import pytest
 
 import tracegraph as tf
-from tracegraph.execute.compile import set_crosscheck
+from tracegraph.execute.crosscheck import set_crosscheck
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -20,7 +20,6 @@ from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
 )
-from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
 from .framework.tensor import Tensor
 from .framework.variables import Variable
@@ -57,6 +56,15 @@ from .shapes import TensorShape, TensorSpec
 from .trace.concrete import ConcreteFunction
 from .trace.control_flow import cond, while_loop
 from .trace.function import Function, function
+
+# Wiring, the one place it happens: the trace layer runs graphs and converts Python with layers
+# below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
+# may not import, so both are installed into `trace/hooks.py` here, at import.
+from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.runner import prepare as _prepare  # noqa: E402
+from .trace import hooks as _trace_hooks  # noqa: E402
+
+_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
 
 # tf.config.optimizer: the options' rules live in the optimizer's layer; wired here.
 config.optimizer = _types.SimpleNamespace(

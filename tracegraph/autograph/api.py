@@ -10,7 +10,6 @@ import sysconfig
 import types
 import weakref
 
-from ..trace.function import set_autograph
 from .conversion import ConversionError, convert_function, converted_source
 
 __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
@@ -75,8 +74,6 @@ def convert_for_tracing(fn):
     be converted, e.g. a builtin)."""
     return maybe_convert(fn)
 
-
-set_autograph(convert_for_tracing)
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:

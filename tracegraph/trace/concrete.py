@@ -20,20 +20,10 @@ from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec, format_shape, shapes_compatible
+from . import hooks
 from .keys import VariableSpec, canonicalize, describe_leaf
 
-__all__ = ["ConcreteFunction", "set_runner"]
-
-# How a ConcreteFunction gets runnable code: installed by the execute layer (it optimizes a copy
-# of the graph and compiles it), so this layer never imports the layers below it.
-_RUNNER = None
-
-
-def set_runner(runner) -> None:
-    """`runner(concrete) -> (compiled callable, graph that runs, optimizer report)`."""
-    global _RUNNER
-    _RUNNER = runner
-
+__all__ = ["ConcreteFunction"]
 _NDARRAY = np.ndarray
 
 
@@ -108,10 +98,10 @@ class ConcreteFunction:
     # --- calling ---------------------------------------------------------------------------------
     def _prepare(self):
         if self._compiled is None or self._options_version != config.optimizer_version:
-            if _RUNNER is None:
+            if hooks.runner is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
-            self._compiled, self._prepared_graph, self.optimizer_report = _RUNNER(self)
+            self._compiled, self._prepared_graph, self.optimizer_report = hooks.runner(self)
         return self._compiled
 
     @property

@@ -23,22 +23,14 @@ from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
+from . import hooks
 from .concrete import ConcreteFunction
 from .keys import canonicalize, make_key
 from .retrace import RetraceDetector
 from .signatures import input_signature_canonical, signature_of
 from .tracing import trace_function
 
-__all__ = ["function", "Function", "CacheEvictionWarning", "set_autograph"]
-
-# AutoGraph's conversion, installed by the autograph layer at import (this layer does not import
-# the layers below it): `convert(python_function) -> the function to trace`.
-_AUTOGRAPH = None
-
-
-def set_autograph(convert) -> None:
-    global _AUTOGRAPH
-    _AUTOGRAPH = convert
+__all__ = ["function", "Function", "CacheEvictionWarning"]
 
 DEFAULT_MAX_TRACES = 128
 _FAST_CACHE_MAX = 512
@@ -255,10 +247,10 @@ class Function:
 
     def _traced_callable(self):
         """The function run while tracing: AutoGraph's conversion when autograph=True."""
-        if not self._autograph or _AUTOGRAPH is None:
+        if not self._autograph or hooks.autograph is None:
             return self._python_function
         if self._converted is None:
-            self._converted = _AUTOGRAPH(self._python_function)
+            self._converted = hooks.autograph(self._python_function)
         return self._converted
 
     def _on_variable_created(self, variable) -> None:
