@@ -234,3 +234,69 @@ def test_cache_is_bounded_and_inspectable():
     f.clear_cache()
     assert f.cached_signatures() == []
     assert f(x, 1).numpy() == 2
+
+
+# --- issue 14 item 11: the retracing warning is right ---------------------------------------
+
+def _retrace_warnings(run):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run()
+    return [str(w.message) for w in caught if issubclass(w.category, RetracingWarning)]
+
+
+def test_recursive_function_with_a_python_int_does_not_warn_per_depth():
+    @tf.function
+    def fact(n):
+        if n <= 1:
+            return tf.constant(1)
+        return n * fact(n - 1)
+
+    messages = _retrace_warnings(lambda: fact(7))
+    assert not messages   # TF 2.21: one call, no warning (not "5 out of the last 1 calls")
+    assert fact(7).numpy() == 5040
+
+
+def test_failed_traces_are_not_counted_nor_blamed():
+    @tf.function
+    def bad(x, k):
+        if k < 3:
+            raise ValueError("no")
+        return x + k
+
+    def run():
+        for k in range(3):
+            with pytest.raises(ValueError):
+                bad(tf.constant(1), k)
+        for k in (3, 4, 5, 10):
+            bad(tf.constant(1), k)
+
+    assert _retrace_warnings(run) == []  # TF 2.21: 4 traced calls of 4, no warning yet
+    (message,) = _retrace_warnings(lambda: bad(tf.constant(1), 11))
+    assert message.startswith("5 out of the last 5 calls to bad")
+    blamed = re.findall(r"argument '([^']+)'", message)
+    assert blamed and set(blamed) <= {"x", "k"}
+
+
+def test_warning_counts_never_exceed_the_calls():
+    @tf.function
+    def f(x, n):
+        return x * n
+
+    for m in _retrace_warnings(lambda: [f(tf.constant(1), n) for n in range(8)]):
+        traced, calls = map(int, re.match(r"(\d+) out of the last (\d+)", m).groups())
+        assert traced <= calls
+
+
+def test_many_evictions_warn_once_then_count():
+    f = tf.function(lambda x, n: x + n, max_traces=2)
+    x = tf.constant(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(1002):
+            f(x, n)
+    evictions = [str(w.message) for w in caught if issubclass(w.category, CacheEvictionWarning)]
+    assert f.evicted_traces == 1000
+    assert len(evictions) == 4   # the first in full, then at 10, 100 and 1000
+    assert "Further evictions are counted" in evictions[0]
+    assert evictions[-1].startswith("tf.function <lambda>: 1000 traces evicted so far")

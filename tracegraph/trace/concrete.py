@@ -21,7 +21,7 @@ from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec, format_shape, shapes_compatible
 from . import hooks
-from .keys import VariableSpec, canonicalize, describe_leaf
+from .keys import VariableSpec, WeakArgument, canonicalize, describe_leaf
 
 __all__ = ["ConcreteFunction"]
 _NDARRAY = np.ndarray
@@ -72,6 +72,8 @@ class ConcreteFunction:
         args, kwargs = [], {}
         params = self._signature.parameters if self._signature is not None else {}
         for name, value in self._canonical:
+            value = pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
+                                             for v in flatten(value)])
             param = params.get(name)
             if param is not None and param.kind is inspect.Parameter.KEYWORD_ONLY:
                 kwargs[name] = value

@@ -25,7 +25,7 @@ from ..nest import is_nested
 from ..shapes import TensorSpec, format_shape
 
 __all__ = ["TraceKey", "make_key", "canonicalize", "rebuild_call", "describe_leaf", "leaf_spec",
-           "VariableSpec"]
+           "VariableSpec", "WeakArgument", "hold_weakly"]
 
 
 class _WeakIdentity:
@@ -69,6 +69,38 @@ class VariableSpec:
 
     def __repr__(self):
         return f"VariableSpec(shape={format_shape(self.shape)}, dtype={self.dtype!r})"
+
+
+class WeakArgument:
+    """A Python object argument as a trace remembers it: weakly, printed as it was traced."""
+
+    __slots__ = ("ref", "text")
+
+    def __init__(self, ref, text: str):
+        self.ref = ref
+        self.text = text
+
+    def get(self):
+        """The object, or this placeholder once the object is gone."""
+        obj = self.ref()
+        return self if obj is None else obj
+
+    def __repr__(self):
+        return self.text
+
+
+_PLAIN = (bool, int, float, complex, str, bytes, np.generic, np.ndarray, Tensor, Variable,
+          TensorSpec)
+
+
+def hold_weakly(value):
+    """A leaf as a trace keeps it: objects keyed by identity become `WeakArgument`s."""
+    if value is None or isinstance(value, _PLAIN) or isinstance(value, VariableSpec):
+        return value
+    try:
+        return WeakArgument(weakref.ref(value), repr(value))
+    except TypeError:   # not weakly referenceable: kept, as its key keeps it
+        return value
 
 
 def _python_key(value):

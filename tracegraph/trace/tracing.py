@@ -22,7 +22,7 @@ from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorShape, TensorType, format_shape
 from .concrete import ConcreteFunction
-from .keys import VariableSpec, leaf_spec, rebuild_call
+from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
 
 __all__ = ["trace_function", "SymbolicVariable"]
 
@@ -93,13 +93,16 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
 
 
 def _spec_structure(canonical: list) -> list:
-    """Canonical arguments with tensor leaves as TensorSpecs (what the signature shows)."""
+    """Canonical arguments with tensor leaves as TensorSpecs (what the signature shows) and
+    Python objects held weakly (README: a trace does not keep its arguments alive)."""
+    def leaf(v):
+        spec = leaf_spec(v)
+        return spec if spec is not None else hold_weakly(v)
+
     def walk(value):
         if is_nested(value) and not isinstance(value, type):
-            leaves = [leaf_spec(v) or v for v in flatten(value)]
-            return pack_sequence_as(value, leaves)
-        spec = leaf_spec(value)
-        return spec if spec is not None else value
+            return pack_sequence_as(value, [leaf(v) for v in flatten(value)])
+        return leaf(value)
     return [(name, walk(value)) for name, value in canonical]
 
 
