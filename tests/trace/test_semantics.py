@@ -102,11 +102,10 @@ def test_variable_created_on_first_trace_only():
     def leaky(x):
         return tf.Variable(1.0).read_value() + x
 
-    assert leaky(tf.constant(1.0)).numpy() == 2.0
+    # As TensorFlow 2.21 (issue 14 item 7): the first call traces twice and fails already.
     with pytest.raises(ValueError, match="only supports singleton tf.Variables created on the "
                                          "first call"):
-        leaky(tf.constant([1.0, 2.0]))
-    assert leaky(tf.constant(5.0)).numpy() == 6.0  # the cached trace still works
+        leaky(tf.constant(1.0))
 
 
 def test_captured_eager_tensors():
@@ -188,7 +187,7 @@ def test_symbolic_tensor_leaking_out_is_an_error():
     f(tf.constant(1))
     with pytest.raises(TypeError, match="cannot be used outside it"):
         leaked[0] + 1
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(AttributeError, match="^'SymbolicTensor' object has no attribute 'numpy'$"):
         leaked[0].numpy()
 
 

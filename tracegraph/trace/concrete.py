@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import config
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..framework.eager import wrap
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
@@ -135,25 +136,79 @@ class ConcreteFunction:
         return pack_sequence_as(self.structured_outputs, leaves)
 
     def __call__(self, *args, **kwargs):
-        """Calls with the traced signature's arguments (Python values may be left out)."""
+        """Calls with the traced signature's arguments. Python values may be left out; given,
+        they must be the values traced with (TypeError otherwise, as in TensorFlow). A call
+        that does not bind to the Python signature may pass just the tensor inputs, by
+        position or name (TensorFlow's flat signature)."""
         try:
-            canonical = canonicalize(self._signature, args, kwargs)
+            canonical = self._bind_structured(args, kwargs)
+        except TypeError as structured_error:
+            try:
+                values = self._bind_flat(args, kwargs)
+            except TypeError as flat_error:
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `{structured_error}`. "
+                    f"Received args: {args!r} and kwargs: {kwargs!r} for signature: "
+                    f"{self._signature_text()}.\nFallback to flat signature also failed due "
+                    f"to: {flat_error}") from None
+        else:
             values = self.flat_input_values(canonical)
-        except TypeError:
-            names = [p for p, _ in self._input_paths]
-            if len(args) > len(names):
-                raise
-            bound = dict(zip(names, args))
-            bound.update(kwargs)
-            values = [_check_value(self.name, p, spec, bound[p]) if p in bound else
-                      _missing(self.name, p, spec) for p, spec in self._input_paths]
         return self._call_values(values)
+
+    def _bind_structured(self, args, kwargs) -> list:
+        """Canonical arguments of a call: Python arguments left out take their traced values;
+        given ones must equal them."""
+        traced = dict(self._canonical)
+        if self._signature is not None:
+            bound = self._signature.bind_partial(*args, **kwargs)
+            for name, param in self._signature.parameters.items():
+                if name not in bound.arguments and name in traced and \
+                        param.kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                           inspect.Parameter.VAR_KEYWORD) and \
+                        _is_python(traced[name]):
+                    bound.arguments[name] = _traced_value(traced[name])
+            args, kwargs = bound.args, bound.kwargs
+        canonical = canonicalize(self._signature, args, kwargs)
+        for name, value in canonical:
+            if name not in traced:
+                raise TypeError(f"unexpected argument '{name}'")
+            wanted, given = _leaf_items(traced[name], name), _leaf_items(value, name)
+            if [p for p, _ in wanted] != [p for p, _ in given]:
+                raise TypeError(f"Can not cast {value!r} to {_spec_text(traced[name])}")
+            for (_, want), (_, got) in zip(wanted, given):
+                if not isinstance(want, _SPECS) and not _same_python_value(want, got):
+                    raise TypeError(f"Can not cast {got!r} to Literal[{want!r}]")
+        return canonical
+
+    def _bind_flat(self, args, kwargs) -> list:
+        """The tensor inputs alone, by position then name (TensorFlow's flat signature)."""
+        names = [p for p, _ in self._input_paths]
+        if len(args) > len(names):
+            raise TypeError(f"{self.name}({', '.join(names)}) takes {len(names)} positional "
+                            f"arguments, got {len(args)}.")
+        unexpected = [k for k in kwargs if k not in names]
+        if unexpected:
+            raise TypeError(f"{self.name}({', '.join(names)}) got unexpected keyword "
+                            f"arguments: {', '.join(unexpected)}.")
+        bound = dict(zip(names, args))
+        bound.update(kwargs)
+        missing = [p for p in names if p not in bound]
+        if missing:
+            raise TypeError(f"{self.name}({', '.join(names)}) missing required arguments: "
+                            f"{', '.join(missing)}.")
+        return [_check_value(self.name, p, spec, bound[p], i)
+                for i, (p, spec) in enumerate(self._input_paths)]
+
+    def _signature_text(self) -> str:
+        parts = [f"{name}: {_spec_text(value)}" for name, value in self._canonical]
+        return f"({', '.join(parts)})"
 
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
         by_path = _leaves_by_path(canonical)
-        return [_check_value(self.name, path, spec, by_path[path]) if path in by_path else
-                _missing(self.name, path, spec) for path, spec in self._input_paths]
+        return [_check_value(self.name, path, spec, by_path[path], i) if path in by_path else
+                _missing(self.name, path, spec)
+                for i, (path, spec) in enumerate(self._input_paths)]
 
     def call_in_graph(self, canonical):
         """Records a call of this function in the graph being built; returns its outputs."""
@@ -227,7 +282,46 @@ def _missing(fn_name: str, path: str, spec):
     raise TypeError(f"{fn_name}: missing argument '{path}' ({spec!r}).")
 
 
-def _check_value(fn_name: str, path: str, spec, value):
+_SPECS = (TensorSpec, VariableSpec)
+# TensorFlow's names of dtypes in runtime errors ("expected to be a float tensor")
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _is_python(value) -> bool:
+    return not any(isinstance(v, _SPECS) for v in flatten(value))
+
+
+def _traced_value(value):
+    return pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
+                                    for v in flatten(value)])
+
+
+def _leaf_items(value, name) -> list:
+    return sorted(_leaves_by_path([(name, value)]).items())
+
+
+def _same_python_value(want, got) -> bool:
+    if isinstance(want, WeakArgument):
+        return want.ref() is got
+    if type(want) is not type(got):
+        return False
+    if isinstance(want, float):
+        return want.hex() == got.hex() if want == want else got != got
+    try:
+        return bool(want == got)
+    except Exception:  # an object whose == is not a bool (arrays): by identity
+        return want is got
+
+
+def _spec_text(value) -> str:
+    if isinstance(value, _SPECS):
+        return repr(value)
+    if _is_python(value):
+        return f"Literal[{_traced_value(value)!r}]"
+    return repr(value)
+
+
+def _check_value(fn_name: str, path: str, spec, value, index: int = 0):
     """The raw value fed for one input, checked against the traced spec."""
     if isinstance(spec, VariableSpec):
         if not isinstance(value, Variable):
@@ -246,10 +340,15 @@ def _check_value(fn_name: str, path: str, spec, value):
         arr = to_array(value, spec.dtype)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
     if dtype is not spec.dtype:
-        raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a tensor "
-                        f"with dtype {dtype.name} and shape {format_shape(arr.shape)}.")
+        want = _TF_TYPE_NAMES.get(spec.dtype.name, spec.dtype.name)
+        got = _TF_TYPE_NAMES.get(dtype.name, dtype.name)
+        raise InvalidArgumentError(
+            f"cannot compute {fn_name} as input #{index}(zero-based) was expected to be a "
+            f"{want} tensor but is a {got} tensor [Op:{fn_name}] (argument '{path}', traced as "
+            f"{spec!r})")
     if not shapes_compatible(spec.shape._dims, arr.shape):
-        raise ValueError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
+        # TensorFlow's binding says "Can not cast TensorSpec(...) to TensorSpec(...)"
+        raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")
     return arr
 

@@ -247,8 +247,24 @@ class Function:
         return canonical
 
     def _trace(self, canonical, key) -> ConcreteFunction:
+        created = []
+
+        def on_variable_created(variable) -> None:
+            if self._variables_frozen:
+                raise ValueError(_VARIABLE_ERROR)
+            created.append(variable)
+
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            self._on_variable_created, self.executor, self._traced_callable())
+                            on_variable_created, self.executor, self._traced_callable())
+        if created:
+            # As TensorFlow: a first trace that created Variables is traced again with
+            # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
+            # creates nothing the second time and captures the Variable; a Variable created
+            # on every call raises TensorFlow's ValueError now, on the first call.
+            self._variables_frozen = True
+            self._tracing_count += 1
+            cf = trace_function(self.python_function, self._name, self._signature, canonical,
+                                on_variable_created, self.executor, self._traced_callable())
         self._detector.traced(key.leaves)   # only traces that succeeded count
         cf.last_used = self._detector.calls
         self._tracing_count += 1
@@ -290,10 +306,6 @@ class Function:
         if self._converted is None:
             self._converted = hooks.autograph(self._python_function)
         return self._bind(self._converted)
-
-    def _on_variable_created(self, variable) -> None:
-        if self._variables_frozen:
-            raise ValueError(_VARIABLE_ERROR)
 
     # --- methods: one Function per instance ----------------------------------------------------
     def __get__(self, instance, owner=None):

@@ -91,8 +91,8 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
     """(key canonical, value canonical) for a call under an input_signature.
 
     The key uses the signature's specs, so every matching call shares one trace; the values are
-    the arguments converted to the specs' dtypes. A mismatch is a TypeError (dtype, structure)
-    or ValueError (shape) naming the argument, the expected spec and what was received.
+    the arguments converted to the specs' dtypes. A mismatch (dtype, shape, structure) is a
+    TypeError naming the argument, the expected spec and what was received.
     """
     from ..framework.eager import wrap
     from ..nest import flatten, pack_sequence_as
@@ -129,8 +129,9 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
                                 f"tensor with dtype {got.dtype.name} and shape "
                                 f"{format_shape(got.shape._dims)}.")
             if not shapes_compatible(s.shape._dims, got.shape._dims):
-                raise ValueError(f"{name}: argument '{pname}' expected {s!r} but received a "
-                                 f"tensor with shape {format_shape(got.shape._dims)}.")
+                # TypeError, as TensorFlow's binding of inputs ("Can not cast TensorSpec...")
+                raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
+                                f"tensor with shape {format_shape(got.shape._dims)}.")
             converted.append(v)
         keys.append((pname, spec))
         values.append((pname, converted[0] if isinstance(spec, TensorSpec) else
