@@ -66,6 +66,14 @@ from .trace import hooks as _trace_hooks  # noqa: E402
 
 _trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
 
+# tf.types.experimental: the trace-type protocol and the types of traced functions.
+from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
+from .trace.trace_type import TraceType as _TraceType  # noqa: E402
+
+types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
+    TraceType=_TraceType, FunctionType=_FunctionType, ConcreteFunction=ConcreteFunction,
+    GenericFunction=Function))
+
 # tf.config.optimizer: the options' rules live in the optimizer's layer; wired here.
 config.optimizer = _types.SimpleNamespace(
     set_experimental_options=_optimizer_options.set_experimental_options,

@@ -22,7 +22,9 @@ from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec, format_shape, shapes_compatible
 from . import hooks
-from .keys import VariableSpec, WeakArgument, canonicalize, describe_leaf
+from .function_type import FunctionType, function_type_of
+from .keys import VariableSpec, WeakArgument, canonicalize
+from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["ConcreteFunction"]
 _NDARRAY = np.ndarray
@@ -43,6 +45,7 @@ class ConcreteFunction:
         self._compiled = None
         self._prepared_graph = None
         self._options_version = -1
+        self._inference_fn = None
         self.optimizer_report = None
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
@@ -233,26 +236,71 @@ class ConcreteFunction:
             leaves[pos] = v
         return pack_sequence_as(self.structured_outputs, leaves)
 
-    # --- printing --------------------------------------------------------------------------------
+    # --- TensorFlow 2.21's introspection and printing -------------------------------------------
+    @property
+    def function_type(self) -> FunctionType:
+        """The parameters with their type constraints and the output type (an inspect.Signature,
+        printed `(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)`)."""
+        return function_type_of(self._signature, self._canonical, self.structured_outputs,
+                                self.graph.external_captures)
+
+    @property
+    def inference_fn(self) -> AtomicFunction:
+        """The graph as a function of its flat inputs (TensorFlow's `AtomicFunction`)."""
+        if self._inference_fn is None:
+            self._inference_fn = AtomicFunction(self)
+        return self._inference_fn
+
     def pretty_printed_signature(self, verbose: bool = True) -> str:
-        tensor_params, python_params = [], []
+        function_type = self.function_type
+        return function_type.describe() if verbose else str(function_type)
+
+    def short_signature(self) -> str:
+        """One line: the name, tensor parameters by name, Python ones with their value."""
+        params = []
         for name, value in self._canonical:
             if any(isinstance(v, (TensorSpec, VariableSpec)) for v in flatten(value)):
-                tensor_params.append((name, value))
+                params.append(name)
             else:
-                python_params.append((name, value))
-        header = ", ".join([n for n, _ in tensor_params] + [f"{n}={v!r}" for n, v in
-                                                              python_params])
-        lines = [f"{self.name}({header})"]
-        if tensor_params:
-            lines.append("  Args:")
-            lines += [f"    {n}: {_describe_structure(v)}" for n, v in tensor_params]
-        lines.append("  Returns:")
-        lines.append(f"    {_describe_structure(self.structured_outputs)}")
-        return "\n".join(lines)
+                params.append(f"{name}={value!r}")
+        tensors = [p for p in params if "=" not in p]
+        return f"{self.name}({', '.join(tensors + [p for p in params if '=' in p])})"
+
+    def __str__(self):
+        return self.function_type.describe("ConcreteFunction ")
 
     def __repr__(self):
-        return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+        return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
+
+
+class AtomicFunction:
+    """A ConcreteFunction's graph called with flat inputs: the tensor arguments in order, then
+    nothing else (captures are bound). `name` is TensorFlow's `__inference_<name>_<n>`."""
+
+    _count = 0
+
+    def __init__(self, concrete: ConcreteFunction):
+        AtomicFunction._count += 1
+        self._concrete = concrete
+        self.name = f"__inference_{concrete.name}_{AtomicFunction._count}".encode()
+        self.graph = concrete.graph
+
+    @property
+    def function_type(self) -> FunctionType:
+        return self._concrete.function_type
+
+    def __call__(self, *args):
+        cf = self._concrete
+        if len(args) != len(cf._input_paths):
+            raise TypeError(f"{self.name.decode()} takes {len(cf._input_paths)} flat inputs, "
+                            f"got {len(args)}.")
+        values = [_check_value(cf.name, p, spec, v, i)
+                  for i, ((p, spec), v) in enumerate(zip(cf._input_paths, args))]
+        outs = cf._prepare()(*values)
+        return [wrap(v) for v in outs]
+
+    def __repr__(self):
+        return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
 
 
 def _leaves_by_path(canonical) -> dict:
@@ -260,7 +308,7 @@ def _leaves_by_path(canonical) -> dict:
     out = {}
 
     def walk(value, path):
-        if is_nested(value):
+        if is_nested(value) and not has_trace_type(value):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")
@@ -303,6 +351,8 @@ def _leaf_items(value, name) -> list:
 def _same_python_value(want, got) -> bool:
     if isinstance(want, WeakArgument):
         return want.ref() is got
+    if isinstance(want, TraceType) or has_trace_type(got):
+        return has_trace_type(got) and same_or_subtype(trace_type_of(got), want)
     if type(want) is not type(got):
         return False
     if isinstance(want, float):
@@ -351,20 +401,3 @@ def _check_value(fn_name: str, path: str, spec, value, index: int = 0):
         raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")
     return arr
-
-
-def _describe_structure(value) -> str:
-    if isinstance(value, (SymbolicTensor,)):
-        return f"{value.dtype.name} Tensor, shape={format_shape(value._shape)}"
-    if isinstance(value, TensorSpec):
-        return f"{value.dtype.name} Tensor, shape={format_shape(value.shape._dims)}"
-    if isinstance(value, VariableSpec):
-        return f"{value.dtype.name} Variable, shape={format_shape(value.shape)}"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_describe_structure(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_describe_structure(v) for v in value) + "]"
-    if isinstance(value, tuple):
-        inner = ", ".join(_describe_structure(v) for v in value)
-        return f"({inner}{',' if len(value) == 1 else ''})"
-    return describe_leaf(value)

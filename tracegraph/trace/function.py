@@ -119,11 +119,13 @@ class Function:
         return self._lookup_or_trace(key_canonical)
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
-        return "\n\n".join(cf.pretty_printed_signature(verbose) for _, cf in self._traces)
+        """Every trace's signature, in TensorFlow 2.21's layout (one line each unless verbose)."""
+        return ("\n\n" if verbose else "\n").join(cf.pretty_printed_signature(verbose)
+                                                  for _, cf in self._traces)
 
     def cached_signatures(self) -> list[str]:
         """One line per cached trace, oldest first."""
-        return [cf.pretty_printed_signature().splitlines()[0] for _, cf in self._traces]
+        return [cf.short_signature() for _, cf in self._traces]
 
     def clear_cache(self) -> None:
         """Drops every trace; the next call traces again."""
@@ -289,7 +291,7 @@ class Function:
                 warnings.warn(
                     f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
                     f"traces); evicting the least recently used trace "
-                    f"{old.pretty_printed_signature().splitlines()[0]}. Calling it again will "
+                    f"{old.short_signature()}. Calling it again will "
                     "retrace. Raise `max_traces` or reduce the number of distinct signatures. "
                     "Further evictions are counted, not each reported.",
                     CacheEvictionWarning, stacklevel=5)

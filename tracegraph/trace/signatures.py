@@ -14,6 +14,7 @@ import dataclasses
 from ..nest import is_nested
 from ..shapes import TensorSpec, most_specific_common, shapes_compatible
 from .keys import TraceKey, make_key
+from .trace_type import same_or_subtype
 
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
 
@@ -32,6 +33,9 @@ class Signature:
             if _is_tensor(want):
                 if not _is_tensor(got) or got[1] != want[1] or \
                         not shapes_compatible(want[2], got[2]):
+                    return False
+            elif _is_trace_type(want):
+                if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
                     return False
             elif got != want:
                 return False
@@ -60,6 +64,10 @@ class Signature:
             elif got != want:
                 return None
         return _replace_leaves(canonical, relaxed)
+
+
+def _is_trace_type(leaf_key) -> bool:
+    return isinstance(leaf_key, tuple) and len(leaf_key) == 2 and leaf_key[0] == "TT"
 
 
 def _is_tensor(leaf_key) -> bool:
