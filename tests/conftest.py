@@ -2,6 +2,8 @@
 interpreter and the code generator), and any difference fails the test (DESIGN: "The
 interpreter is the spec")."""
 
+import os
+
 import pytest
 
 import tracegraph as tf
@@ -10,6 +12,9 @@ from tracegraph.execute.crosscheck import set_crosscheck
 
 @pytest.fixture(autouse=True, scope="session")
 def _crosscheck_executors():
+    if os.environ.get("TRACEGRAPH_TEST_EXECUTOR") == "jit":   # fusion on every test graph
+        from tracegraph.trace import function
+        function.FORCE_JIT = True
     set_crosscheck(True)
     yield
     set_crosscheck(False)

@@ -6,7 +6,7 @@ import pathlib
 
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "ops": 2,
           "framework": 3, "graph": 4, "trace": 5, "autograph": 6, "optimize": 7, "execute": 8,
-          "export": 9, "api": 10, "__init__": 10, "testing": 10}
+          "export": 9, "optimizers": 9, "api": 10, "__init__": 10, "testing": 10}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 

@@ -16,6 +16,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
+from .api import keras, optimizers
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -24,7 +25,7 @@ from .framework import eager as _eager  # installs the eager context
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .graph.building import control_dependencies, name_scope
-from .graph.graph import Graph
+from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .ops.array import (
     constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,

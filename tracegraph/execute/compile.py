@@ -1,8 +1,10 @@
 """Turning a graph into a callable: choose an executor, compile sub-graphs the same way.
 
-Executors: "codegen" (the default) and "interpreter" (the reference). The test suite's
-cross-check (`execute/crosscheck.py`) installs itself through `set_compile_hook`; in production
-no hook is installed and `compile_graph` returns the executor's callable itself.
+Executors: "codegen" (the default), "interpreter" (the reference) and "jit"
+(`jit_compile=True`: the code generator, with each `_FusedElementwise` cluster compiled into one
+numba kernel). The test suite's cross-check (`execute/crosscheck.py`) installs itself through
+`set_compile_hook`; in production no hook is installed and `compile_graph` returns the
+executor's callable itself.
 
 Compiled sub-graphs (branches, loop bodies, called functions) are cached here, in a mapping that
 holds them weakly: a sub-graph's callable lives while a compiled graph that calls it does (call
@@ -21,14 +23,15 @@ from .plan import make_plan
 __all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS",
            "set_compile_hook"]
 
-EXECUTORS = ("codegen", "interpreter")
+EXECUTORS = ("codegen", "interpreter", "jit")
 
 # (id(sub-graph), executor) -> its callable. A callable refers to its graph (through its ops),
 # so while an entry exists its graph is alive and the id cannot be reused.
 _SUBGRAPHS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
-# A testing aid may wrap every top-level compiled graph: hook(fn, graph, build) -> callable,
-# where build(executor) compiles the same graph with another executor. None in production.
+# A testing aid may wrap every top-level compiled graph: hook(fn, graph, build, executor) ->
+# callable, where build(other) compiles the same graph with another executor. None in
+# production.
 _compile_hook = None
 
 
@@ -43,7 +46,7 @@ def _build(graph: Graph, inputs, outputs, constants, executor: str, name: str):
 
     def sub(g):
         return compile_subgraph(g, executor)
-    if executor == "codegen":
+    if executor in ("codegen", "jit"):
         return generate(plan, sub, name)
     if executor == "interpreter":
         return Interpreter(plan, sub)
@@ -57,7 +60,7 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     fn = _build(graph, inputs, outputs, constants, executor, name)
     if _compile_hook is not None and executor != "interpreter":
         return _compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs, constants,
-                                                             other, name))
+                                                             other, name), executor)
     return fn
 
 
@@ -71,6 +74,10 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
+        if executor == "jit" and (getattr(graph, "jit_cluster", False) or
+                                  getattr(graph, "jit_loop", False)):
+            from .jit import compile_cluster
+            fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn
     return fn
 

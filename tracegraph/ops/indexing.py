@@ -253,7 +253,7 @@ def kernel_select(condition, t, e):
 
 select_op = defop("select", "SelectV2", inputs=("condition: bool", "t: T", "e: T"), attrs=_T,
                   infer=infer_select, kernel=kernel_select, flags=_PURE | {"elementwise"},
-                  onnx="Where")
+                  onnx="Where", jit="({1} if {0} else {2})")
 
 
 def infer_where_indices(input):  # noqa: A002
@@ -329,7 +329,8 @@ def kernel_clip(t, clip_value_min, clip_value_max):
 clip_op = defop("clip_by_value", "ClipByValue",
                 inputs=("t: T", "clip_value_min: T", "clip_value_max: T"),
                 attrs={"T": TypeAttr(REAL)}, infer=infer_clip, kernel=kernel_clip,
-                flags=_PURE | {"elementwise"}, onnx="Clip")
+                flags=_PURE | {"elementwise"}, onnx="Clip",
+                jit="np.maximum(np.minimum({0}, {2}), {1})")
 
 # ---- top_k, unique -------------------------------------------------------------------------------
 

@@ -234,7 +234,8 @@ maximum_op = defop("maximum", "Maximum", inputs=_XY, attrs=_T_REAL, infer=I.bina
 minimum_op = defop("minimum", "Minimum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
                    kernel=np.minimum, flags=_EWC, onnx="Min")
 squared_difference_op = defop("squared_difference", "SquaredDifference", inputs=_XY, attrs=_T,
-                              infer=I.binary, kernel=kernel_squared_difference, flags=_EWC)
+                              infer=I.binary, kernel=kernel_squared_difference, flags=_EWC,
+                              jit="({0} - {1}) * ({0} - {1})")
 atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infer=I.binary,
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
@@ -276,9 +277,16 @@ logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I
 
 
 def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None,
-           ufunc=None):
+           ufunc=None, jit=None):
     return defop(name, tf_type, inputs=("x: T",), attrs={"T": TypeAttr(allowed)}, infer=infer,
-                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc)
+                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc,
+                 jit=jit)
+
+
+def _float_only(template):
+    """A jit form for float inputs only (integer kernels follow other rules)."""
+    return lambda attrs: template if attrs.get("T") is not None and attrs["T"].is_floating \
+        else None
 
 
 _SIGNED = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64}
@@ -288,7 +296,8 @@ abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
 sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
 square_op = _unary("square", "Square", np.square, NUMBER)
 sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX, onnx="Sqrt")
-rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX)
+rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX,
+                  jit=_float_only("np.{T}(1) / np.sqrt({0})"))
 exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX, onnx="Exp")
 expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX)
 log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX, onnx="Log")
@@ -306,9 +315,10 @@ asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX)
 acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX)
 atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
 sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
-                    onnx="Sigmoid")
+                    onnx="Sigmoid", jit="np.{T}(1) / (np.{T}(1) + np.exp(-{0}))")
 reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
-                       flags={"involution"}, onnx="Reciprocal")
+                       flags={"involution"}, onnx="Reciprocal",
+                       jit=_float_only("np.{T}(1) / {0}"))
 floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
 ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
 round_op = _unary("round", "Round", kernel_round, REAL, onnx="Round")
@@ -338,9 +348,19 @@ def _cast_expr(attrs):
     return "{0}.astype(np." + np.dtype(dst.as_numpy_dtype).name + ")"
 
 
+def _cast_jit(attrs):
+    """`np.float32(x)` per element where the inline form applies and no float becomes an
+    integer (NumPy's and numba's rules for out-of-range values differ)."""
+    src, dst = attrs.get("SrcT"), attrs.get("DstT")
+    if _cast_expr(attrs) is None or (src.is_floating and not (dst.is_floating or dst.is_bool)):
+        return None
+    return "np.{T}({0})"
+
+
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast")
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast",
+                jit=_cast_jit)
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")

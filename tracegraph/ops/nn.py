@@ -60,14 +60,17 @@ def kernel_leaky_relu(features, alpha=0.2):
     return np.where(x > 0, x, x * np.asarray(alpha, x.dtype)).astype(x.dtype)
 
 
-def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None, onnx=None):
+def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None, onnx=None,
+                jit=None):
     return defop(name, tf_type, inputs=("features: T",),
                  attrs={"T": TypeAttr(allowed), **(attrs or {})}, infer=I.same, kernel=kernel,
-                 expr=expr, flags=_EW, onnx=onnx)
+                 expr=expr, flags=_EW, onnx=onnx, jit=jit)
 
 
-relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL, onnx="Relu")
-relu6_op = _activation("relu6", "Relu6", kernel_relu6, allowed=REAL)
+relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL, onnx="Relu",
+                      jit="np.maximum({0}, np.{T}(0))")
+relu6_op = _activation("relu6", "Relu6", kernel_relu6, allowed=REAL,
+                       jit="np.minimum(np.maximum({0}, np.{T}(0)), np.{T}(6))")
 elu_op = _activation("elu", "Elu", kernel_elu, onnx="Elu")
 selu_op = _activation("selu", "Selu", kernel_selu, onnx="Selu")
 leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2},

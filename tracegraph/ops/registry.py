@@ -90,7 +90,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 onnx=None, gradient=None, doc=None, ufunc=None):
+                 onnx=None, gradient=None, doc=None, ufunc=None, jit=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -101,6 +101,10 @@ class OpDef:
         self.stateful = stateful
         self.flags = frozenset(flags)
         self.expr = expr                # inline template for codegen, e.g. "({0} + {1})"
+        # Per-element form for fused jit kernels when neither `expr` nor the ufunc gives one:
+        # a template over the inputs `{0}`, `{1}`, ... and `{T}` (the output's NumPy scalar
+        # type name), or a function of the attrs returning one (None: not fusable).
+        self.jit = jit
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None

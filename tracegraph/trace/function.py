@@ -45,6 +45,11 @@ class CacheEvictionWarning(UserWarning):
     """A Function's trace cache was full and dropped its least recently used trace."""
 
 
+# Testing aid: run every Function on the jit executor (the test suite sets it from the
+# TRACEGRAPH_TEST_EXECUTOR=jit environment variable to cross-check fusion on all its graphs).
+FORCE_JIT = False
+
+
 class Function:
     """A Python function turned into a graph-backed, polymorphic callable."""
 
@@ -68,7 +73,10 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self.max_traces = max_traces
-        self.executor = executor
+        # jit_compile=True (XLA's role): clusters of elementwise ops run as compiled kernels.
+        self.executor = "jit" if jit_compile and executor == "codegen" else executor
+        if self.executor == "codegen" and FORCE_JIT:
+            self.executor = "jit"
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -351,10 +359,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     """`tf.function`: as a decorator (with or without arguments) or called on a function.
 
     tracegraph extras: `max_traces` bounds the trace cache (the oldest traces are evicted with a
-    `CacheEvictionWarning`); `executor` picks "codegen" (default) or "interpreter".
+    `CacheEvictionWarning`); `executor` picks "codegen" (default),
+    "interpreter" or "jit" (what `jit_compile=True` picks).
     """
     if experimental_relax_shapes:
         reduce_retracing = True
+    if experimental_compile is not None and jit_compile is None:
+        jit_compile = experimental_compile
 
     def decorate(f):
         return Function(f, name=name, input_signature=input_signature, autograph=autograph,
