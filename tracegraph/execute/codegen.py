@@ -21,13 +21,10 @@ identity, and the last use of each name is kept up to date as values are aliased
 from __future__ import annotations
 
 import contextlib
-import functools
-import inspect
 import itertools
 import keyword
 import linecache
 import math
-import re
 import weakref
 
 import numpy as np
@@ -35,48 +32,13 @@ import numpy as np
 from .. import dtypes as d
 from ..graph.graph import Graph
 from .errors import graph_error
+from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
 from .plan import Plan, make_plan
 
 __all__ = ["generate", "GeneratedFunction"]
 
 _counter = itertools.count()
 _COMMENT_COLUMN = 60
-_BINARY_TEMPLATE = re.compile(r"\{0\} \S+ \{1\}")
-_INLINE_KINDS = "biuf"   # bool, int, uint, float: Python scalars NumPy treats as weak (NEP 50)
-
-
-@functools.cache  # kernels are the records' module-level functions: a fixed set
-def _kernel_defaults(kernel) -> dict:
-    """A kernel's keyword defaults (attrs equal to them are left out of the call)."""
-    try:
-        params = inspect.signature(kernel).parameters.values()
-    except (TypeError, ValueError):
-        return {}
-    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
-
-
-def _is_default(value, default) -> bool:
-    if type(value) is not type(default):
-        return False
-    if isinstance(value, (bool, int, str, tuple, d.DType)) or value is None:
-        return bool(value == default)
-    if isinstance(value, float):
-        return value == default and math.copysign(1, value) == math.copysign(1, default)
-    return False
-
-
-def _scalar_literal(value) -> str | None:
-    """Python source for a scalar constant that can be written in place, or None."""
-    if not isinstance(value, (np.ndarray, np.generic)) or np.ndim(value) != 0 or \
-            np.dtype(value.dtype).kind not in _INLINE_KINDS:
-        return None
-    item = value.item()
-    if isinstance(item, float) and not math.isfinite(item):
-        return None
-    text = repr(item)
-    return f"({text})" if text.startswith("-") else text
-
-
 class _Exprs(dict):
     """slot -> expression, keeping for each name the latest schedule index any slot holding it
     is used at (so deciding whether a name is dead is one lookup, not a scan)."""
@@ -91,18 +53,6 @@ class _Exprs(dict):
         use = self.last_use.get(slot, -1)
         if self.latest.get(expr, -1) < use:
             self.latest[expr] = use
-
-
-def _identifier(name: str, taken: set) -> str:
-    base = re.sub(r"\W", "_", name) or "arg"
-    if base[0].isdigit() or keyword.iskeyword(base):
-        base = f"_{base}"
-    candidate, n = base, 1
-    while candidate in taken:
-        candidate = f"{base}_{n}"
-        n += 1
-    taken.add(candidate)
-    return candidate
 
 
 class GeneratedFunction:
@@ -161,7 +111,7 @@ class _Emitter:
         name = m.bound.get((prefix, id(value)))
         if name is not None:
             return name
-        name = _identifier(prefix, m.global_names)
+        name = identifier(prefix, m.global_names)
         m.globals[name] = value
         m.bound[(prefix, id(value))] = name   # the value stays alive in globals: ids are stable
         m.taken.add(name)
@@ -261,17 +211,17 @@ class _Emitter:
         out_slots = [plan.slot(t) for t in op.outputs]
         if "constant" in op_def.flags:
             value = op.attrs["value"]
-            if _scalar_literal(value) is not None:
+            if scalar_literal(value) is not None:
                 self.scalars[out_slots[0]] = value   # named only if a line needs a name
             else:
                 self.expr[out_slots[0]] = self.bind_global("c", value)
             return
         template = op_def.expr(op.attrs) if callable(op_def.expr) else op_def.expr
         if template is not None and len(in_slots) == 2 and op_def.emit is None and \
-                _BINARY_TEMPLATE.fullmatch(template) and \
+                BINARY_TEMPLATE.fullmatch(template) and \
                 sum(s in self.scalars and s not in self.expr for s in in_slots) == 1:
             # one operand is an array, the other a scalar constant written in place
-            ins = [_scalar_literal(self.scalars[s]) if s in self.scalars and s not in self.expr
+            ins = [scalar_literal(self.scalars[s]) if s in self.scalars and s not in self.expr
                    else self.expr[s] for s in in_slots]
         else:
             ins = [self.value_expr(s) for s in in_slots]
@@ -324,9 +274,9 @@ class _Emitter:
             else:
                 args.append("[" + ", ".join(ins[i:i + n]) + "]")
                 i += n
-        defaults = _kernel_defaults(kernel_fn)
+        defaults = kernel_defaults(kernel_fn)
         for key, value in op.kernel_attrs.items():
-            if key in defaults and _is_default(value, defaults[key]):
+            if key in defaults and is_default(value, defaults[key]):
                 continue
             if isinstance(value, Graph):
                 value = self.compile_subgraph(value)
@@ -363,7 +313,7 @@ def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
     em = _Emitter(module, plan, compile_subgraph)
     params = []
     for t in plan.inputs:
-        param = _identifier(t.op.name.split("/")[-1], module.taken)
+        param = identifier(t.op.name.split("/")[-1], module.taken)
         params.append(param)
         em.expr[plan.slot(t)] = param
     for slot, value in plan.constants.items():
@@ -372,7 +322,7 @@ def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
         em.emit_op(index, op)
     outs = [em.value_expr(plan.slot(t)) for t in plan.outputs]
     ret = "(" + ", ".join(outs) + ("," if len(outs) == 1 else "") + ")"
-    fn_name = _identifier(name, set(module.globals))
+    fn_name = identifier(name, set(module.globals))
     body = module.lines or ["        pass"]
     header = [f"def {fn_name}({', '.join(params)}):", "    try:"]
     footer = [f"        return {ret}", "    except Exception as e:",

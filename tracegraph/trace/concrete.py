@@ -12,19 +12,27 @@ import inspect
 import numpy as np
 
 from .. import config
-from .. import dtypes as d
-from ..errors import InvalidArgumentError
 from ..framework.eager import wrap
-from ..framework.tensor import EagerTensor, Tensor
-from ..framework.variables import ResourceHandle, Variable
+from ..framework.tensor import EagerTensor
+from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
-from ..shapes import TensorSpec, format_shape, shapes_compatible
+from ..shapes import TensorSpec
 from . import hooks
+from .binding import (
+    SPECS,
+    check_value,
+    is_python,
+    leaf_items,
+    leaves_by_path,
+    missing,
+    same_python_value,
+    spec_text,
+    traced_value,
+)
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
-from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["ConcreteFunction"]
 _NDARRAY = np.ndarray
@@ -168,18 +176,18 @@ class ConcreteFunction:
                 if name not in bound.arguments and name in traced and \
                         param.kind not in (inspect.Parameter.VAR_POSITIONAL,
                                            inspect.Parameter.VAR_KEYWORD) and \
-                        _is_python(traced[name]):
-                    bound.arguments[name] = _traced_value(traced[name])
+                        is_python(traced[name]):
+                    bound.arguments[name] = traced_value(traced[name])
             args, kwargs = bound.args, bound.kwargs
         canonical = canonicalize(self._signature, args, kwargs)
         for name, value in canonical:
             if name not in traced:
                 raise TypeError(f"unexpected argument '{name}'")
-            wanted, given = _leaf_items(traced[name], name), _leaf_items(value, name)
+            wanted, given = leaf_items(traced[name], name), leaf_items(value, name)
             if [p for p, _ in wanted] != [p for p, _ in given]:
-                raise TypeError(f"Can not cast {value!r} to {_spec_text(traced[name])}")
+                raise TypeError(f"Can not cast {value!r} to {spec_text(traced[name])}")
             for (_, want), (_, got) in zip(wanted, given):
-                if not isinstance(want, _SPECS) and not _same_python_value(want, got):
+                if not isinstance(want, SPECS) and not same_python_value(want, got):
                     raise TypeError(f"Can not cast {got!r} to Literal[{want!r}]")
         return canonical
 
@@ -199,18 +207,18 @@ class ConcreteFunction:
         if missing:
             raise TypeError(f"{self.name}({', '.join(names)}) missing required arguments: "
                             f"{', '.join(missing)}.")
-        return [_check_value(self.name, p, spec, bound[p], i)
+        return [check_value(self.name, p, spec, bound[p], i)
                 for i, (p, spec) in enumerate(self._input_paths)]
 
     def _signature_text(self) -> str:
-        parts = [f"{name}: {_spec_text(value)}" for name, value in self._canonical]
+        parts = [f"{name}: {spec_text(value)}" for name, value in self._canonical]
         return f"({', '.join(parts)})"
 
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
-        by_path = _leaves_by_path(canonical)
-        return [_check_value(self.name, path, spec, by_path[path], i) if path in by_path else
-                _missing(self.name, path, spec)
+        by_path = leaves_by_path(canonical)
+        return [check_value(self.name, path, spec, by_path[path], i) if path in by_path else
+                missing(self.name, path, spec)
                 for i, (path, spec) in enumerate(self._input_paths)]
 
     def call_in_graph(self, canonical):
@@ -219,7 +227,7 @@ class ConcreteFunction:
         from ..ops.registry import bind, current_context
         from .control_flow import _has_stateful
         ctx = current_context()
-        by_path = _leaves_by_path(canonical)
+        by_path = leaves_by_path(canonical)
         args = []
         for path, spec in self._input_paths:
             value = by_path[path]
@@ -294,110 +302,10 @@ class AtomicFunction:
         if len(args) != len(cf._input_paths):
             raise TypeError(f"{self.name.decode()} takes {len(cf._input_paths)} flat inputs, "
                             f"got {len(args)}.")
-        values = [_check_value(cf.name, p, spec, v, i)
+        values = [check_value(cf.name, p, spec, v, i)
                   for i, ((p, spec), v) in enumerate(zip(cf._input_paths, args))]
         outs = cf._prepare()(*values)
         return [wrap(v) for v in outs]
 
     def __repr__(self):
         return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
-
-
-def _leaves_by_path(canonical) -> dict:
-    from ..nest import is_nested
-    out = {}
-
-    def walk(value, path):
-        if is_nested(value) and not has_trace_type(value):
-            if isinstance(value, dict):
-                for k in sorted(value, key=repr):
-                    walk(value[k], f"{path}[{k!r}]")
-            elif isinstance(value, (list, tuple)):
-                for i, v in enumerate(value):
-                    walk(v, f"{path}[{i}]")
-            else:
-                import dataclasses
-                for f in dataclasses.fields(value):
-                    walk(getattr(value, f.name), f"{path}.{f.name}")
-        else:
-            out[path] = value
-    for name, value in canonical:
-        walk(value, name)
-    return out
-
-
-def _missing(fn_name: str, path: str, spec):
-    raise TypeError(f"{fn_name}: missing argument '{path}' ({spec!r}).")
-
-
-_SPECS = (TensorSpec, VariableSpec)
-# TensorFlow's names of dtypes in runtime errors ("expected to be a float tensor")
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def _is_python(value) -> bool:
-    return not any(isinstance(v, _SPECS) for v in flatten(value))
-
-
-def _traced_value(value):
-    return pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
-                                    for v in flatten(value)])
-
-
-def _leaf_items(value, name) -> list:
-    return sorted(_leaves_by_path([(name, value)]).items())
-
-
-def _same_python_value(want, got) -> bool:
-    if isinstance(want, WeakArgument):
-        return want.ref() is got
-    if isinstance(want, TraceType) or has_trace_type(got):
-        return has_trace_type(got) and same_or_subtype(trace_type_of(got), want)
-    if type(want) is not type(got):
-        return False
-    if isinstance(want, float):
-        return want.hex() == got.hex() if want == want else got != got
-    try:
-        return bool(want == got)
-    except Exception:  # an object whose == is not a bool (arrays): by identity
-        return want is got
-
-
-def _spec_text(value) -> str:
-    if isinstance(value, _SPECS):
-        return repr(value)
-    if _is_python(value):
-        return f"Literal[{_traced_value(value)!r}]"
-    return repr(value)
-
-
-def _check_value(fn_name: str, path: str, spec, value, index: int = 0):
-    """The raw value fed for one input, checked against the traced spec."""
-    if isinstance(spec, VariableSpec):
-        if not isinstance(value, Variable):
-            raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "
-                            f"got {value!r}.")
-        return value.handle
-    if type(value) is EagerTensor:
-        arr = value._value
-    elif isinstance(value, Variable):
-        arr = value.handle.value
-    elif isinstance(value, Tensor):
-        raise TypeError(f"{fn_name}: argument '{path}' is a symbolic tensor; call the "
-                        "ConcreteFunction eagerly or from inside another tf.function.")
-    else:
-        from ..ops.convert import to_array
-        arr = to_array(value, spec.dtype)
-    dtype = d.NUMPY_TO_DTYPE[arr.dtype]
-    if dtype is not spec.dtype:
-        want = _TF_TYPE_NAMES.get(spec.dtype.name, spec.dtype.name)
-        got = _TF_TYPE_NAMES.get(dtype.name, dtype.name)
-        raise InvalidArgumentError(
-            f"cannot compute {fn_name} as input #{index}(zero-based) was expected to be a "
-            f"{want} tensor but is a {got} tensor [Op:{fn_name}] (argument '{path}', traced as "
-            f"{spec!r})")
-    if not shapes_compatible(spec.shape._dims, arr.shape):
-        # TensorFlow's binding says "Can not cast TensorSpec(...) to TensorSpec(...)"
-        raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
-                         f"tensor with shape {format_shape(arr.shape)}.")
-    return arr
