@@ -108,3 +108,19 @@ def test_linecache_entries_go_with_the_function():
     assert created
     gc.collect()
     assert not created & set(linecache.cache)
+
+
+def test_an_evicted_trace_drops_its_linecache_entry():
+    import warnings
+    f = tf.function(lambda x, n: x * n, max_traces=1)
+    f(tf.constant(1.0), 1)
+    (first,) = [cf for _, cf in f._traces]
+    compiled = first._prepare()
+    filename = getattr(compiled, "fn", compiled).filename   # the suite's cross-check wraps it
+    del first, compiled
+    assert filename in linecache.cache
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f(tf.constant(1.0), 2)   # evicts the n=1 trace
+    gc.collect()
+    assert filename not in linecache.cache

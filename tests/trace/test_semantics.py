@@ -287,7 +287,7 @@ def test_warning_counts_never_exceed_the_calls():
         assert traced <= calls
 
 
-def test_many_evictions_warn_once_then_count():
+def test_many_evictions_warn_once_then_count():   # 1,000 here; 10,000 behave the same
     f = tf.function(lambda x, n: x + n, max_traces=2)
     x = tf.constant(1)
     with warnings.catch_warnings(record=True) as caught:
@@ -295,7 +295,5 @@ def test_many_evictions_warn_once_then_count():
         for n in range(1002):
             f(x, n)
     evictions = [str(w.message) for w in caught if issubclass(w.category, CacheEvictionWarning)]
+    assert len(evictions) == 1 and "evicted_traces` counts them" in evictions[0]
     assert f.evicted_traces == 1000
-    assert len(evictions) == 4   # the first in full, then at 10, 100 and 1000
-    assert "Further evictions are counted" in evictions[0]
-    assert evictions[-1].startswith("tf.function <lambda>: 1000 traces evicted so far")

@@ -285,8 +285,8 @@ class Function:
 
     def _evict(self) -> None:
         """Drops least recently used traces beyond `max_traces`. The first eviction warns;
-        later ones are counted (`evicted_traces`) and warn again only as the count reaches
-        10, 100, 1000, ... so a loop of distinct calls does not print a warning per call."""
+        later ones are only counted (`evicted_traces`): a loop of distinct calls does not
+        print a warning per call."""
         while self.max_traces is not None and len(self._traces) > self.max_traces:
             oldest = min(range(len(self._traces)),
                          key=lambda i: getattr(self._traces[i][1], "last_used", -1))
@@ -294,19 +294,14 @@ class Function:
             self._cache = OrderedDict((k, v) for k, v in self._cache.items() if v is not old)
             self._fast = {k: v for k, v in self._fast.items() if v is not old}
             self.evicted_traces += 1
-            n = self.evicted_traces
-            if n == 1:
+            if self.evicted_traces == 1:
                 warnings.warn(
                     f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
                     f"traces); evicting the least recently used trace "
                     f"{old.short_signature()}. Calling it again will "
                     "retrace. Raise `max_traces` or reduce the number of distinct signatures. "
-                    "Further evictions are counted, not each reported.",
-                    CacheEvictionWarning, stacklevel=5)
-            elif n >= 10 and str(n).strip("0") == "1":
-                warnings.warn(
-                    f"tf.function {self._name}: {n} traces evicted so far (the cache holds "
-                    f"{self.max_traces}); each eviction means a retrace.",
+                    f"Further evictions are not reported one by one; "
+                    f"`{self._name}.evicted_traces` counts them.",
                     CacheEvictionWarning, stacklevel=5)
 
     def _traced_callable(self):
