@@ -297,3 +297,20 @@ def test_many_evictions_warn_once_then_count():   # 1,000 here; 10,000 behave th
     evictions = [str(w.message) for w in caught if issubclass(w.category, CacheEvictionWarning)]
     assert len(evictions) == 1 and "evicted_traces` counts them" in evictions[0]
     assert f.evicted_traces == 1000
+
+
+def test_arguments_of_failed_calls_are_never_blamed():
+    @tf.function
+    def g(x, **kw):
+        if "boom" in kw:
+            raise ValueError("no")
+        return x + len(kw)
+
+    def run():
+        for i in range(4):
+            with pytest.raises(ValueError):
+                g(tf.constant(1), boom=i)
+        g(tf.constant(1), n=0)   # the first call that traced successfully: nothing to warn
+
+    messages = _retrace_warnings(run)
+    assert not any("boom" in m for m in messages) and not messages
