@@ -12,9 +12,10 @@ from tracegraph.execute.crosscheck import set_crosscheck
 
 @pytest.fixture(autouse=True, scope="session")
 def _crosscheck_executors():
-    if os.environ.get("TRACEGRAPH_TEST_EXECUTOR") == "jit":   # fusion on every test graph
+    executor = os.environ.get("TRACEGRAPH_TEST_EXECUTOR")
+    if executor in ("jit", "parallel"):   # fusion / threads on every test graph
         from tracegraph.trace import function
-        function.FORCE_JIT = True
+        function.FORCE_EXECUTOR = executor
     set_crosscheck(True)
     yield
     set_crosscheck(False)

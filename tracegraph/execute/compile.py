@@ -18,12 +18,13 @@ import weakref
 from ..graph.graph import Graph
 from .codegen import generate
 from .interpreter import Interpreter
+from .parallel import ParallelFunction, split_for_threads
 from .plan import make_plan
 
 __all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS",
            "set_compile_hook"]
 
-EXECUTORS = ("codegen", "interpreter", "jit")
+EXECUTORS = ("codegen", "interpreter", "jit", "parallel")
 
 # (id(sub-graph), executor) -> its callable. A callable refers to its graph (through its ops),
 # so while an entry exists its graph is alive and the id cannot be reused.
@@ -42,15 +43,33 @@ def set_compile_hook(hook) -> None:
 
 
 def _build(graph: Graph, inputs, outputs, constants, executor: str, name: str):
+    if executor in ("codegen", "jit", "parallel"):
+        groups = split_for_threads(graph, inputs, outputs, constants,
+                                   force=executor == "parallel")
+        if groups is not None:
+            return _threaded(graph, inputs, outputs, constants, executor, name, groups)
     plan = make_plan(graph, inputs, outputs, constants)
 
     def sub(g):
         return compile_subgraph(g, executor)
-    if executor in ("codegen", "jit"):
+    if executor in ("codegen", "jit", "parallel"):
         return generate(plan, sub, name)
     if executor == "interpreter":
         return Interpreter(plan, sub)
     raise ValueError(f"Unknown executor {executor!r}; choose one of {EXECUTORS}.")
+
+
+def _threaded(graph, inputs, outputs, constants, executor, name, groups):
+    """Independent components as separate generated functions on the inter-op pool."""
+    def sub(g):
+        return compile_subgraph(g, executor)
+    parts = [generate(make_plan(graph, inputs, [outputs[i] for i in group], constants), sub,
+                      f"{name}_part_{n}") for n, group in enumerate(groups)]
+    covered = {i for group in groups for i in group}
+    rest_indices = [i for i in range(len(outputs)) if i not in covered]
+    rest = generate(make_plan(graph, inputs, [outputs[i] for i in rest_indices], constants), sub,
+                    f"{name}_rest") if rest_indices else None
+    return ParallelFunction(parts, groups, rest, rest_indices, len(outputs))
 
 
 def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str = "codegen",

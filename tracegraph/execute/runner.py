@@ -6,6 +6,7 @@ layer (`trace/hooks.py`)."""
 from __future__ import annotations
 
 from ..framework.tensor import EagerTensor
+from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
 from .compile import compile_graph
 
@@ -15,7 +16,7 @@ __all__ = ["prepare"]
 def _nondeterministic(graph) -> bool:
     """Whether a graph has unseeded random ops (results differ run to run)."""
     for op in graph.operations:
-        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
+        if is_unseeded_random(op.op_def, op.attrs):
             return True
         if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
             return True

@@ -1,4 +1,6 @@
-"""Layer 2: the op registry and the op library, one module per family.
+"""Layer 2: the op registry and the op records (type inference and kernel), one module per family.
+
+The TensorFlow-style functions built from these records live one layer up, in `library/`.
 
 Importing this package registers every op (the registry is filled at import, STYLE rule 10).
 """
@@ -7,12 +9,15 @@ from . import (  # noqa: F401
     array,
     cluster,
     indexing,
+    join_split,
     linalg,
     logging,
     math,
     nn,
     random,
+    rearrange,
     reduce,
+    sequences,
     slicing,
     state,
     strings,

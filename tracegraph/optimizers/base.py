@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import dtypes as d
 from ..framework.variables import Variable
-from ..ops.math import cast, maximum, minimum, sqrt, square
-from ..ops.reduce import reduce_sum
+from ..library.math import cast, maximum, minimum, sqrt, square
+from ..library.reduce import reduce_sum
 from ..ops.registry import convert_to_tensor
 from .schedules import LearningRateSchedule
 
@@ -50,7 +50,7 @@ def _float(name, value):
 
 def clip_by_norm(grad, clip_norm: float):
     """Keras' per-tensor clip: `grad * clip_norm / max(l2norm(grad), clip_norm)`."""
-    from ..ops.indexing import where
+    from ..library.indexing import where
 
     l2sum = reduce_sum(square(grad), keepdims=True)
     positive = l2sum > 0.0
@@ -242,7 +242,7 @@ class Optimizer:
             return clip_by_global_norm([convert_to_tensor(g) for g in grads],
                                        self.global_clipnorm)
         if self.clipvalue is not None and self.clipvalue > 0:
-            from ..ops.indexing import clip_by_value
+            from ..library.indexing import clip_by_value
 
             v = self.clipvalue
             return [clip_by_value(convert_to_tensor(g), -v, v) for g in grads]

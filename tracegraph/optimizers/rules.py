@@ -4,8 +4,8 @@ to the Variable's dtype, clipped and weight-decayed by `Optimizer.apply`)."""
 
 from __future__ import annotations
 
-from ..ops.math import cast, maximum, sqrt, square
-from ..ops.math import pow as power
+from ..library.math import cast, maximum, sqrt, square
+from ..library.math import pow as power
 from .base import Optimizer
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]

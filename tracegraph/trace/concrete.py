@@ -52,6 +52,7 @@ class ConcreteFunction:
         self.executor = executor
         self._compiled = None
         self._prepared_graph = None
+        self._by_options: dict = {}   # optimizer options key -> (compiled, graph, report)
         self._options_version = -1
         self._inference_fn = None
         self.optimizer_report = None
@@ -115,7 +116,11 @@ class ConcreteFunction:
             if hooks.runner is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
-            self._compiled, self._prepared_graph, self.optimizer_report = hooks.runner(self)
+            key = config.optimizer_key
+            prepared = self._by_options.get(key)
+            if prepared is None:
+                prepared = self._by_options[key] = hooks.runner(self)
+            self._compiled, self._prepared_graph, self.optimizer_report = prepared
         return self._compiled
 
     @property
@@ -127,6 +132,7 @@ class ConcreteFunction:
         """Drops the compiled code (the next call optimizes and compiles again)."""
         self._compiled = None
         self._prepared_graph = None
+        self._by_options.clear()
 
     def _call_values(self, values):
         """Runs on raw input values (arrays, handles) and returns the structured outputs."""

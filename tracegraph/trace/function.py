@@ -45,9 +45,9 @@ class CacheEvictionWarning(UserWarning):
     """A Function's trace cache was full and dropped its least recently used trace."""
 
 
-# Testing aid: run every Function on the jit executor (the test suite sets it from the
-# TRACEGRAPH_TEST_EXECUTOR=jit environment variable to cross-check fusion on all its graphs).
-FORCE_JIT = False
+# Testing aid: run every Function on this executor ("jit", "parallel") instead of the default
+# (the test suite sets it from TRACEGRAPH_TEST_EXECUTOR to cross-check it on all its graphs).
+FORCE_EXECUTOR = None
 
 
 class Function:
@@ -75,8 +75,8 @@ class Function:
         self.max_traces = max_traces
         # jit_compile=True (XLA's role): clusters of elementwise ops run as compiled kernels.
         self.executor = "jit" if jit_compile and executor == "codegen" else executor
-        if self.executor == "codegen" and FORCE_JIT:
-            self.executor = "jit"
+        if self.executor == "codegen" and FORCE_EXECUTOR:
+            self.executor = FORCE_EXECUTOR
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
