@@ -93,8 +93,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor == "jit" and (getattr(graph, "jit_cluster", False) or
-                                  getattr(graph, "jit_loop", False)):
+        if executor != "interpreter" and (getattr(graph, "jit_cluster", False) or
+                                          getattr(graph, "jit_loop", False)):
             from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn

@@ -35,7 +35,7 @@ def crosscheck() -> bool:
 
 def _cross_checked(fn, graph, build, executor):
     # Parts on threads use one BLAS thread each: matmul sums in another order.
-    exact = (executor != "jit" or _exact(graph)) and not isinstance(fn, ParallelFunction)
+    exact = _exact(graph) and not isinstance(fn, ParallelFunction)
     return _CrossChecked(fn, build("interpreter"), graph, exact=exact)
 
 
