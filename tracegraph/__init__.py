@@ -101,3 +101,6 @@ def is_tensor(x) -> bool:
 # tf.saved_model and tf.train: the export layer's own safe format.
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
+
+from .framework.tensor_array import TensorArray  # noqa: E402
+from .framework.python_function import numpy_function, py_function  # noqa: E402

@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     logging,
     math,
     nn,
+    python_call,
     random,
     rearrange,
     reduce,
@@ -21,5 +22,6 @@ from . import (  # noqa: F401
     slicing,
     state,
     strings,
+    tensor_list,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401
