@@ -48,11 +48,27 @@ def lower_rsqrt(ctx, x):
 
 
 def lower_expm1(ctx, x):
-    return ctx.node("Sub", [ctx.node("Exp", [x]), ctx.const(1, ctx.input_types[0].dtype)])
+    """exp(x) - 1 without cancellation near 0 (Kahan: (u - 1) * x / log(u), u = exp(x))."""
+    u = ctx.node("Exp", [x])
+    one = ctx.const(1, ctx.input_types[0].dtype)
+    um1 = ctx.node("Sub", [u, one])
+    kahan = ctx.node("Div", [ctx.node("Mul", [um1, x]), ctx.node("Log", [u])])
+    minus_one = ctx.node("Neg", [one])
+    edge = ctx.node("Or", [ctx.node("IsInf", [u]), ctx.node("Equal", [um1, minus_one])])
+    out = ctx.node("Where", [edge, um1, kahan])  # overflow, and exp(x) == 0: -1
+    return ctx.node("Where", [ctx.node("Equal", [u, one]), x, out])  # tiny x (and -0)
 
 
 def lower_log1p(ctx, x):
-    return ctx.node("Log", [ctx.node("Add", [x, ctx.const(1, ctx.input_types[0].dtype)])])
+    """log(1 + x) without cancellation near 0 (Kahan: log(u) * x / (u - 1), u = 1 + x)."""
+    one = ctx.const(1, ctx.input_types[0].dtype)
+    u = ctx.node("Add", [x, one])
+    log_u = ctx.node("Log", [u])
+    kahan = ctx.node("Div", [ctx.node("Mul", [log_u, x]), ctx.node("Sub", [u, one])])
+    zero = ctx.const(0, ctx.input_types[0].dtype)
+    edge = ctx.node("Or", [ctx.node("IsInf", [u]), ctx.node("Equal", [u, zero])])
+    out = ctx.node("Where", [edge, log_u, kahan])
+    return ctx.node("Where", [ctx.node("Equal", [u, one]), x, out])
 
 
 def lower_reciprocal(ctx, x):
