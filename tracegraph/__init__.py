@@ -81,3 +81,6 @@ def executing_eagerly() -> bool:
 
 def is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
+
+# ---- automatic differentiation and modules (issue 9) ----
+from .framework.tape import GradientTape, UnconnectedGradients, custom_gradient, gradients

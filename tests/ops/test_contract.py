@@ -217,6 +217,7 @@ def _functional_samples() -> dict:
 
 SAMPLES.update(_functional_samples())
 SAMPLES.update({
+    "relu_grad": [((F, F2 - 1), {})],
     "fused_matmul": [((F, F.T, ROW[:2]), {"fused_ops": ("BiasAdd", "Relu")}),
                      ((F, F2, ROW), {"transpose_a": True, "fused_ops": ("BiasAdd", "Sigmoid")})],
     "fused_conv2d": [((IMG, FILT, ROW[:1].repeat(4)), {"strides": (1, 1, 1, 1),

@@ -104,7 +104,7 @@ class Variable(TensorOperators):
     # --- reading ---------------------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
-        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self.dtype})
+        return bind(state_ops.read_variable_op, (self,), {"dtype": self.dtype})
 
     def value(self):
         return self.read_value()

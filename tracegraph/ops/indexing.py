@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
+from . import gradutil as G
 from . import infer as I
 from .registry import (
     ALL_TYPES,
@@ -21,6 +22,7 @@ from .registry import (
     TypeAttr,
     bind,
     convert_to_tensor,
+    defgrad,
     defop,
 )
 
@@ -452,6 +454,69 @@ def kernel_linspace(start, stop, num):
 linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num: Tidx"),
                     attrs={"T": TypeAttr(FLOAT), "Tidx": TypeAttr(INDEX, d.int32)},
                     infer=infer_linspace, kernel=kernel_linspace, flags=_PURE)
+
+# ---- gradient rules ---------------------------------------------------------------------------
+
+
+@defgrad(gather_op)
+def _gather_grad(op, g):
+    """Scatter-add the gradient slices back to the gathered rows (duplicates add up)."""
+    params, indices, axis_t = op.inputs
+    if op.attrs.get("batch_dims", 0):
+        raise NotImplementedError("the gradient of gather with batch_dims is not implemented")
+    rank = params.shape.rank
+    axis = int(G.static_value(axis_t)) % rank
+    ni = indices.shape.rank
+    pdims = G.dims(params)
+    # g: params[:axis] + indices.shape + params[axis+1:] -> indices dims first
+    perm = list(range(axis, axis + ni)) + list(range(axis)) + \
+        list(range(axis + ni, g.shape.rank))
+    moved = G.op("transpose", g, np.asarray(perm, np.int32)) if axis else g
+    target = [pdims[axis]] + pdims[:axis] + pdims[axis + 1:]
+    idx = G.op("expand_dims", G.cast(indices, d.int64) if indices.dtype is not d.int64
+               else indices, -1)
+    scattered = G.op("scatter_nd", idx, moved, G.cast(G.op("pack", target, axis=0), d.int64)
+                     if not all(isinstance(n, int) for n in target) else
+                     np.asarray(target, np.int64))
+    if axis:
+        back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+        scattered = G.op("transpose", scattered, np.asarray(back, np.int32))
+    return scattered, None, None
+
+
+@defgrad(gather_nd_op)
+def _gather_nd_grad(op, g):
+    params, indices = op.inputs
+    shape = G.as_shape(G.dims(params))
+    return G.op("scatter_nd", indices, g, G.cast(G.op("identity", shape), indices.dtype)
+                if not isinstance(shape, np.ndarray) else shape.astype(
+                    indices.dtype.as_numpy_dtype)), None
+
+
+@defgrad(scatter_nd_op)
+def _scatter_nd_grad(op, g):
+    return None, G.op("gather_nd", g, op.inputs[0]), None
+
+
+@defgrad(select_op)
+def _select_grad(op, g):
+    cond, t, e = op.inputs
+    zeros = G.zeros_like(g)
+    return (None, G.unbroadcast(G.op("select", cond, g, zeros), t),
+            G.unbroadcast(G.op("select", cond, zeros, g), e))
+
+
+@defgrad(clip_op)
+def _clip_grad(op, g):
+    t, lo, hi = op.inputs
+    zeros = G.zeros_like(g)
+    below = G.op("less", t, lo)
+    above = G.op("greater", t, hi)
+    inside = G.op("logical_not", G.op("logical_or", below, above))
+    return (G.unbroadcast(G.op("select", inside, g, zeros), t),
+            G.unbroadcast(G.op("select", below, g, zeros), lo),
+            G.unbroadcast(G.op("select", above, g, zeros), hi))
+
 
 # ---- public functions ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
+from . import gradutil as G
 from .registry import (
     COMPLEX,
     FLOAT,
@@ -19,6 +20,7 @@ from .registry import (
     TypeAttr,
     bind,
     convert_to_tensor,
+    defgrad,
     defop,
 )
 
@@ -79,6 +81,22 @@ matmul_op = defop("matmul", "MatMul", inputs=("a: T", "b: T"),
                   onnx="MatMul")
 
 
+@defgrad(matmul_op)
+def _matmul_grad(op, g):
+    a, b = op.inputs
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+
+    def mm(x, y, tx, ty):
+        return bind(matmul_op, (x, y), {"transpose_a": tx, "transpose_b": ty})
+    if not ta and not tb:
+        return mm(g, b, False, True), mm(a, g, True, False)
+    if not ta and tb:
+        return mm(g, b, False, False), mm(g, a, True, False)
+    if ta and not tb:
+        return mm(b, g, False, True), mm(a, g, False, False)
+    return mm(b, g, True, True), mm(g, a, True, True)
+
+
 def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
     return TensorType(x.dtype, _matmul_shape(x.shape, y.shape, adj_x, adj_y, False))
 
@@ -97,6 +115,24 @@ batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T")
                         attrs={"T": TypeAttr(_MM_TYPES), "adj_x": False, "adj_y": False},
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
                         flags=_PURE | {"fresh_output"}, onnx="MatMul")
+
+
+@defgrad(batch_matmul_op)
+def _batch_matmul_grad(op, g):
+    x, y = op.inputs
+    ax, ay = op.attrs["adj_x"], op.attrs["adj_y"]
+
+    def mm(p, q, tp, tq):
+        return bind(batch_matmul_op, (p, q), {"adj_x": tp, "adj_y": tq})
+    if not ax and not ay:
+        gx, gy = mm(g, y, False, True), mm(x, g, True, False)
+    elif not ax and ay:
+        gx, gy = mm(g, y, False, False), mm(g, x, True, False)
+    elif ax and not ay:
+        gx, gy = mm(y, g, False, True), mm(x, g, False, False)
+    else:
+        gx, gy = mm(y, g, True, True), mm(g, x, True, True)
+    return G.unbroadcast(gx, x), G.unbroadcast(gy, y)
 
 # ---- eye, diagonals, band part -------------------------------------------------------------------
 

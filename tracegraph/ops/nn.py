@@ -10,6 +10,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
+from . import gradutil as G
 from . import infer as I
 from .registry import (
     FLOAT,
@@ -20,6 +21,7 @@ from .registry import (
     TypeAttr,
     bind,
     convert_to_tensor,
+    defgrad,
     defop,
 )
 
@@ -73,6 +75,57 @@ selu_op = _activation("selu", "Selu", kernel_selu, onnx="Selu")
 leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2},
                             onnx="LeakyRelu")
 
+
+def kernel_relu_grad(gradients, features):
+    g = np.asarray(gradients)
+    return g * (np.asarray(features) > 0).astype(g.dtype)
+
+
+relu_grad_op = defop("relu_grad", "ReluGrad", inputs=("gradients: T", "features: T"),
+                     attrs={"T": TypeAttr(REAL)}, infer=I.binary, kernel=kernel_relu_grad,
+                     flags=_PURE)
+
+# ---- gradient rules of the activations (above) -----------------------------------------------
+
+
+@defgrad(relu_op)
+def _relu_grad(op, g):
+    return bind(relu_grad_op, (g, op.outputs[0]))
+
+
+@defgrad(relu_grad_op)
+def _relu_grad_grad(op, gg):
+    return bind(relu_grad_op, (gg, op.inputs[1])), None
+
+
+def _where_positive(x, g, otherwise):
+    return G.op("select", G.op("greater", x, 0), g, otherwise)
+
+
+@defgrad(relu6_op)
+def _relu6_grad(op, g):
+    x = op.inputs[0]
+    inside = G.op("logical_and", G.op("greater", x, 0), G.op("less", x, 6))
+    return G.op("select", inside, g, G.zeros_like(g))
+
+
+@defgrad(elu_op)
+def _elu_grad(op, g):
+    y = op.outputs[0]
+    return _where_positive(op.inputs[0], g, G.op("multiply", g, G.op("add", y, 1)))
+
+
+@defgrad(selu_op)
+def _selu_grad(op, g):
+    x, y = op.inputs[0], op.outputs[0]
+    return G.op("select", G.op("greater", x, 0), G.op("multiply", g, _SELU_SCALE),
+                G.op("multiply", g, G.op("add", y, _SELU_SCALE * _SELU_ALPHA)))
+
+
+@defgrad(leaky_relu_op)
+def _leaky_relu_grad(op, g):
+    return _where_positive(op.inputs[0], g, G.op("multiply", g, op.attrs["alpha"]))
+
 # ---- softmax -----------------------------------------------------------------------------------
 
 
@@ -103,6 +156,20 @@ softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
                        infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE,
                        onnx="LogSoftmax")
+
+
+@defgrad(softmax_op)
+def _softmax_grad(op, g):
+    y = op.outputs[0]
+    dot = G.op("reduce_sum", G.op("multiply", g, y), np.int32(-1), keep_dims=True)
+    return G.op("multiply", G.op("subtract", g, dot), y)
+
+
+@defgrad(log_softmax_op)
+def _log_softmax_grad(op, g):
+    y = op.outputs[0]
+    total = G.op("reduce_sum", g, np.int32(-1), keep_dims=True)
+    return G.op("subtract", g, G.op("multiply", G.op("exp", y), total))
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -141,6 +208,13 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
                     kernel=kernel_bias_add, flags=_PURE, onnx="Add")
+
+
+@defgrad(bias_add_op)
+def _bias_add_grad(op, g):
+    rank = g.shape.rank
+    axis = _bias_axis(rank, op.attrs["data_format"])
+    return g, G.reduce_sum(g, [i for i in range(rank) if i != axis])
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -385,6 +459,25 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
                 kernel=kernel_xent, num_outputs=2, flags=_PURE)
+
+
+@defgrad(l2_loss_op)
+def _l2_loss_grad(op, g):
+    return G.op("multiply", op.inputs[0], g)
+
+
+@defgrad(sparse_xent_op)
+def _sparse_xent_grad(op, g_loss, g_backprop):
+    """The kernel's second output is the gradient of the loss w.r.t. the logits."""
+    return G.op("multiply", G.op("expand_dims", g_loss, -1), op.outputs[1]), None
+
+
+@defgrad(xent_op)
+def _xent_grad(op, g_loss, g_backprop):
+    features = op.inputs[0]
+    scale = G.op("expand_dims", g_loss, -1)
+    return (G.op("multiply", scale, op.outputs[1]),
+            G.op("multiply", scale, G.op("negative", G.op("log_softmax", features))))
 
 # ---- public functions ---------------------------------------------------------------------------
 
