@@ -83,4 +83,5 @@ def is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
 
 # ---- automatic differentiation and modules (issue 9) ----
+from .api import test
 from .framework.tape import GradientTape, UnconnectedGradients, custom_gradient, gradients

@@ -37,7 +37,7 @@ from ..ops.registry import (
 )
 from ..ops.state import read_variable_op
 from .tensor import Tensor
-from .variables import Variable
+from .variables import ResourceHandle, Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "gradients",
            "backprop", "active_tapes", "record_custom"]
@@ -237,6 +237,7 @@ class GradientTape:
                 new_inputs.append(vs)
                 flat.extend(vs)
         out = ctx.inner.apply(op, tuple(new_inputs), attrs, name)
+        flat = [self._resource(x) for x in flat]
         tracked = self._tracked
         if not self._recording or not any(_key(x) in tracked for x in flat):
             return out
@@ -273,7 +274,21 @@ class GradientTape:
             found.setdefault(spec.type_attr, t.dtype)
         return t
 
+    def _resource(self, x):
+        """A resource input as the tape knows it: the handle of a Variable (a graph's capture
+        placeholder stands for the handle it captured). Trainable ones are watched on access."""
+        if isinstance(x, Tensor):
+            if x.dtype is not d.resource:
+                return x
+            x = _captured(x)
+        if isinstance(x, ResourceHandle):
+            owner = x.owner() if x.owner is not None else None
+            if owner is not None and self._watch_accessed and owner.trainable:
+                self._push(owner)
+        return x
+
     def _record_custom(self, inputs, outputs, rule, name) -> None:
+        inputs = [self._resource(x) for x in inputs]
         if not self._recording or not any(_key(x) in self._tracked for x in inputs):
             return
         self._entries.append(_Entry(None, list(inputs), list(outputs), NO_ATTRS, rule, name))
@@ -393,6 +408,21 @@ class GradientTape:
                 self._entries, self._tracked = [], {}
         return _stack_rows(cols, source, tuple(shape) + tuple(src_shape[1:]), unconnected,
                            axis=1, batch=batch)
+
+
+def _captured(x):
+    """The outside value a graph's capture placeholder stands for (itself if none)."""
+    graph = getattr(x, "graph", None)
+    while graph is not None:
+        for external, placeholder in getattr(graph, "captures", {}).values():
+            if placeholder is x:
+                if not isinstance(external, Tensor):
+                    return external
+                x, graph = external, getattr(external, "graph", None)
+                break
+        else:
+            return x
+    return x
 
 
 def _as_tensor(x):
@@ -571,27 +601,23 @@ def graph_gradient(graph, inputs, output_grads):
             if isinstance(x, Tensor) and _differentiable(x.dtype):
                 x = array_ops.identity(x)
                 tape.watch(x)
+            elif isinstance(x, ResourceHandle) or (isinstance(x, Tensor) and
+                                                   x.dtype is d.resource):
+                tape._tracked[id(x)] = x
             watched.append(x)
         outs = replay(graph, watched)
-    grads = [g if g is not None else None for g in output_grads]
-    keep = [(o, g) for o, g in zip(outs, grads) if g is not None and isinstance(o, Tensor)]
-    if not keep:
-        return [None] * len(inputs)
-    srcs = [w for w in watched]
-    diff = [i for i, w in enumerate(srcs) if isinstance(w, Tensor) and _differentiable(w.dtype)]
-    result = [None] * len(inputs)
-    if diff:
-        got = tape.gradient([o for o, _ in keep], [srcs[i] for i in diff],
-                            output_gradients=[g for _, g in keep])
-        for i, g in zip(diff, got):
-            result[i] = g
-    return result
+    tape._recording = False
+    seeds = [(id(o), g) for o, g in zip(outs, output_grads)
+             if g is not None and isinstance(o, Tensor)]
+    keys = [id(w) for w in watched]
+    found = backprop(tape._entries, seeds, set(keys))
+    return [found.get(k) for k in keys]
 
 
 def replay(graph, inputs) -> list:
     """Runs `graph`'s ops through `bind` on `inputs` (for its placeholders, then captures)."""
     values = {}
-    for ph, v in zip(list(graph.inputs) + graph.capture_placeholders(), inputs):
+    for ph, v in zip(list(graph.inputs) + list(graph.capture_placeholders), inputs):
         values[id(ph)] = v
     for op in graph.operations:
         if op.type == "Placeholder" or op.op_def.tf_type == "NoOp":

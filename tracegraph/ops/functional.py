@@ -11,7 +11,7 @@ sub-graph's ops, returns its output expressions), `temp()`, `reserve(name)`/`rel
 from __future__ import annotations
 
 from ..shapes import TensorType, most_specific_common
-from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, GRADIENT_HOOKS, REQUIRED, TypeAttr, defgrad, defop
 
 _ANY = ALL_TYPES
 _CONTROL = {"control_flow"}
@@ -133,3 +133,10 @@ partitioned_call_op = defop("partitioned_call", "PartitionedCall",
                             flags={"pure", "function_call"}, **_CALL)
 stateful_partitioned_call_op = defop("stateful_partitioned_call", "StatefulPartitionedCall",
                                      stateful=True, flags={"function_call"}, **_CALL)
+
+
+@defgrad(partitioned_call_op, stateful_partitioned_call_op)
+def _call_grad(op, *grads):
+    """The called graph's ops run again under a tape in the caller's context (eagerly or as
+    backward ops of the caller's graph)."""
+    return GRADIENT_HOOKS["function"](op.attrs["f"], list(op.inputs), grads)

@@ -474,9 +474,12 @@ def _sparse_xent_grad(op, g_loss, g_backprop):
 
 @defgrad(xent_op)
 def _xent_grad(op, g_loss, g_backprop):
-    features = op.inputs[0]
+    features, labels = op.inputs
     scale = G.op("expand_dims", g_loss, -1)
-    return (G.op("multiply", scale, op.outputs[1]),
+    # softmax * sum(labels) - labels: the kernel's backprop output when labels sum to 1
+    total = G.op("reduce_sum", labels, np.int32(-1), keep_dims=True)
+    exact = G.op("subtract", G.op("multiply", G.op("softmax", features), total), labels)
+    return (G.op("multiply", scale, exact),
             G.op("multiply", scale, G.op("negative", G.op("log_softmax", features))))
 
 # ---- public functions ---------------------------------------------------------------------------

@@ -503,7 +503,10 @@ def _pad_grad(op, g):
     if pads is None:
         raise NotImplementedError("the gradient of pad needs paddings known at trace time")
     begin = np.asarray(pads, np.int32)[:, 0]
-    return G.op("slice", g, begin, G.as_shape(G.dims(x))), None, None
+    inner = G.op("slice", g, begin, G.as_shape(G.dims(x)))
+    everything = list(range(g.shape.rank))
+    padding = G.op("subtract", G.reduce_sum(g, everything), G.reduce_sum(inner, everything))
+    return inner, None, padding
 
 
 @defgrad(broadcast_to_op)

@@ -19,8 +19,11 @@ import weakref
 from collections import OrderedDict
 
 from .. import config as _config
-from ..framework.tensor import EagerTensor
+from ..framework.eager import EAGER
+from ..framework.tape import active_tapes, graph_gradient, record_custom
+from ..framework.tensor import EagerTensor, Tensor
 from ..nest import flatten
+from ..ops.registry import _state as _registry_state
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from .concrete import ConcreteFunction
@@ -119,7 +122,7 @@ class Function:
 
     # --- calling -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not kwargs and not _config._run_eagerly:
+        if not kwargs and not _config._run_eagerly and _registry_state.current is EAGER:
             key = []
             values = []
             for a in args:
@@ -154,6 +157,8 @@ class Function:
         values = cf.flat_input_values(value_canonical)
         if not kwargs:
             self._remember_fast(args, cf)
+        if current_context() is not EAGER and active_tapes():
+            return _call_recorded(cf, values, value_canonical)
         return cf._call_values(values)
 
     def _remember_fast(self, args, cf) -> None:
@@ -285,6 +290,31 @@ class Function:
 
     def __repr__(self):
         return f"<tracegraph Function {self._name}>"
+
+
+def _call_recorded(cf, values, value_canonical):
+    """An eager call under a GradientTape: the call is one tape entry whose gradient runs the
+    function's graph again under a tape (so Variables it reads get their gradients too)."""
+    from .concrete import _leaves_by_path
+    out = cf._call_values(values)
+    by_path = _leaves_by_path(value_canonical)
+    inputs = []
+    for path, _ in cf._input_paths:
+        leaf = by_path.get(path)
+        inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
+                      else leaf)
+    inputs += cf.graph.external_captures
+    if cf._single:
+        outs = [out]
+    else:
+        leaves = flatten(out)
+        outs = [leaves[pos] for pos in cf._out_positions]
+
+    def rule(op, *grads):
+        return graph_gradient(cf.graph, inputs, grads)
+
+    record_custom(inputs, outs, rule, cf.name)
+    return out
 
 
 def _check_signature(input_signature):
