@@ -84,4 +84,6 @@ def is_tensor(x) -> bool:
 
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test
+from .ops.clipping import clip_by_global_norm, clip_by_norm
+from .framework.module import Module, init_scope
 from .framework.tape import GradientTape, UnconnectedGradients, custom_gradient, gradients

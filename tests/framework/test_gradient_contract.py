@@ -73,7 +73,7 @@ def _random_like(name, x, rng):
 
 def _cases():
     for op in _rule_ops():
-        for i, (inputs, attrs) in enumerate(SAMPLES[op.name]):
+        for i, (inputs, _) in enumerate(SAMPLES[op.name]):
             flat = [x for x in inputs if not isinstance(x, (list, str))]
             if any(np.asarray(x).dtype.kind == "f" for x in flat) or any(
                     isinstance(x, list) and np.asarray(x[0]).dtype.kind == "f" for x in inputs):
@@ -152,7 +152,7 @@ def test_traced_gradient_equals_eager(name, index):
         xs = [tf.constant(v) for v in values]
         upstream = tf.constant(np.random.default_rng(2).normal(size=f(*xs).shape.as_list()))
 
-        def grads(*xs):
+        def grads(*xs, f=f, upstream=upstream):
             with tf.GradientTape() as tape:
                 tape.watch(list(xs))
                 y = f(*xs)

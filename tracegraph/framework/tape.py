@@ -24,7 +24,6 @@ import enum
 import functools
 import os
 import sys
-import warnings
 
 import numpy as np
 
@@ -33,7 +32,12 @@ from ..nest import flatten, pack_sequence_as
 from ..ops import array as array_ops
 from ..ops.math import add_n_op
 from ..ops.registry import (
-    GRADIENT_HOOKS, NO_ATTRS, bind, context_scope, current_context, resolve_type_attrs,
+    GRADIENT_HOOKS,
+    NO_ATTRS,
+    bind,
+    context_scope,
+    current_context,
+    resolve_type_attrs,
 )
 from ..ops.state import read_variable_op
 from .tensor import Tensor
@@ -50,6 +54,11 @@ class UnconnectedGradients(enum.Enum):
 
     NONE = "none"
     ZERO = "zero"
+
+
+def _warn(message: str) -> None:
+    """TensorFlow logs these on stderr (not as Python warnings): so do we, in its words."""
+    print(f"WARNING:tensorflow:{message}", file=sys.stderr)
 
 
 def _differentiable(dtype) -> bool:
@@ -194,8 +203,8 @@ class GradientTape:
             raise ValueError(f"Passed in object {x!r} of type {type(x).__name__!r}, not "
                              "tf.Tensor or tf.Variable or ExtensionType.")
         if not _differentiable(x.dtype):
-            warnings.warn(f"The dtype of the watched tensor must be floating (e.g. tf.float32), "
-                          f"got {x.dtype!r}", stacklevel=3)
+            _warn(f"The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                  f"got {x.dtype!r}")
         self._tracked[id(x)] = x
 
     def watch(self, tensor) -> None:
@@ -330,21 +339,16 @@ class GradientTape:
         try:
             seeds = []
             for i, t in enumerate(targets):
-                if isinstance(t, Variable):
-                    t = t.read_value()  # not recorded: a Variable target is its own source
                 g = None if output_gradients is None else output_gradients[i]
+                if not _differentiable(t.dtype):
+                    continue  # no gradient flows from an integer target (None, as TF)
                 if g is None:
-                    if not _differentiable(t.dtype):
-                        continue
-                    g = array_ops.ones_like(t)
+                    g = array_ops.ones_like(t.read_value() if isinstance(t, Variable) else t)
                 seeds.append((_key(t), g))
             keys = []
             for s in sources:
                 if not _differentiable(s.dtype):
-                    warnings.warn(f"The dtype of the source tensor must be floating (e.g. "
-                                  f"tf.float32) when calling GradientTape.gradient, got "
-                                  f"{s.dtype!r}", stacklevel=3)
-                    keys.append(None)
+                    keys.append(None)  # integer sources get None (TF warned on watch)
                 else:
                     keys.append(_key(s))
             found = backprop(self._entries, seeds, {k for k in keys if k is not None})
