@@ -84,7 +84,7 @@ def _user_line() -> str:
 class _Entry:
     """One recorded op: what a gradient rule sees as `op`."""
 
-    __slots__ = ("op_def", "inputs", "outputs", "attrs", "rule", "where", "name")
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "rule", "where", "name", "skip")
 
     def __init__(self, op_def, inputs, outputs, attrs, rule, name=None):
         self.op_def = op_def
@@ -94,6 +94,7 @@ class _Entry:
         self.rule = rule
         self.name = name or (op_def.tf_type if op_def is not None else "CustomGradient")
         self.where = _user_line() if rule is None else None
+        self.skip = ()  # indices of inputs whose gradient nobody asked for (rules may skip them)
 
     @property
     def type(self) -> str:
@@ -502,6 +503,8 @@ def backprop(entries, seeds, source_keys, key=_key) -> dict:
                 upstream.append(array_ops.zeros_like(o))
             else:
                 upstream.append(None)
+        if isinstance(e, _Entry):
+            e.skip = tuple(i for i, x in enumerate(e.inputs) if key(x) not in reach)
         result = rule(e, *upstream)
         if not isinstance(result, (list, tuple)):
             result = (result,)

@@ -12,8 +12,13 @@ import numpy as np
 
 from .registry import bind, get_op
 
-__all__ = ["op", "static_shape", "static_value", "unbroadcast", "reduce_sum", "reshape",
+__all__ = ["op", "needed", "static_shape", "static_value", "unbroadcast", "reduce_sum", "reshape",
            "shape_of", "reshape_like", "conj", "zeros_like", "ones_like", "cast"]
+
+
+def needed(op, index: int) -> bool:
+    """Whether the gradient of input `index` is wanted (a rule may skip the work if not)."""
+    return index not in getattr(op, "skip", ())
 
 
 def op(name: str, *inputs, **attrs):

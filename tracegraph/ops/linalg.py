@@ -86,15 +86,17 @@ def _matmul_grad(op, g):
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
 
-    def mm(x, y, tx, ty):
+    def mm(i, x, y, tx, ty):
+        if not G.needed(op, i):
+            return None
         return bind(matmul_op, (x, y), {"transpose_a": tx, "transpose_b": ty})
     if not ta and not tb:
-        return mm(g, b, False, True), mm(a, g, True, False)
+        return mm(0, g, b, False, True), mm(1, a, g, True, False)
     if not ta and tb:
-        return mm(g, b, False, False), mm(g, a, True, False)
+        return mm(0, g, b, False, False), mm(1, g, a, True, False)
     if ta and not tb:
-        return mm(b, g, False, True), mm(a, g, False, False)
-    return mm(b, g, True, True), mm(g, a, True, True)
+        return mm(0, b, g, False, True), mm(1, a, g, False, False)
+    return mm(0, b, g, True, True), mm(1, g, a, True, True)
 
 
 def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
