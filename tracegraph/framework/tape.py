@@ -615,7 +615,7 @@ def graph_gradient(graph, inputs, output_grads):
         outs = replay(graph, watched)
     tape._recording = False
     seeds = [(id(o), g) for o, g in zip(outs, output_grads)
-             if g is not None and isinstance(o, Tensor)]
+             if g is not None and (isinstance(o, (Tensor, ResourceHandle)))]
     keys = [id(w) for w in watched]
     found = backprop(tape._entries, seeds, set(keys))
     return [found.get(k) for k in keys]
@@ -645,3 +645,4 @@ def _bind_attrs(op) -> dict:
 
 
 GRADIENT_HOOKS["function"] = graph_gradient
+GRADIENT_HOOKS["replay"] = replay
