@@ -5,6 +5,7 @@ Importing this package registers every op (the registry is filled at import, STY
 
 from . import (  # noqa: F401
     array,
+    conv_grad,
     indexing,
     linalg,
     logging,
