@@ -26,11 +26,11 @@ NO_RULE = {
     "string_to_number": "strings have no gradient",
     "mirror_pad": "not implemented yet", "eye": "no inputs", "linspace": "not implemented yet",
     "one_hot": "not implemented yet", "top_k": "not implemented yet",
-    "unique": "not implemented yet", 
-    
-    
+    "unique": "not implemented yet",
+
+
     "cholesky": "not implemented yet", "qr": "not implemented yet",
-    "svd": "not implemented yet", 
+    "svd": "not implemented yet",
     "conv2d_backprop_input": "second order not implemented yet",
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",

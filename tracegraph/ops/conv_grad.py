@@ -16,8 +16,14 @@ from ..shapes import TensorType
 from . import gradutil as G
 from .fused import ACTIVATIONS, fused_conv2d_op, fused_matmul_op
 from .nn import (
-    _POOL_ATTRS, _check_groups, _explicit_pairs, _padding_amounts, _spatial, avg_pool_op,
-    conv2d_op, max_pool_op,
+    _POOL_ATTRS,
+    _check_groups,
+    _explicit_pairs,
+    _padding_amounts,
+    _spatial,
+    avg_pool_op,
+    conv2d_op,
+    max_pool_op,
 )
 from .registry import REQUIRED, TypeAttr, bind, defgrad, defop
 
