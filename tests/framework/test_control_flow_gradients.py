@@ -67,3 +67,32 @@ def test_while_gradient_matches_numerical():
     jac = np.stack([staged_grad(tf.constant(x), tf.constant(np.eye(3)[i])).numpy()
                     for i in range(3)])
     np.testing.assert_allclose(jac, numerical[0], rtol=1e-5, atol=1e-7)
+
+
+def test_eager_tape_around_a_function_with_control_flow():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = x * w
+        else:
+            y = x * x
+        i = 0
+        while i < 3:
+            y = y * 1.5
+            i += 1
+        return y
+
+    for v in (3.0, -2.0):
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        gx, gw = tape.gradient(y, [x, w])
+        if v > 0:
+            assert (gx.numpy(), gw.numpy()) == (2.0 * 3.375, v * 3.375)
+        else:
+            assert gx.numpy() == 2 * v * 3.375 and gw.numpy() == 0.0
+    theoretical, numerical = tf.test.compute_gradient(f, [np.array(0.7, np.float32)])
+    np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-3)

@@ -311,10 +311,50 @@ def _call_recorded(cf, values, value_canonical):
         outs = [leaves[pos] for pos in cf._out_positions]
 
     def rule(op, *grads):
-        return graph_gradient(cf.graph, inputs, grads)
+        return _gradient_function(cf, inputs, grads)
 
     record_custom(inputs, outs, rule, cf.name)
     return out
+
+
+def _gradient_function(cf, inputs, grads):
+    """The gradient of an eager call, run as a traced function (so control flow inside the
+    called graph stages as it did forward). Resource inputs are closed over, tensors and the
+    upstream gradients are its arguments; one trace per pattern of missing gradients."""
+    tensor_at = [i for i, x in enumerate(inputs) if isinstance(x, Tensor)]
+    present = tuple(g is not None for g in grads)
+    cache = cf.__dict__.setdefault("_gradient_functions", {})
+    key = (tuple(tensor_at), present)
+    fn = cache.get(key)
+    if fn is None:
+        fixed = list(inputs)
+
+        def backward(*args):
+            full = list(fixed)
+            for i, t in zip(tensor_at, args[:len(tensor_at)]):
+                full[i] = t
+            upstream = iter(args[len(tensor_at):])
+            full_grads = [next(upstream) if p else None for p in present]
+            got = graph_gradient(cf.graph, full, full_grads)
+            return [g if g is not None else _zero_like_input(x) for g, x in zip(got, full)]
+
+        fn = cache[key] = Function(backward, name=f"{cf.name}_grad", autograph=False)
+    args = [inputs[i] for i in tensor_at] + [g for g in grads if g is not None]
+    got = fn(*args)
+    return [g if _wanted(x) else None for g, x in zip(got, inputs)]
+
+
+def _wanted(x) -> bool:
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and (dtype.is_floating or dtype.is_complex or
+                                  dtype.name == "resource")
+
+
+def _zero_like_input(x):
+    from ..ops import array as array_ops
+    if isinstance(x, Tensor):
+        return array_ops.zeros_like(x) if _wanted(x) else array_ops.zeros((), x.dtype)
+    return array_ops.zeros(list(x.shape), x.dtype)  # a Variable's handle
 
 
 def _check_signature(input_signature):
