@@ -344,7 +344,7 @@ class GradientTape:
                 if not _differentiable(t.dtype):
                     continue  # no gradient flows from an integer target (None, as TF)
                 if g is None:
-                    g = array_ops.ones_like(t.read_value() if isinstance(t, Variable) else t)
+                    g = _ones_for(t)
                 seeds.append((_key(t), g))
             keys = []
             for s in sources:
@@ -428,6 +428,16 @@ def _captured(x):
         else:
             return x
     return x
+
+
+def _ones_for(t):
+    """The seed of a target's gradient: a constant when its shape is static (the optimizer
+    folds what the backward pass does with it)."""
+    dims = t.shape.as_list() if t.shape.rank is not None else None
+    if dims is not None and None not in dims:
+        from ..ops.registry import convert_to_tensor
+        return convert_to_tensor(np.ones(dims, dtype=t.dtype.as_numpy_dtype))
+    return array_ops.ones_like(t.read_value() if isinstance(t, Variable) else t)
 
 
 def _as_tensor(x):
