@@ -371,6 +371,36 @@ top_k_op = defop("top_k", "TopKV2", inputs=("input: T", "k: int32"),
                  kernel=kernel_top_k, num_outputs=2, flags=_PURE, onnx="TopK")
 
 
+@defgrad(one_hot_op)
+def _one_hot_grad(op, g):
+    indices, depth = op.inputs[0], op.inputs[1]
+    ones = G.cast(G.op("one_hot", indices, depth, 1.0, 0.0, axis=op.attrs["axis"]), g.dtype)
+    everything = list(range(g.shape.rank))
+    on = G.reduce_sum(G.op("multiply", g, ones), everything)
+    off = G.reduce_sum(G.op("multiply", g, G.op("subtract", 1, ones)), everything)
+    return None, None, on, off
+
+
+@defgrad(top_k_op)
+def _top_k_grad(op, g_values, g_indices):
+    """The values' gradient goes back to where they were taken from (last axis)."""
+    x, indices = op.inputs[0], op.outputs[1]
+    shape = G.static_shape(x)
+    k_shape = G.static_shape(indices)
+    if shape is None or k_shape is None or not shape:
+        raise NotImplementedError("the gradient of top_k needs static shapes")
+    n = shape[-1]
+    rows = int(np.prod(shape[:-1], dtype=np.int64))
+    k = k_shape[-1]
+    offsets = np.arange(rows, dtype=np.int64)[:, None] * n
+    flat = G.op("add", G.reshape(G.cast(indices, d.int64), np.asarray([rows, k], np.int32)),
+                offsets)
+    scattered = G.op("scatter_nd", G.reshape(flat, np.asarray([rows * k, 1], np.int32)),
+                     G.reshape(g_values, np.asarray([rows * k], np.int32)),
+                     np.asarray([rows * n], np.int64))
+    return G.reshape(scattered, np.asarray(shape, np.int32)), None
+
+
 def _check_unique(shape) -> None:
     if shape is not None and len(shape) != 1:
         raise ValueError("unique expects a 1D vector.")

@@ -23,6 +23,7 @@ from .registry import (
     TypeAttr,
     bind,
     convert_to_tensor,
+    defgrad,
     defop,
 )
 
@@ -195,6 +196,11 @@ check_numerics_op = defop("check_numerics", "CheckNumerics", inputs=("tensor: T"
                           attrs={"T": TypeAttr(FLOAT), "message": REQUIRED},
                           infer=lambda tensor, **_: TensorType(tensor.dtype, tensor.shape),
                           kernel=kernel_check_numerics, stateful=True, flags={"debug"})
+
+
+@defgrad(check_numerics_op)
+def _check_numerics_grad(op, g):
+    return g
 
 
 def kernel_no_op():
