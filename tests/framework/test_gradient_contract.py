@@ -42,7 +42,7 @@ UNIT = {"asin", "acos", "atanh"}
 # Only the first output is differentiated: the second is the kernel's own gradient.
 FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy"}
 # Samples whose rule is partial: it raises NotImplementedError naming what is missing.
-PARTIAL = {("gather", 2): "batch_dims"}
+PARTIAL: dict = {}
 
 
 def _rule_ops():

@@ -492,10 +492,11 @@ linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num:
 def _gather_grad(op, g):
     """Scatter-add the gradient slices back to the gathered rows (duplicates add up)."""
     params, indices, axis_t = op.inputs
-    if op.attrs.get("batch_dims", 0):
-        raise NotImplementedError("the gradient of gather with batch_dims is not implemented")
     rank = params.shape.rank
     axis = int(G.static_value(axis_t)) % rank
+    batch_dims = op.attrs.get("batch_dims", 0)
+    if batch_dims:
+        return _batched_gather_grad(params, indices, axis, batch_dims % indices.shape.rank, g)
     ni = indices.shape.rank
     pdims = G.dims(params)
     # g: params[:axis] + indices.shape + params[axis+1:] -> indices dims first
@@ -512,6 +513,26 @@ def _gather_grad(op, g):
         back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
         scattered = G.op("transpose", scattered, np.asarray(back, np.int32))
     return scattered, None, None
+
+
+def _batched_gather_grad(params, indices, axis, batch_dims, g):
+    """batch_dims > 0 with axis == batch_dims: rows of the flattened batch are gathered at
+    `indices + row * size`, so the gradient is one scatter into the flattened params."""
+    pshape, ishape = G.static_shape(params), G.static_shape(indices)
+    if axis != batch_dims or pshape is None or ishape is None:
+        raise NotImplementedError("the gradient of gather with batch_dims needs axis == "
+                                  "batch_dims and static shapes")
+    batch = int(np.prod(pshape[:batch_dims], dtype=np.int64))
+    size = pshape[axis]
+    per = int(np.prod(ishape[batch_dims:], dtype=np.int64))
+    rest = list(pshape[axis + 1:])
+    offsets = (np.arange(batch, dtype=np.int64) * size)[:, None]
+    flat = G.op("add", G.reshape(G.cast(indices, d.int64), np.asarray([batch, per], np.int32)),
+                offsets)
+    updates = G.reshape(g, np.asarray([batch * per] + rest, np.int32))
+    scattered = G.op("scatter_nd", G.reshape(flat, np.asarray([batch * per, 1], np.int32)),
+                     updates, np.asarray([batch * size] + rest, np.int64))
+    return G.reshape(scattered, np.asarray(pshape, np.int32)), None, None
 
 
 @defgrad(gather_nd_op)
