@@ -238,3 +238,31 @@ def test_init_scope_lifts_out_of_the_trace():
 
     assert f(tf.constant(2.0)).numpy() == 6.0
     assert seen == [True]
+
+
+def test_the_optimizer_works_across_forward_and_backward():
+    rng = np.random.default_rng(3)
+    w = tf.Variable(rng.normal(size=(6, 5)).astype(np.float32))
+    b = tf.Variable(np.zeros(5, np.float32))
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.relu(x @ w + b))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+        return loss
+
+    x = tf.constant(rng.normal(size=(4, 6)).astype(np.float32))
+    cf = step.get_concrete_function(x)
+    traced = [op.type for op in cf.graph.get_operations()]
+    optimized = [op.type for op in cf.optimized_graph.get_operations()]
+    assert "_FusedMatMul" in optimized and "ReluGrad" in optimized  # remapper: forward fused
+    # folding and CSE simplify the backward pass (its seed and shape arithmetic are constants)
+    assert len(optimized) < len(traced)
+    w0, b0 = w.numpy().copy(), b.numpy().copy()
+    step(x)
+    h = x.numpy() @ w0 + b0
+    np.testing.assert_allclose(w.numpy(), w0 - 0.1 * x.numpy().T @ (h > 0), rtol=1e-5)
+    np.testing.assert_allclose(b.numpy(), b0 - 0.1 * (h > 0).sum(0), rtol=1e-5)
