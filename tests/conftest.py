@@ -2,6 +2,8 @@
 interpreter and the code generator), and any difference fails the test (DESIGN: "The
 interpreter is the spec")."""
 
+import os
+
 import pytest
 
 import tracegraph as tf
@@ -10,6 +12,10 @@ from tracegraph.execute.compile import set_crosscheck
 
 @pytest.fixture(autouse=True, scope="session")
 def _crosscheck_executors():
+    executor = os.environ.get("TRACEGRAPH_TEST_EXECUTOR")
+    if executor in ("jit", "parallel"):   # fusion / threads on every test graph
+        from tracegraph.trace import function
+        function.FORCE_EXECUTOR = executor
     set_crosscheck(True)
     yield
     set_crosscheck(False)

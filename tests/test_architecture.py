@@ -5,8 +5,8 @@ import ast
 import pathlib
 
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "ops": 2,
-          "framework": 3, "graph": 4, "trace": 5, "autograph": 6, "optimize": 7, "execute": 8,
-          "export": 9, "api": 10, "__init__": 10, "testing": 10}
+          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
+          "execute": 9, "export": 10, "optimizers": 10, "api": 11, "__init__": 11, "testing": 11}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 
@@ -32,7 +32,80 @@ def test_layers_import_only_the_layers_above():
     assert not problems, "\n".join(problems)
 
 
+# STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
+LINE_CAP = 400
+OVER_THE_CAP = {
+    # AutoGraph's runtime operators (for/while/if/print conversions); outside the op-library
+    # refactor that set the cap, to split along the statement kinds it converts.
+    "autograph/operators.py": 440,
+}
+
+
 def test_modules_stay_small():
-    big = [f"{p.relative_to(ROOT)}: {n} lines" for p in ROOT.rglob("*.py")
-           if (n := len(p.read_text().splitlines())) > 800]
+    big = []
+    for p in ROOT.rglob("*.py"):
+        rel = p.relative_to(ROOT).as_posix()
+        n = len(p.read_text().splitlines())
+        if n > OVER_THE_CAP.get(rel, LINE_CAP):
+            big.append(f"{rel}: {n} lines")
     assert not big, big
+
+
+def _sibling_imports(path: pathlib.Path):
+    """(module, imported names, inside a function?) for each `from .x import ...` in `path`."""
+    tree = ast.parse(path.read_text())
+    nested = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.ClassDef))
+              for n in ast.walk(f) if n is not f}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            modules = [node.module] if node.module else [a.name for a in node.names]
+            for module in modules:
+                yield module.split(".")[0], [a.name for a in node.names], id(node) in nested
+
+
+def test_no_import_circle_inside_ops_and_library():
+    """The op records (`ops/`) and the library (`library/`) each import their siblings in one
+    order: a circle would be found by following the imports, including those in function bodies
+    (which is where circles used to hide)."""
+    for package in ("ops", "library"):
+        folder = ROOT / package
+        graph = {p.stem: {m for m, _, _ in _sibling_imports(p) if (folder / f"{m}.py").exists()}
+                 for p in folder.glob("*.py") if p.stem != "__init__"}
+        state = {}
+
+        def visit(node, trail, graph=graph, state=state, package=package):
+            if state.get(node) == "done":
+                return
+            assert state.get(node) != "open", (
+                f"import circle in {package}/: {' -> '.join(trail + [node])}")
+            state[node] = "open"
+            for nxt in sorted(graph[node]):
+                visit(nxt, trail + [node])
+            state[node] = "done"
+
+        for node in sorted(graph):
+            visit(node, [])
+
+
+def test_ops_and_library_import_at_the_top_and_no_private_names():
+    """No import hides in a function body, and no module reaches for a sibling's private name."""
+    problems = []
+    for package in ("ops", "library"):
+        for path in (ROOT / package).glob("*.py"):
+            for module, names, in_body in _sibling_imports(path):
+                where = f"{package}/{path.name} imports from .{module}"
+                if in_body:
+                    problems.append(f"{where} inside a function")
+                problems += [f"{where} the private name {n}" for n in names if n.startswith("_")]
+    assert not problems, "\n".join(problems)
+
+
+def test_defop_rejects_a_flag_outside_the_vocabulary():
+    import pytest
+
+    from tracegraph.ops.registry import FLAGS, all_ops, defop
+    with pytest.raises(ValueError, match=r"op 'not_registered': unknown flag\(s\) 'pur'.*FLAGS"):
+        defop("not_registered", "NotRegistered", infer=lambda: (), kernel=None, flags={"pur"})
+    used = {f for op in all_ops() for f in op.flags}
+    assert used <= FLAGS.keys()
+    assert all(isinstance(meaning, str) and meaning for meaning in FLAGS.values())

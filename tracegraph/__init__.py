@@ -16,6 +16,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
+from .api import keras, optimizers
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -25,33 +26,32 @@ from .framework import eager as _eager  # installs the eager context
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .graph.building import control_dependencies, name_scope
-from .graph.graph import Graph
+from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
-from .ops.array import (
+from .library.array import (
     constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,
     shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
 )
-from .ops.indexing import (
-    argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, range_ as range,
-    scatter_nd, sequence_mask, sort, unique, where,
+from .library.indexing import (
+    argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, scatter_nd,
+    sequence_mask, sort, unique, where,
 )
-from .ops.linalg import einsum, eye, matmul, norm, tensordot
-from .ops.logging import Assert, no_op, print_ as print
-from .ops.math import (
+from .library.linalg import einsum, eye, matmul, norm, tensordot
+from .library.logging import Assert, no_op, print_ as print
+from .library.math import (
     abs, add, add_n, cast, cos, divide, equal, exp, greater, greater_equal, less, less_equal,
     logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow,
-    round, saturate_cast, sigmoid, sign, sin, sqrt, square, subtract, tanh, truediv, truncatediv,
-    truncatemod,
+    range_ as range, round, saturate_cast, sigmoid, sign, sin, sqrt, square, subtract, tanh,
+    truediv, truncatediv, truncatemod,
 )
-from .ops.pieces import (
-    broadcast_to, concat, pad, reverse, roll, slice_ as slice, split, stack, tile, unstack,
-)
-from .ops.reduce import (
+from .library.join_split import concat, split, stack, unstack
+from .library.rearrange import broadcast_to, pad, reverse, roll, slice_ as slice, tile
+from .library.reduce import (
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
 )
 from .ops.registry import convert_to_tensor
-from .ops.slicing import strided_slice
+from .library.slicing import strided_slice
 from .optimize import options as _optimizer_options
 from .shapes import TensorShape, TensorSpec
 from .trace.concrete import ConcreteFunction
@@ -84,6 +84,7 @@ def is_tensor(x) -> bool:
 
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test
-from .ops.clipping import clip_by_global_norm, clip_by_norm
+from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
-from .framework.tape import GradientTape, UnconnectedGradients, custom_gradient, gradients
+from .framework.gradients import custom_gradient, gradients
+from .framework.tape import GradientTape, UnconnectedGradients

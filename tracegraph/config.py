@@ -25,6 +25,9 @@ _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
 optimizer_options: dict = {}
 optimizer_version = 0
+# The options as a hashable key: a function keeps one optimized graph per key, so switching
+# options back and forth does not optimize again (as TF keeps an instantiation per config).
+optimizer_key: tuple = ()
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -58,17 +61,19 @@ def next_eager_op_seed() -> int:
 
 def update_optimizer_options(values: dict) -> None:
     """Merges validated optimizer options (see optimize/options.py) and bumps the version."""
-    global optimizer_version
+    global optimizer_version, optimizer_key
     with _lock:
         optimizer_options.update(values)
         optimizer_version += 1
+        optimizer_key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
 
 
 def reset_optimizer_options() -> None:
-    global optimizer_version
+    global optimizer_version, optimizer_key
     with _lock:
         optimizer_options.clear()
         optimizer_version += 1
+        optimizer_key = ()
 
 
 def list_physical_devices(device_type=None) -> list:

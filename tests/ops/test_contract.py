@@ -205,7 +205,21 @@ def _functional_samples() -> dict:
     loop_attrs = {k: v for k, v in while_op.attrs.items() if k != "T"}
     body = attrs["then_branch"]
     x = np.float32(3.0)
+
+    @tf.function
+    def elementwise(a, b):
+        return tf.nn.relu(a * 2.0 - b), tf.tanh(a) + b
+
+    from tracegraph.optimize.jit_fusion import jit_fusion
+    fused = jit_fusion(elementwise.get_concrete_function(F, F2).graph)
+    cluster = next(o for o in fused.get_operations() if o.type == "_FusedElementwise")
+    cluster_attrs = {k: v for k, v in cluster.attrs.items() if k != "Tin"}
+    fused_loop = jit_fusion(loop.get_concrete_function(tf.constant(3)).graph)
+    loop_op = next(o for o in fused_loop.get_operations() if o.type == "_FusedLoop")
+    loop_attrs_fused = {k: v for k, v in loop_op.attrs.items() if k != "Tin"}
     return {
+        "fused_loop": [(([np.int32(0), np.float32(0.0), np.int32(3)],), loop_attrs_fused)],
+        "fused_elementwise": [(([F, F2],), cluster_attrs)],
         "stateless_if": [((np.bool_(True), [x]), attrs), ((np.bool_(False), [x]), attrs)],
         "if": [((np.bool_(True), [x]), if_attrs)],
         "stateless_while": [(([np.int32(0), np.float32(0.0), np.int32(3)],), loop_attrs)],

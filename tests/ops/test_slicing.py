@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.ops.slicing import strided_slice
+from tracegraph.library.slicing import strided_slice
 
 from .oracle import expect, raises
 

@@ -66,6 +66,21 @@ class Env:
         raise ValueError(ref)
 
 
+def concrete_type(type_, dtype) -> str | None:
+    """The op type a rule pattern means for values of `dtype`: a tuple of types (the ops a
+    record flag selects) gives the first whose record takes `dtype` as its first input."""
+    if not isinstance(type_, tuple):
+        return type_
+    dtype = tf.as_dtype(dtype)
+    for t in type_:
+        spec = get_op(t).inputs[0]
+        allowed = ({spec.fixed_dtype} if spec.fixed_dtype is not None
+                   else get_op(t).type_attrs[spec.type_attr].allowed)
+        if dtype in allowed:
+            return t
+    return None
+
+
 def _apply(op_type: str, *args, **attrs):
     return get_op(op_type)(*args, **attrs)
 
@@ -188,9 +203,10 @@ def _emit_rule(env, name, x, y, full, swap, extra):
             shape = tuple(xv.shape) if full else ()
             return tf.constant(np.full(shape, pattern.value, xv.dtype.as_numpy_dtype))
         args = [build(a) for a in pattern.args]
-        if swap and len(args) == 2 and "commutative" in get_op(pattern.type).flags:
+        op_type = concrete_type(pattern.type, xv.dtype)
+        if swap and len(args) == 2 and "commutative" in get_op(op_type).flags:
             args.reverse()
-        return _apply(pattern.type, *args)
+        return _apply(op_type, *args)
 
     return build(RULES[name].pattern)
 

@@ -20,7 +20,7 @@ from .drawing import (
     arrays,
     broadcasts,
 )
-from .programs import DTYPES, MISC, MISC_NEEDS_RANK, RULES, Program
+from .programs import DTYPES, MISC, MISC_NEEDS_RANK, RULES, Program, concrete_type
 
 # -- one step of each kind -------------------------------------------------------------------------
 
@@ -204,20 +204,34 @@ def _draw_layout(d: Drawer):
     return ("layout", ("v", a), perm, ops)
 
 
-def _pattern_types(pattern) -> set:
+def _pattern_types(pattern, dtype) -> set:
+    """The op types of a rule's pattern built on values of `dtype` (None: it takes no such
+    values)."""
     if isinstance(pattern, Var) or not hasattr(pattern, "args"):
         return set()
-    return {pattern.type}.union(*(_pattern_types(a) for a in pattern.args))
+    return {concrete_type(pattern.type, dtype)}.union(
+        *(_pattern_types(a, dtype) for a in pattern.args))
+
+
+def _takes(pattern, dtype: str, allowed) -> bool:
+    """Whether rule `pattern` can be built on values of `dtype` (only from `allowed` op types
+    when given). Patterns of one op type take every dtype but bool; a tuple of types (a flag's
+    ops: Neg, LogicalNot, Invert) takes the dtypes one of them takes."""
+    types = _pattern_types(pattern, dtype)
+    if None in types or (allowed is not None and not types <= allowed):
+        return False
+    return isinstance(pattern.type, tuple) or dtype != "bool"
 
 
 def _draw_rule(d: Drawer):
     """The pattern of a rule of the arithmetic table, on values of the program."""
     names = sorted(RULES)
+    allowed = None
     if d.smooth:
         allowed = set(SMOOTH_UNARY + SMOOTH_BINARY + SMOOTH_INEXACT) | {"Transpose", "Reshape"}
-        names = [n for n in names if _pattern_types(RULES[n].pattern) <= allowed]
+        names = [n for n in names if _takes(RULES[n].pattern, "float32", allowed)]
     name = d.draw(st.sampled_from(names))
-    x = d.pick(lambda dt, s: (dt == "bool") == (name == "not_not"))
+    x = d.pick(lambda dt, s: _takes(RULES[name].pattern, dt, allowed))
     if x is None:
         return None
     dt, shape = d.p.types[x]

@@ -72,6 +72,23 @@ def test_neg_neg():
           "x = Placeholder()\nNeg = Neg(x)\nIdentity = Identity(x)")
 
 
+
+def test_involution_covers_every_flagged_op():
+    """One rule for the records flagged `involution`: ~~x and !!x go as --x does; f(g(x)) stays."""
+    ints = np.array([0, -1, 7, np.iinfo(np.int32).min], np.int32)
+    check(lambda x: tf.bitwise.invert(tf.bitwise.invert(x)),
+          "x = Placeholder()\nInvert = Invert(x)\nInvert_1 = Invert(Invert)\n"
+          "Identity = Identity(Invert_1)",
+          "x = Placeholder()\nInvert = Invert(x)\nIdentity = Identity(x)", inputs=(ints,))
+    bools = np.array([True, False])
+    check(lambda x: tf.logical_not(tf.logical_not(x)),
+          "x = Placeholder()\nLogicalNot = LogicalNot(x)\nLogicalNot_1 = LogicalNot(LogicalNot)\n"
+          "Identity = Identity(LogicalNot_1)",
+          "x = Placeholder()\nLogicalNot = LogicalNot(x)\nIdentity = Identity(x)",
+          inputs=(bools,))
+    g, new = rewrite(lambda x: tf.negative(tf.bitwise.invert(x)), spec([4], tf.int32))
+    assert new is g
+
 def test_reciprocal_of_reciprocal():
     check(lambda x: tf.math.reciprocal(tf.math.reciprocal(x)),
           "x = Placeholder()\nReciprocal = Reciprocal(x)\nReciprocal_1 = Reciprocal(Reciprocal)"
@@ -179,4 +196,4 @@ def test_rewrites_are_reported():
     ctx = PassContext(options.current())
     PASSES["arithmetic_optimization"].fn(g, ctx)
     ctx_rewrites = [str(r) for r in ctx.rewrites]
-    assert ctx_rewrites == ["neg_neg: Neg_1, Neg -> x", "mul_one: Mul -> x"]
+    assert ctx_rewrites == ["involution: Neg_1, Neg -> x", "mul_one: Mul -> x"]

@@ -108,7 +108,8 @@ def test_small_graphs_skip_default_passes():
 def test_disable_meta_optimizer():
     tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
 
-    @tf.function
+    # (the jit executor's fusion is not Grappler: as XLA, it still runs)
+    @tf.function(executor="interpreter")
     def f(x):
         return x * 1.0 + tf.constant(2.0) * 3.0
 
@@ -229,3 +230,29 @@ def test_grappler_seed_debug_stripper():
     with options({"debug_stripper": True}):
         test_func2 = test_function_2()
         assert test_func2(p1).numpy() == np.inf
+
+
+def test_toggling_an_option_back_and_forth_reuses_each_optimized_graph():
+    @tf.function
+    def f(x):
+        return x * 1.0 + tf.constant(2.0) * 3.0
+
+    x = tf.constant([1.0])
+    f(x)
+    cf = f.get_concrete_function(x)
+    default_graph = cf.optimized_graph
+    tf.config.optimizer.set_experimental_options({"constant_folding": False})
+    f(x)
+    unfolded = cf.optimized_graph
+    assert unfolded is not default_graph
+    for _ in range(3):
+        tf.config.optimizer.set_experimental_options({"constant_folding": True})
+        tf.config.optimizer.reset()
+        f(x)
+        assert cf.optimized_graph is default_graph
+        tf.config.optimizer.set_experimental_options({"constant_folding": False})
+        f(x)
+        assert cf.optimized_graph is unfolded
+    cf.reset_compiled()
+    f(x)
+    assert cf.optimized_graph is not unfolded

@@ -1,6 +1,6 @@
 """`tf.bitwise`."""
 
-from ..ops.math import (  # noqa: F401
+from ..library.math import (  # noqa: F401
     bitwise_and,
     bitwise_or,
     bitwise_xor,

@@ -1,6 +1,6 @@
 """`tf.debugging`."""
 
-from ..ops.logging import (  # noqa: F401
+from ..library.logging import (  # noqa: F401
     ASSERTS,
     Assert,
     assert_all_finite,

@@ -1,6 +1,6 @@
 """`tf.linalg`."""
 
-from ..ops.linalg import (  # noqa: F401
+from ..library.linalg import (  # noqa: F401
     band_part,
     cholesky,
     cross,
@@ -20,7 +20,7 @@ from ..ops.linalg import (  # noqa: F401
     tensordot,
     trace,
 )
-from ..ops.nn import l2_normalize  # noqa: F401
+from ..library.nn import l2_normalize  # noqa: F401
 
 
 def adjoint(matrix, name=None):

@@ -1,8 +1,8 @@
 """`tf.math`."""
 
-from ..ops.indexing import top_k  # noqa: F401
-from ..ops.linalg import cross  # noqa: F401
-from ..ops.math import (  # noqa: F401
+from ..library.indexing import top_k  # noqa: F401
+from ..library.linalg import cross  # noqa: F401
+from ..library.math import (  # noqa: F401
     abs,
     acos,
     acosh,
@@ -71,8 +71,8 @@ from ..ops.math import (  # noqa: F401
     truncatediv,
     truncatemod,
 )
-from ..ops.nn import l2_normalize, softmax  # noqa: F401
-from ..ops.reduce import (  # noqa: F401
+from ..library.nn import l2_normalize, softmax  # noqa: F401
+from ..library.reduce import (  # noqa: F401
     argmax,
     argmin,
     count_nonzero,

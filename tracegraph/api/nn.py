@@ -1,7 +1,7 @@
 """`tf.nn`."""
 
-from ..ops.math import sigmoid, softplus, softsign, tanh  # noqa: F401
-from ..ops.nn import (  # noqa: F401
+from ..library.math import sigmoid, softplus, softsign, tanh  # noqa: F401
+from ..library.nn import (  # noqa: F401
     avg_pool,
     avg_pool2d,
     batch_normalization,

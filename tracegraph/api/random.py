@@ -1,6 +1,6 @@
 """`tf.random`."""
 
-from ..ops.random import (  # noqa: F401
+from ..library.random import (  # noqa: F401
     categorical,
     normal,
     set_seed,

@@ -1,7 +1,7 @@
 """`tf.strings`."""
 
-from ..ops.logging import string_format as format  # noqa: F401
-from ..ops.strings import (  # noqa: F401
+from ..library.logging import string_format as format  # noqa: F401
+from ..library.strings import (  # noqa: F401
     as_string,
     join,
     length,

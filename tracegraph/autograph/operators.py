@@ -147,7 +147,7 @@ def _zeros_like_structure(value):
     specs = [(t.dtype, t._shape) if isinstance(t, Tensor) else t for t in leaves]
 
     def make():
-        from ..ops.array import zeros
+        from ..library.array import zeros
         out = []
         for spec in specs:
             if isinstance(spec, tuple) and isinstance(spec[0], d.DType):
@@ -240,7 +240,7 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     def cond_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..ops.math import less, logical_and
+            from ..library.math import less, logical_and
             counter, values = values[0], values[1:]
             set_loop_vars(values)
             in_range = less(counter, iterate[1])
@@ -255,7 +255,7 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     def body_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..ops.math import add
+            from ..library.math import add
             counter, values = values[0], values[1:]
             set_loop_vars(values)
             body(iterate[0][counter])
@@ -320,7 +320,7 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts
             raise StagingTypeError(f"Cannot iterate over a scalar tensor.{cf._where()}")
         length = shape[0] if shape.rank is not None and shape[0] is not None else None
         if length is None:
-            from ..ops.array import shape as shape_op
+            from ..library.array import shape as shape_op
             length = shape_op(iterable)[0]
         _staged_loop(extra_test, body, get_state, set_state, list(names), list(live),
                      (iterable, length))
@@ -381,7 +381,7 @@ def _lazy_logic(value, thunk, is_and: bool):
 
 def not_(value):
     if isinstance(value, Tensor):
-        from ..ops.math import logical_not
+        from ..library.math import logical_not
         return logical_not(value)
     return not value
 
@@ -394,14 +394,14 @@ def _len(x):
             raise StagingTypeError(f"len requires a non-scalar tensor, got {x!r}.{cf._where()}")
         if x.shape.rank is not None and x.shape[0] is not None:
             return x.shape[0]
-        from ..ops.array import shape
+        from ..library.array import shape
         return shape(x)[0]
     return builtins.len(x)
 
 
 def _range(*args):
     if any(_is_symbolic(a) for a in args):
-        from ..ops.indexing import range_
+        from ..library.math import range_
         return range_(*args)
     return builtins.range(*args)
 

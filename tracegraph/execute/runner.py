@@ -5,6 +5,7 @@ passes on the first call's inputs. Installed into the trace layer at import (`se
 from __future__ import annotations
 
 from ..framework.tensor import EagerTensor
+from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
 from ..trace.concrete import set_runner
 from .compile import compile_graph
@@ -15,7 +16,7 @@ __all__ = ["prepare"]
 def _nondeterministic(graph) -> bool:
     """Whether a graph has unseeded random ops (results differ run to run)."""
     for op in graph.operations:
-        if "random" in op.op_def.flags and not (op.attrs.get("seed") or op.attrs.get("seed2")):
+        if is_unseeded_random(op.op_def, op.attrs):
             return True
         if any(_nondeterministic(sub) for _, sub in op.subgraphs()):
             return True
@@ -25,6 +26,8 @@ def _nondeterministic(graph) -> bool:
 def prepare(concrete):
     """(compiled callable, the graph that runs, the optimizer's report) for a ConcreteFunction."""
     graph, report = optimize(concrete.graph)
+    if concrete.executor == "jit":
+        graph = _fuse(graph, report)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
@@ -32,6 +35,36 @@ def prepare(concrete):
     if report.snapshots and not _nondeterministic(concrete.graph):
         compiled = _verifying(concrete, compiled, report)
     return compiled, graph, report
+
+
+def _fuse(graph, report):
+    """jit_compile=True: the clusters the jit executor compiles, reported as a pass."""
+    import time
+
+    from ..optimize.builder import count_edges
+    from ..optimize.jit_fusion import jit_fusion
+    from ..optimize.passes import PassContext, PassReport
+    from .jit import numba_available, warn_without_numba
+
+    if not numba_available():
+        warn_without_numba()
+        return graph
+    ctx = PassContext({})
+    nodes, edges = len(graph.operations), count_edges(graph)
+    start = time.perf_counter()
+    try:
+        fused = jit_fusion(graph, ctx)
+    except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
+        import warnings
+
+        from ..optimize.meta import OptimizerWarning
+        warnings.warn(f"jit fusion failed on graph {graph.name!r} and was skipped: "
+                      f"{type(e).__name__}: {e}", OptimizerWarning, stacklevel=2)
+        return graph
+    report.passes.append(PassReport("jit_fusion", graph.name, nodes, len(fused.operations),
+                                    edges, count_edges(fused), time.perf_counter() - start,
+                                    fused is not graph, 1, ctx.rewrites))
+    return fused
 
 
 def _verifying(concrete, compiled, report):

@@ -20,88 +20,30 @@ recorded `ReadVariableOp`, and a trainable Variable read under a tape is watched
 from __future__ import annotations
 
 import contextlib
-import enum
-import functools
-import os
-import sys
 
 import numpy as np
 
 from .. import dtypes as d
 from ..nest import flatten, pack_sequence_as
-from ..ops import array as array_ops
-from ..ops.math import add_n_op
-from ..ops.registry import (
-    GRADIENT_HOOKS,
-    NO_ATTRS,
-    bind,
-    context_scope,
-    current_context,
-    resolve_type_attrs,
-)
+from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
+from .backprop import (
+    UnconnectedGradients,
+    _as_tensor,
+    _differentiable,
+    _Entry,
+    _finish,
+    _key,
+    _ones_for,
+    _stack_rows,
+    _static_shape,
+    _warn,
+    backprop,
+)
 from .tensor import Tensor
 from .variables import ResourceHandle, Variable
 
-__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "gradients",
-           "backprop", "active_tapes", "record_custom"]
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-class UnconnectedGradients(enum.Enum):
-    """What `gradient` returns for a source the target does not depend on."""
-
-    NONE = "none"
-    ZERO = "zero"
-
-
-def _warn(message: str) -> None:
-    """TensorFlow logs these on stderr (not as Python warnings): so do we, in its words."""
-    print(f"WARNING:tensorflow:{message}", file=sys.stderr)
-
-
-def _differentiable(dtype) -> bool:
-    return dtype.is_floating or dtype.is_complex
-
-
-def _key(x) -> int:
-    """The identity a tape knows a value by: a Variable by its handle, a tensor by itself."""
-    return id(x._handle) if isinstance(x, Variable) else id(x)
-
-
-def _user_line() -> str:
-    """Where in the user's code the current op is being created (`file:line`)."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        name = frame.f_code.co_filename
-        if not (name.startswith(_PACKAGE_DIR) or name.startswith("<frozen")):
-            return f"{name}:{frame.f_lineno}"
-        frame = frame.f_back
-    return "<unknown>"
-
-
-class _Entry:
-    """One recorded op: what a gradient rule sees as `op`."""
-
-    __slots__ = ("op_def", "inputs", "outputs", "attrs", "rule", "where", "name", "skip")
-
-    def __init__(self, op_def, inputs, outputs, attrs, rule, name=None):
-        self.op_def = op_def
-        self.inputs = inputs
-        self.outputs = outputs
-        self.attrs = attrs
-        self.rule = rule
-        self.name = name or (op_def.tf_type if op_def is not None else "CustomGradient")
-        self.where = _user_line() if rule is None else None
-        self.skip = ()  # indices of inputs whose gradient nobody asked for (rules may skip them)
-
-    @property
-    def type(self) -> str:
-        return self.op_def.tf_type if self.op_def is not None else self.name
-
-    def get_attr(self, name):
-        return self.attrs[name]
+__all__ = ["GradientTape", "UnconnectedGradients", "active_tapes"]
 
 
 def _dtype_of(x):
@@ -428,231 +370,3 @@ def _captured(x):
         else:
             return x
     return x
-
-
-def _ones_for(t):
-    """The seed of a target's gradient: a constant when its shape is static (the optimizer
-    folds what the backward pass does with it)."""
-    dims = t.shape.as_list() if t.shape.rank is not None else None
-    if dims is not None and None not in dims:
-        from ..ops.registry import convert_to_tensor
-        return convert_to_tensor(np.ones(dims, dtype=t.dtype.as_numpy_dtype))
-    return array_ops.ones_like(t.read_value() if isinstance(t, Variable) else t)
-
-
-def _as_tensor(x):
-    from ..ops.registry import convert_to_tensor
-    return x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
-
-
-def _static_shape(x, what) -> list:
-    dims = x.shape.as_list() if x.shape.rank is not None else None
-    if dims is None or any(v is None for v in dims):
-        raise ValueError(f"GradientTape.{what} needs a fully known static shape, got "
-                         f"{x.shape} for {getattr(x, 'name', x)}")
-    return dims
-
-
-def _stack_rows(rows, source, full_shape, unconnected, axis, batch=None):
-    if all(r is None for r in rows):
-        if unconnected is UnconnectedGradients.NONE:
-            return None
-        return array_ops.zeros(full_shape, source.dtype)
-    rows = [r if r is not None else array_ops.zeros_like(_as_tensor(source)) for r in rows]
-    from ..ops.pieces import stack
-    stacked = stack(rows, axis=axis)
-    return array_ops.reshape(stacked, full_shape)
-
-
-def _finish(grad, source, unconnected):
-    if grad is not None:
-        return grad
-    if unconnected is UnconnectedGradients.ZERO:
-        return array_ops.zeros(source.shape.as_list(), source.dtype) \
-            if isinstance(source, Variable) else array_ops.zeros_like(source)
-    return None
-
-
-def _sum(grads):
-    if len(grads) == 1:
-        return grads[0]
-    return bind(add_n_op, (grads,))
-
-
-def backprop(entries, seeds, source_keys, key=_key) -> dict:
-    """Reverse accumulation over `entries` (ops in creation order, each with `inputs`,
-    `outputs`, `attrs` and a rule): returns {source key: gradient}. `seeds` are
-    (key of a target, its upstream gradient)."""
-    reach = set(source_keys)
-    used = []
-    for e in entries:
-        for x in e.inputs:
-            if key(x) in reach:
-                used.append(e)
-                reach.update(id(o) for o in e.outputs)
-                break
-    grads: dict[int, list] = {}
-    for k, g in seeds:
-        if k in reach:
-            grads.setdefault(k, []).append(g)
-    for e in reversed(used):
-        outs = [grads.get(id(o)) for o in e.outputs]
-        if all(g is None for g in outs):
-            continue
-        rule = getattr(e, "rule", None) if isinstance(e, _Entry) else e.op_def.gradient
-        if rule is None:
-            where = e.where if isinstance(e, _Entry) else e.source
-            raise LookupError(f"No gradient defined for operation '{e.name}' (op type: "
-                              f"{e.type}). It was created at {where}. Stop the gradient "
-                              "(tf.stop_gradient) or use tf.custom_gradient.")
-        upstream = []
-        for o, g in zip(e.outputs, outs):
-            if g is not None:
-                upstream.append(_sum(g))
-            elif len(e.outputs) > 1 and _differentiable(o.dtype):
-                upstream.append(array_ops.zeros_like(o))
-            else:
-                upstream.append(None)
-        if isinstance(e, _Entry):
-            e.skip = tuple(i for i, x in enumerate(e.inputs) if key(x) not in reach)
-        result = rule(e, *upstream)
-        if not isinstance(result, (list, tuple)):
-            result = (result,)
-        for x, g in zip(e.inputs, result):
-            if g is None:
-                continue
-            k = key(x)
-            if k in reach:
-                grads.setdefault(k, []).append(g)
-    return {k: _sum(grads[k]) for k in source_keys if k in grads}
-
-
-# ---- tf.custom_gradient --------------------------------------------------------------------
-
-def record_custom(inputs, outputs, rule, name="CustomGradient") -> None:
-    """Records a computation with a hand-written rule on every recording tape."""
-    for tape in active_tapes():
-        tape._record_custom(inputs, outputs, rule, name)
-
-
-def custom_gradient(f=None):
-    """`@tf.custom_gradient`: `f(*x)` returns `(y, grad_fn)`; `grad_fn(*dy)` returns the
-    gradients of the tensor arguments (and, with `variables=`, of the Variables f used)."""
-    if f is None:
-        return custom_gradient
-
-    @functools.wraps(f)
-    def decorated(*args, **kwargs):
-        tapes = active_tapes()
-        if not tapes:
-            result, _ = f(*args, **kwargs)
-            return result
-        with context_scope(_base_context()):
-            with GradientTape() as probe:
-                result, grad_fn = f(*args, **kwargs)
-            variables = list(probe.watched_variables())
-            flat_out = flatten(result)
-            outs = [array_ops.identity(o) if isinstance(o, (Tensor, Variable)) else o
-                    for o in flat_out]
-        tensor_args = [a for a in flatten(args) if isinstance(a, (Tensor, Variable))]
-        n_args = len(tensor_args)
-
-        def rule(op, *dys):
-            dys = [dy for dy, o in zip(dys, outs) if isinstance(o, Tensor)]
-            if variables:
-                dx, dv = grad_fn(*dys, variables=variables)
-            else:
-                dx, dv = grad_fn(*dys), []
-            dx = list(dx) if isinstance(dx, (list, tuple)) else [dx]
-            if len(dx) != n_args:
-                raise ValueError(f"custom_gradient function expected to return {n_args} "
-                                 f"gradients, but returned {len(dx)} instead.")
-            return dx + list(dv)
-
-        inputs = tensor_args + variables
-        live = [o for o in outs if isinstance(o, Tensor)]
-        for tape in tapes:
-            tape._record_custom(inputs, live, rule, f.__name__)
-        return pack_sequence_as(result, outs)
-
-    return decorated
-
-
-# ---- tf.gradients: differentiate a graph being built ---------------------------------------
-
-def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
-              aggregation_method=None, stop_gradients=None,
-              unconnected_gradients=UnconnectedGradients.NONE):
-    """`tf.gradients`: symbolic gradients inside a `tf.function` (no tape needed)."""
-    ctx = _base_context()
-    graph = getattr(ctx, "graph", None)
-    if graph is None:
-        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
-                           "Use tf.GradientTape instead.")
-    unconnected = UnconnectedGradients(unconnected_gradients)
-    ys, flat_xs = flatten(ys), flatten(xs)
-    grad_ys = [None] * len(ys) if grad_ys is None else flatten(grad_ys)
-    keys = []
-    for x in flat_xs:
-        if isinstance(x, Variable):
-            found = graph.captures.get(id(x._handle))
-            keys.append(id(found[1]) if found is not None else id(x._handle))
-        else:
-            keys.append(id(x))
-    stop = {id(s) for s in flatten(stop_gradients)} if stop_gradients is not None else set()
-    entries = [op for op in graph.operations if not any(id(o) in stop for o in op.outputs)]
-    seeds = [(id(y), g if g is not None else array_ops.ones_like(y)) for y, g in zip(ys, grad_ys)]
-    with context_scope(ctx):
-        found = backprop(entries, seeds, set(keys), key=id)
-        return [_finish(found.get(k), x, unconnected) for k, x in zip(keys, flat_xs)]
-
-
-# ---- the gradient of a traced graph (function calls, control-flow branches) ----------------
-
-def graph_gradient(graph, inputs, output_grads):
-    """Gradients of `graph`'s outputs w.r.t. `inputs` (its placeholders then its captures),
-    by running the graph's ops again under a tape in the current context."""
-    with GradientTape(watch_accessed_variables=False) as tape:
-        watched = []
-        for x in inputs:
-            if isinstance(x, Tensor) and _differentiable(x.dtype):
-                x = array_ops.identity(x)
-                tape.watch(x)
-            elif isinstance(x, ResourceHandle) or (isinstance(x, Tensor) and
-                                                   x.dtype is d.resource):
-                tape._tracked[id(x)] = x
-            watched.append(x)
-        outs = replay(graph, watched)
-    tape._recording = False
-    seeds = [(id(o), g) for o, g in zip(outs, output_grads)
-             if g is not None and (isinstance(o, (Tensor, ResourceHandle)))]
-    keys = [id(w) for w in watched]
-    found = backprop(tape._entries, seeds, set(keys))
-    return [found.get(k) for k in keys]
-
-
-def replay(graph, inputs) -> list:
-    """Runs `graph`'s ops through `bind` on `inputs` (for its placeholders, then captures)."""
-    values = {}
-    for ph, v in zip(list(graph.inputs) + list(graph.capture_placeholders), inputs):
-        values[id(ph)] = v
-    for op in graph.operations:
-        if op.type == "Placeholder" or op.op_def.tf_type == "NoOp":
-            continue
-        args = op.grouped_inputs([values.get(id(t), t) for t in op.inputs])
-        out = bind(op.op_def, tuple(args), _bind_attrs(op), None)
-        if op.op_def.num_outputs == 1:
-            values[id(op.outputs[0])] = out
-        elif isinstance(out, list):
-            for o, v in zip(op.outputs, out):
-                values[id(o)] = v
-    return [values.get(id(t), t) for t in graph.outputs]
-
-
-def _bind_attrs(op) -> dict:
-    return {k: v for k, v in op.attrs.items()
-            if k not in op.op_def.type_attrs and not k.startswith("_")}
-
-
-GRADIENT_HOOKS["function"] = graph_gradient
-GRADIENT_HOOKS["replay"] = replay

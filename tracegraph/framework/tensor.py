@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
+from ..library import math as fn
 from ..ops import math as m
 from ..ops.registry import NO_ATTRS, _state
 from ..shapes import TensorShape, format_shape
@@ -50,10 +51,10 @@ class TensorOperators:
         return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, None)
 
     def __truediv__(self, other):
-        return m.truediv(self, other)
+        return fn.truediv(self, other)
 
     def __rtruediv__(self, other):
-        return m.truediv(other, self)
+        return fn.truediv(other, self)
 
     def __floordiv__(self, other):
         return _apply(m.floor_div_op, self, other)
@@ -74,11 +75,11 @@ class TensorOperators:
         return _apply(m.pow_op, other, self)
 
     def __matmul__(self, other):
-        from ..ops.linalg import matmul
+        from ..library.linalg import matmul
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        from ..ops.linalg import matmul
+        from ..library.linalg import matmul
         return matmul(other, self)
 
     def __neg__(self):
@@ -88,7 +89,7 @@ class TensorOperators:
         return self
 
     def __abs__(self):
-        return m.abs(self)
+        return fn.abs(self)
 
     def __invert__(self):
         if self.dtype is d.bool:
@@ -113,12 +114,12 @@ class TensorOperators:
 
     def __xor__(self, other):
         if self.dtype is d.bool:
-            return m.logical_xor(self, other)
+            return fn.logical_xor(self, other)
         return _apply(m.bitwise_xor_op, self, other)
 
     def __rxor__(self, other):
         if self.dtype is d.bool:
-            return m.logical_xor(other, self)
+            return fn.logical_xor(other, self)
         return _apply(m.bitwise_xor_op, other, self)
 
     def __lt__(self, other):
@@ -149,7 +150,7 @@ class TensorOperators:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
-        from ..ops.slicing import getitem
+        from ..library.slicing import getitem
         return getitem(self, key)
 
     def ref(self) -> Reference:

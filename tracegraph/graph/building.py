@@ -19,7 +19,7 @@ from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
-from ..ops.pieces import pack_op
+from ..ops.join_split import pack_op
 from ..ops.registry import check_allowed, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..shapes import TensorType, format_dims

@@ -1,18 +1,29 @@
-"""Layer 2: the op registry and the op library, one module per family.
+"""Layer 2: the op registry and the op records (type inference and kernel), one module per family.
+
+The TensorFlow-style functions built from these records live one layer up, in `library/`.
 
 Importing this package registers every op (the registry is filled at import, STYLE rule 10).
 """
 
 from . import (  # noqa: F401
     array,
+    cluster,
     conv_grad,
     indexing,
+    indexing_grad,
+    join_split,
     linalg,
+    linalg_grad,
     logging,
     math,
+    math_grad,
     nn,
+    nn_grad,
     random,
+    rearrange,
     reduce,
+    sequences,
+    shape_grad,
     slicing,
     state,
     strings,

@@ -14,35 +14,20 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import gradutil as G
 from . import infer as I
-from .convert import to_array
+from .infer import ints as _ints
+from .infer import runtime as _runtime
 from .registry import (
     ALL_TYPES,
     INDEX,
-    NO_ATTRS,
     NUMBER,
     REQUIRED,
     TypeAttr,
-    bind,
-    convert_to_tensor,
     defgrad,
     defop,
 )
 
 _T = {"T": TypeAttr(ALL_TYPES)}
 _PURE = {"pure"}
-
-
-def _ints(x) -> list:
-    return [int(v) for v in np.asarray(x).reshape(-1)]
-
-
-def _runtime(check, *args):
-    """Runs a shape check shared with inference; its ValueError becomes TensorFlow's runtime
-    InvalidArgumentError (inference raises ValueError, kernels raise InvalidArgumentError)."""
-    try:
-        return check(*args)
-    except ValueError as e:
-        raise InvalidArgumentError(str(e)) from None
 
 
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
@@ -358,6 +343,7 @@ ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,
                      kernel=kernel_ones_like, flags=_PURE)
 
+
 # ---- gradient rules ---------------------------------------------------------------------------
 
 
@@ -388,135 +374,3 @@ def _transpose_grad(op, g):
 @defgrad(fill_op)
 def _fill_grad(op, g):
     return None, G.op("reduce_sum", g, np.arange(g.shape.rank, dtype=np.int32))
-
-# ---- public functions ---------------------------------------------------------------------------
-
-
-def _is_tensor_like(x) -> bool:
-    """Tensors and Variables carry a DType (NumPy values carry a NumPy dtype)."""
-    return isinstance(getattr(x, "dtype", None), d.DType)
-
-
-def constant(value, dtype=None, shape=None, name="Const"):
-    """`tf.constant`: a tensor from a Python or NumPy value (a Const op inside graphs)."""
-    dtype = None if dtype is None else d.as_dtype(dtype)
-    if _is_tensor_like(value):
-        t = convert_to_tensor(value)
-        if dtype is not None and t.dtype != dtype:
-            from .math import cast
-            t = cast(t, dtype)
-        return t if shape is None else reshape(t, shape)
-    arr = to_array(value, dtype)
-    if shape is not None:
-        target = as_shape_tuple(shape)
-        n = int(np.prod(target, dtype=np.int64))
-        if np.size(arr) == 1:
-            arr = np.full(target, np.asarray(arr).reshape(()), dtype=arr.dtype)
-        elif np.size(arr) == n:
-            arr = np.reshape(arr, target)
-        else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
-                            f"{np.asarray(arr)} (converted from {value!r}) has {np.size(arr)} "
-                            f"elements, but got `shape` {tuple(target)} with {n} elements).")
-    return bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
-
-
-def identity(input, name=None):  # noqa: A002
-    return bind(identity_op, (input,), NO_ATTRS, name)
-
-
-def stop_gradient(input, name=None):  # noqa: A002
-    return bind(stop_gradient_op, (input,), NO_ATTRS, name)
-
-
-def ensure_shape(x, shape, name=None):
-    return bind(ensure_shape_op, (x,), {"shape": as_shape_tuple(shape)}, name)
-
-
-def reshape(tensor, shape, name=None):
-    return bind(reshape_op, (tensor, _shape_arg(shape)), NO_ATTRS, name)
-
-
-def _shape_arg(shape):
-    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through."""
-    if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
-        return [-1 if s is None else int(s) for s in shape]
-    if hasattr(shape, "as_list") and not _is_tensor_like(shape):
-        return [-1 if s is None else s for s in shape.as_list()]
-    if isinstance(shape, (list, tuple)):
-        from .pieces import stack
-        return stack([s if _is_tensor_like(s) else int(s) for s in shape])
-    return shape
-
-
-def transpose(a, perm=None, conjugate=False, name="transpose"):
-    a = convert_to_tensor(a)
-    if perm is None:
-        rank = a.shape.rank
-        if rank is not None:
-            perm = list(range(rank - 1, -1, -1))
-        else:
-            from .indexing import range_
-            from .math import subtract
-            perm = range_(subtract(rank_(a), 1), -1, -1)
-    out = bind(transpose_op, (a, perm), NO_ATTRS, name)
-    if conjugate and out.dtype.is_complex:
-        from .math import conj
-        out = conj(out)
-    return out
-
-
-def squeeze(input, axis=None, name=None):  # noqa: A002
-    if axis is None:
-        dims = ()
-    elif isinstance(axis, int):
-        dims = (axis,)
-    else:
-        dims = tuple(int(a) for a in axis)
-    return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
-
-
-def expand_dims(input, axis, name=None):  # noqa: A002
-    return bind(expand_dims_op, (input, axis), NO_ATTRS, name)
-
-
-def shape(input, out_type=d.int32, name=None):  # noqa: A002
-    return bind(shape_op, (input,), {"out_type": d.as_dtype(out_type)}, name)
-
-
-def size(input, out_type=d.int32, name=None):  # noqa: A002
-    return bind(size_op, (input,), {"out_type": d.as_dtype(out_type)}, name)
-
-
-def rank_(input, name=None):  # noqa: A002
-    return bind(rank_op, (input,), NO_ATTRS, name)
-
-
-def fill(dims, value, name=None):
-    return bind(fill_op, (_shape_arg(dims), value), NO_ATTRS, name)
-
-
-def zeros(shape, dtype=d.float32, name="zeros"):
-    dtype = d.as_dtype(dtype)
-    zero = "" if dtype is d.string else (False if dtype is d.bool else 0)
-    return bind(fill_op, (_shape_arg(shape), to_array(zero, dtype)), NO_ATTRS, name)
-
-
-def ones(shape, dtype=d.float32, name="ones"):
-    dtype = d.as_dtype(dtype)
-    one = True if dtype is d.bool else 1
-    return bind(fill_op, (_shape_arg(shape), to_array(one, dtype)), NO_ATTRS, name)
-
-
-def zeros_like(input, dtype=None, name=None):  # noqa: A002
-    t = convert_to_tensor(input)
-    if dtype is not None and d.as_dtype(dtype) != t.dtype:
-        return zeros(shape(t), dtype, name=name)
-    return bind(zeros_like_op, (t,), NO_ATTRS, name)
-
-
-def ones_like(input, dtype=None, name=None):  # noqa: A002
-    t = convert_to_tensor(input)
-    if dtype is not None and d.as_dtype(dtype) != t.dtype:
-        return ones(shape(t), dtype, name=name)
-    return bind(ones_like_op, (t,), NO_ATTRS, name)

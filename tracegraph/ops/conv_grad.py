@@ -15,16 +15,8 @@ from .. import dtypes as d
 from ..shapes import TensorType
 from . import gradutil as G
 from .fused import ACTIVATIONS, fused_conv2d_op, fused_matmul_op
-from .nn import (
-    _POOL_ATTRS,
-    _check_groups,
-    _explicit_pairs,
-    _padding_amounts,
-    _spatial,
-    avg_pool_op,
-    conv2d_op,
-    max_pool_op,
-)
+from .geometry import check_groups, explicit_pairs, padding_amounts, spatial
+from .nn import POOL_ATTRS, avg_pool_op, conv2d_op, max_pool_op
 from .registry import REQUIRED, TypeAttr, bind, defgrad, defop
 
 _CONV_ATTRS = {"T": TypeAttr({d.float16, d.float32, d.float64}), "strides": REQUIRED,
@@ -46,11 +38,11 @@ def _nhwc_shape(shape, data_format):
 
 
 def _geometry(x_shape, kh, kw, strides, padding, explicit_paddings, data_format, dilations):
-    sh, sw = _spatial(strides, data_format)
-    dh, dw = _spatial(dilations, data_format)
-    eh, ew = _explicit_pairs(explicit_paddings, data_format)
-    ph = _padding_amounts(x_shape[1], kh, sh, dh, padding, eh)
-    pw = _padding_amounts(x_shape[2], kw, sw, dw, padding, ew)
+    sh, sw = spatial(strides, data_format)
+    dh, dw = spatial(dilations, data_format)
+    eh, ew = explicit_pairs(explicit_paddings, data_format)
+    ph = padding_amounts(x_shape[1], kh, sh, dh, padding, eh)
+    pw = padding_amounts(x_shape[2], kw, sw, dw, padding, ew)
     return (sh, sw), (dh, dw), ph, pw
 
 
@@ -66,7 +58,7 @@ def kernel_conv2d_backprop_filter(input, filter_sizes, out_backprop,  # noqa: A0
     xp = np.pad(x, ((0, 0), ph, pw, (0, 0)))
     win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
     win = win[:, ::sh, ::sw, :, ::dh, ::dw][:, :g.shape[1], :g.shape[2]]  # [N,OH,OW,C,KH,KW]
-    groups = _check_groups(x.shape[3], cin, cout)
+    groups = check_groups(x.shape[3], cin, cout)
     per = cout // groups
     parts = [np.tensordot(win[:, :, :, k * cin:(k + 1) * cin], g[..., k * per:(k + 1) * per],
                           axes=([0, 1, 2], [0, 1, 2])) for k in range(groups)]  # [C,KH,KW,CO]
@@ -85,7 +77,7 @@ def kernel_conv2d_backprop_input(input_sizes, filter, out_backprop,  # noqa: A00
                                            data_format, dilations)
     n, h, wd, c = shape
     xp = np.zeros((n, h + ph[0] + ph[1], wd + pw[0] + pw[1], c), dtype=g.dtype)
-    groups = _check_groups(c, cin, cout)
+    groups = check_groups(c, cin, cout)
     per = cout // groups
     oh, ow = g.shape[1], g.shape[2]
     for k in range(groups):
@@ -142,10 +134,10 @@ def _conv2d_grad(op, g):
 # ---- pooling -----------------------------------------------------------------------------------
 
 def _pool_geometry(shape, ksize, strides, padding, data_format):
-    kh, kw = _spatial(ksize, data_format)
-    sh, sw = _spatial(strides, data_format)
-    ph = _padding_amounts(shape[1], kh, sh, 1, padding, None)
-    pw = _padding_amounts(shape[2], kw, sw, 1, padding, None)
+    kh, kw = spatial(ksize, data_format)
+    sh, sw = spatial(strides, data_format)
+    ph = padding_amounts(shape[1], kh, sh, 1, padding, None)
+    pw = padding_amounts(shape[2], kw, sw, 1, padding, None)
     return (kh, kw), (sh, sw), ph, pw
 
 
@@ -194,12 +186,12 @@ def kernel_avg_pool_grad(orig_input_shape, grad, ksize=REQUIRED, strides=REQUIRE
 
 max_pool_grad_op = defop(
     "max_pool_grad", "MaxPoolGrad", inputs=("orig_input: T", "orig_output: T", "grad: T"),
-    attrs={"T": TypeAttr({d.float16, d.float32, d.float64}), **_POOL_ATTRS},
+    attrs={"T": TypeAttr({d.float16, d.float32, d.float64}), **POOL_ATTRS},
     infer=lambda orig_input, orig_output, grad, **_: TensorType(grad.dtype, orig_input.shape),
     kernel=kernel_max_pool_grad, flags={"pure"})
 avg_pool_grad_op = defop(
     "avg_pool_grad", "AvgPoolGrad", inputs=("orig_input_shape: int32", "grad: T"),
-    attrs={"T": TypeAttr({d.float16, d.float32, d.float64}), **_POOL_ATTRS},
+    attrs={"T": TypeAttr({d.float16, d.float32, d.float64}), **POOL_ATTRS},
     infer=lambda orig_input_shape, grad, **_: _infer_from_sizes(orig_input_shape)(grad.dtype),
     kernel=kernel_avg_pool_grad, flags={"pure"})
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..shapes import TensorType, most_specific_common
+from . import gradutil as G
 from .registry import ALL_TYPES, GRADIENT_HOOKS, REQUIRED, TypeAttr, defgrad, defop
 
 _ANY = ALL_TYPES
@@ -164,7 +165,6 @@ def _handle_of(x):
 
 def _zeros_for(x):
     """Zeros shaped like an input's gradient (a resource input: its Variable's value)."""
-    from . import gradutil as G
     handle = _handle_of(x)
     if handle is None:
         return G.zeros_like(x)
@@ -204,7 +204,6 @@ def _while_grad(op, *grads):
     loop from the last iteration to the first applies the body's gradient to each stacked
     state (the body's ops run again under a tape in the backward loop's graph)."""
     from ..shapes import TensorShape
-    from . import gradutil as G
 
     inputs = list(op.inputs)
     cond_g, body_g = op.attrs["cond"], op.attrs["body"]

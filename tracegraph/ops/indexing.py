@@ -9,20 +9,15 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
-from . import gradutil as G
 from . import infer as I
+from .infer import runtime as _runtime
 from .registry import (
     ALL_TYPES,
     BOOL,
-    FLOAT,
     INDEX,
-    NO_ATTRS,
     NUMBER,
     REAL,
     TypeAttr,
-    bind,
-    convert_to_tensor,
-    defgrad,
     defop,
 )
 
@@ -40,14 +35,6 @@ def _check_indices(indices: np.ndarray, bound: int) -> None:
         where = ",".join(str(int(p)) for p in pos)
         raise InvalidArgumentError(f"indices[{where}] = {int(indices[pos])} is not in "
                                    f"[0, {bound})")
-
-
-def _runtime(check, *args):
-    """Runs a check shared with inference: its ValueError is a runtime InvalidArgumentError."""
-    try:
-        return check(*args)
-    except ValueError as e:
-        raise InvalidArgumentError(str(e)) from None
 
 
 # ---- gather ------------------------------------------------------------------------------------
@@ -255,7 +242,7 @@ def kernel_select(condition, t, e):
 
 select_op = defop("select", "SelectV2", inputs=("condition: bool", "t: T", "e: T"), attrs=_T,
                   infer=infer_select, kernel=kernel_select, flags=_PURE | {"elementwise"},
-                  onnx="Where")
+                  onnx="Where", jit="({1} if {0} else {2})")
 
 
 def infer_where_indices(input):  # noqa: A002
@@ -331,7 +318,8 @@ def kernel_clip(t, clip_value_min, clip_value_max):
 clip_op = defop("clip_by_value", "ClipByValue",
                 inputs=("t: T", "clip_value_min: T", "clip_value_max: T"),
                 attrs={"T": TypeAttr(REAL)}, infer=infer_clip, kernel=kernel_clip,
-                flags=_PURE | {"elementwise"}, onnx="Clip")
+                flags=_PURE | {"elementwise"}, onnx="Clip",
+                jit="np.maximum(np.minimum({0}, {2}), {1})")
 
 # ---- top_k, unique -------------------------------------------------------------------------------
 
@@ -371,36 +359,6 @@ top_k_op = defop("top_k", "TopKV2", inputs=("input: T", "k: int32"),
                  kernel=kernel_top_k, num_outputs=2, flags=_PURE, onnx="TopK")
 
 
-@defgrad(one_hot_op)
-def _one_hot_grad(op, g):
-    indices, depth = op.inputs[0], op.inputs[1]
-    ones = G.cast(G.op("one_hot", indices, depth, 1.0, 0.0, axis=op.attrs["axis"]), g.dtype)
-    everything = list(range(g.shape.rank))
-    on = G.reduce_sum(G.op("multiply", g, ones), everything)
-    off = G.reduce_sum(G.op("multiply", g, G.op("subtract", 1, ones)), everything)
-    return None, None, on, off
-
-
-@defgrad(top_k_op)
-def _top_k_grad(op, g_values, g_indices):
-    """The values' gradient goes back to where they were taken from (last axis)."""
-    x, indices = op.inputs[0], op.outputs[1]
-    shape = G.static_shape(x)
-    k_shape = G.static_shape(indices)
-    if shape is None or k_shape is None or not shape:
-        raise NotImplementedError("the gradient of top_k needs static shapes")
-    n = shape[-1]
-    rows = int(np.prod(shape[:-1], dtype=np.int64))
-    k = k_shape[-1]
-    offsets = np.arange(rows, dtype=np.int64)[:, None] * n
-    flat = G.op("add", G.reshape(G.cast(indices, d.int64), np.asarray([rows, k], np.int32)),
-                offsets)
-    scattered = G.op("scatter_nd", G.reshape(flat, np.asarray([rows * k, 1], np.int32)),
-                     G.reshape(g_values, np.asarray([rows * k], np.int32)),
-                     np.asarray([rows * n], np.int64))
-    return G.reshape(scattered, np.asarray(shape, np.int32)), None
-
-
 def _check_unique(shape) -> None:
     if shape is not None and len(shape) != 1:
         raise ValueError("unique expects a 1D vector.")
@@ -430,342 +388,3 @@ def kernel_unique(x, out_idx=d.int32):
 unique_op = defop("unique", "Unique", inputs=("x: T",), attrs={**_T, "out_idx": d.int32},
                   infer=infer_unique, kernel=kernel_unique, num_outputs=2,
                   flags=_PURE | {"data_dependent_shape"})
-
-# ---- range, linspace -----------------------------------------------------------------------------
-
-
-def infer_range(start, limit, delta):
-    vals = [I.known_ints(t) if start.dtype.is_integer else I.known_value(t)
-            for t in (start, limit, delta)]
-    if any(v is None for v in vals):
-        return TensorType(start.dtype, (None,))
-    s, lim, dl = (float(np.asarray(v).reshape(-1)[0]) for v in vals)
-    if dl == 0:
-        raise ValueError("Requires delta != 0")
-    n = max(0, int(np.ceil((lim - s) / dl)))
-    return TensorType(start.dtype, (n,))
-
-
-def kernel_range(start, limit, delta):
-    if delta == 0:
-        raise InvalidArgumentError(f"Requires delta != 0: {delta}")
-    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {start}/{limit}"
-                                   if delta > 0 else
-                                   f"Requires start >= limit when delta < 0: {start}/{limit}")
-    return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
-
-
-range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta: Tidx"),
-                 attrs={"Tidx": TypeAttr(REAL - {d.uint8, d.uint16, d.uint32, d.uint64},
-                                         d.int32)},
-                 infer=infer_range, kernel=kernel_range, flags=_PURE, onnx="Range")
-
-
-def _check_num(num) -> None:
-    if num is not None and num < 0:
-        raise ValueError(f"Requires num >= 0: {num}")
-
-
-def infer_linspace(start, stop, num):
-    """`num` values along a new first axis; batched start/stop broadcast (as tf.linspace)."""
-    n = I.known_ints(num)
-    _check_num(None if n is None else n[0])
-    batch = broadcast_shapes(start.shape, stop.shape)
-    return TensorType(start.dtype, None if batch is None else
-                      (None if n is None else n[0],) + tuple(batch))
-
-
-def kernel_linspace(start, stop, num):
-    _runtime(_check_num, int(num))
-    return np.linspace(start, stop, int(num), dtype=np.asarray(start).dtype)
-
-
-linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num: Tidx"),
-                    attrs={"T": TypeAttr(FLOAT), "Tidx": TypeAttr(INDEX, d.int32)},
-                    infer=infer_linspace, kernel=kernel_linspace, flags=_PURE)
-
-# ---- gradient rules ---------------------------------------------------------------------------
-
-
-@defgrad(gather_op)
-def _gather_grad(op, g):
-    """Scatter-add the gradient slices back to the gathered rows (duplicates add up)."""
-    params, indices, axis_t = op.inputs
-    rank = params.shape.rank
-    axis = int(G.static_value(axis_t)) % rank
-    batch_dims = op.attrs.get("batch_dims", 0)
-    if batch_dims:
-        return _batched_gather_grad(params, indices, axis, batch_dims % indices.shape.rank, g)
-    ni = indices.shape.rank
-    pdims = G.dims(params)
-    # g: params[:axis] + indices.shape + params[axis+1:] -> indices dims first
-    perm = list(range(axis, axis + ni)) + list(range(axis)) + \
-        list(range(axis + ni, g.shape.rank))
-    moved = G.op("transpose", g, np.asarray(perm, np.int32)) if axis else g
-    target = [pdims[axis]] + pdims[:axis] + pdims[axis + 1:]
-    idx = G.op("expand_dims", G.cast(indices, d.int64) if indices.dtype is not d.int64
-               else indices, -1)
-    scattered = G.op("scatter_nd", idx, moved, G.cast(G.op("pack", target, axis=0), d.int64)
-                     if not all(isinstance(n, int) for n in target) else
-                     np.asarray(target, np.int64))
-    if axis:
-        back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
-        scattered = G.op("transpose", scattered, np.asarray(back, np.int32))
-    return scattered, None, None
-
-
-def _batched_gather_grad(params, indices, axis, batch_dims, g):
-    """batch_dims > 0 with axis == batch_dims: rows of the flattened batch are gathered at
-    `indices + row * size`, so the gradient is one scatter into the flattened params."""
-    pshape, ishape = G.static_shape(params), G.static_shape(indices)
-    if axis != batch_dims or pshape is None or ishape is None:
-        raise NotImplementedError("the gradient of gather with batch_dims needs axis == "
-                                  "batch_dims and static shapes")
-    batch = int(np.prod(pshape[:batch_dims], dtype=np.int64))
-    size = pshape[axis]
-    per = int(np.prod(ishape[batch_dims:], dtype=np.int64))
-    rest = list(pshape[axis + 1:])
-    offsets = (np.arange(batch, dtype=np.int64) * size)[:, None]
-    flat = G.op("add", G.reshape(G.cast(indices, d.int64), np.asarray([batch, per], np.int32)),
-                offsets)
-    updates = G.reshape(g, np.asarray([batch * per] + rest, np.int32))
-    scattered = G.op("scatter_nd", G.reshape(flat, np.asarray([batch * per, 1], np.int32)),
-                     updates, np.asarray([batch * size] + rest, np.int64))
-    return G.reshape(scattered, np.asarray(pshape, np.int32)), None, None
-
-
-@defgrad(gather_nd_op)
-def _gather_nd_grad(op, g):
-    params, indices = op.inputs
-    shape = G.as_shape(G.dims(params))
-    return G.op("scatter_nd", indices, g, G.cast(G.op("identity", shape), indices.dtype)
-                if not isinstance(shape, np.ndarray) else shape.astype(
-                    indices.dtype.as_numpy_dtype)), None
-
-
-@defgrad(scatter_nd_op)
-def _scatter_nd_grad(op, g):
-    return None, G.op("gather_nd", g, op.inputs[0]), None
-
-
-@defgrad(select_op)
-def _select_grad(op, g):
-    cond, t, e = op.inputs
-    zeros = G.zeros_like(g)
-    return (None, G.unbroadcast(G.op("select", cond, g, zeros), t),
-            G.unbroadcast(G.op("select", cond, zeros, g), e))
-
-
-@defgrad(clip_op)
-def _clip_grad(op, g):
-    t, lo, hi = op.inputs
-    zeros = G.zeros_like(g)
-    below = G.op("less", t, lo)
-    above = G.op("greater", t, hi)
-    inside = G.op("logical_not", G.op("logical_or", below, above))
-    return (G.unbroadcast(G.op("select", inside, g, zeros), t),
-            G.unbroadcast(G.op("select", below, g, zeros), lo),
-            G.unbroadcast(G.op("select", above, g, zeros), hi))
-
-
-# ---- public functions ---------------------------------------------------------------------------
-
-
-def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    """`tf.gather`: slices of `params` along `axis` at `indices` (bounds are checked)."""
-    if axis is None:
-        axis = batch_dims
-    return bind(gather_op, (params, indices, axis), {"batch_dims": int(batch_dims)}, name)
-
-
-def gather_nd(params, indices, batch_dims=0, name=None):
-    return bind(gather_nd_op, (params, indices), {"batch_dims": int(batch_dims)}, name)
-
-
-def scatter_nd(indices, updates, shape, name=None):
-    return bind(scatter_nd_op, (indices, updates, shape), NO_ATTRS, name)
-
-
-def where(condition, x=None, y=None, name=None):
-    """`tf.where`: elementwise select with x and y, else the indices of true elements."""
-    if x is None and y is None:
-        return bind(where_indices_op, (condition,), NO_ATTRS, name)
-    if x is None or y is None:
-        raise ValueError("x and y must both be non-None or both be None.")
-    return bind(select_op, (condition, x, y), NO_ATTRS, name)
-
-
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """`tf.one_hot`; `dtype` defaults to on/off values' dtype, else float32 (TF's rules)."""
-    dtype = d.as_dtype(dtype) if dtype is not None else None
-    on = None if on_value is None else convert_to_tensor(on_value, dtype_hint=dtype)
-    off = None if off_value is None else convert_to_tensor(off_value, dtype_hint=dtype)
-    if dtype is not None:
-        for what, v in (("on_value", on), ("off_value", off)):
-            if v is not None and v.dtype != dtype:
-                raise TypeError(f"dtype {v.dtype} of {what} does not match dtype parameter "
-                                f"{dtype}")
-    else:
-        dtype = on.dtype if on is not None else (off.dtype if off is not None else d.float32)
-    on = convert_to_tensor(1, dtype=dtype) if on is None else on
-    off = convert_to_tensor(0, dtype=dtype) if off is None else off
-    if on.dtype != off.dtype:
-        raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
-                        "off_value")
-    return bind(one_hot_op, (indices, depth, on, off), {"axis": -1 if axis is None else axis},
-                name)
-
-
-def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    return bind(clip_op, (t, clip_value_min, clip_value_max), NO_ATTRS, name)
-
-
-def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
-    values, indices = bind(top_k_op, (input, k), {"sorted": bool(sorted)}, name)
-    return _TopK(values, indices)
-
-
-class _TopK(tuple):
-    """`TopKV2(values=..., indices=...)` as TensorFlow returns it."""
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
-
-
-def sort(values, axis=-1, direction="ASCENDING", name=None):
-    return _sort(values, axis, direction, name, want_indices=False)
-
-
-def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
-    return _sort(values, axis, direction, name, want_indices=True)
-
-
-def _sort(values, axis, direction, name, want_indices):
-    """Sorting with top_k, as TensorFlow does; ascending order flips the values first: the
-    dtype's max minus x (unsigned), ~x (signed ints: no overflow at the minimum), -x (floats)."""
-    from .array import shape, transpose
-    from .math import bitwise_xor, negative, subtract
-    if direction not in ("ASCENDING", "DESCENDING"):
-        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
-                         f"Received: direction={direction}")
-    values = convert_to_tensor(values)
-    rank = values.shape.rank
-    if rank is None:
-        raise ValueError("sort needs a tensor of known rank")
-    n = shape(values)[axis]  # like TensorFlow: an out-of-range axis fails in StridedSlice
-    axis %= rank
-    perm = None
-    x = values
-    if axis != rank - 1:
-        perm = list(range(rank))
-        perm[axis], perm[-1] = perm[-1], perm[axis]
-        x = transpose(x, perm)
-    if values.shape[axis] is not None:
-        n = values.shape[axis]
-    flip = None
-    if direction == "ASCENDING":
-        dtype = values.dtype
-        if dtype.is_unsigned:
-            def flip(t):
-                return subtract(dtype.max, t)
-        elif dtype.is_integer:
-            def flip(t):
-                return bitwise_xor(t, -1)
-        else:
-            flip = negative
-        x = flip(x)
-    top = top_k(x, n)
-    if want_indices:
-        out = top.indices
-    else:
-        out = top.values if flip is None else flip(top.values)
-    if perm is not None:
-        out = transpose(out, perm)
-    return out
-
-
-def unique(x, out_idx=d.int32, name=None):
-    y, idx = bind(unique_op, (x,), {"out_idx": d.as_dtype(out_idx)}, name)
-    return _Unique(y, idx)
-
-
-class _Unique(tuple):
-    def __new__(cls, y, idx):
-        return super().__new__(cls, (y, idx))
-
-    y = property(lambda self: self[0])
-    idx = property(lambda self: self[1])
-
-
-_RANGE_ORDER = (d.int32, d.int64, d.float16, d.float32, d.float64)
-
-
-def range_(start, limit=None, delta=1, dtype=None, name="range"):
-    """`tf.range`: like Python's range; the widest dtype among the arguments wins."""
-    from .math import cast
-    if limit is None:
-        start, limit = 0, start
-    dtype = None if dtype is None else d.as_dtype(dtype)
-    args = [convert_to_tensor(a, dtype=None if hasattr(a, "dtype") else dtype)
-            for a in (start, limit, delta)]
-    if dtype is None:
-        dtype = max((a.dtype for a in args),
-                    key=lambda t: _RANGE_ORDER.index(t) if t in _RANGE_ORDER else 0)
-    args = [cast(a, dtype) for a in args]
-    return bind(range_op, tuple(args), NO_ATTRS, name)
-
-
-def linspace(start, stop, num, name=None, axis=0):
-    """`num` evenly spaced values from `start` to `stop` (both included), along `axis`."""
-    start = convert_to_tensor(start)
-    if start.dtype.is_integer:
-        from .math import cast
-        start = cast(start, d.float64)
-    out = bind(linspace_op, (start, stop, num), NO_ATTRS, name if axis == 0 else None)
-    rank = out.shape.rank
-    if axis == 0 or rank is None or axis % rank == 0:
-        return out
-    from .array import transpose
-    perm = list(range(1, rank))
-    perm.insert(axis % rank, 0)
-    return transpose(out, perm, name=name)
-
-
-def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
-    """Elements (or slices along `axis`) of `tensor` where `mask` is true."""
-    from .array import reshape, shape
-    from .pieces import concat
-    tensor = convert_to_tensor(tensor)
-    mask = convert_to_tensor(mask)
-    k = mask.shape.rank
-    if k == 0:
-        raise ValueError("mask cannot be scalar.")
-    if k is None:
-        raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
-                         "are None.")
-    axis = 0 if axis is None else int(axis)
-    tensor.shape[axis:axis + k].assert_is_compatible_with(mask.shape)
-    sh = shape(tensor)
-    leading = reshape(tensor, concat([sh[:axis], [-1], sh[axis + k:]], 0))
-    idx = reshape(where(reshape(mask, [-1])), [-1])
-    return gather(leading, idx, axis=axis)
-
-
-def sequence_mask(lengths, maxlen=None, dtype=d.bool, name=None):
-    from .math import cast, less
-    from .reduce import reduce_max
-    lengths = convert_to_tensor(lengths)
-    if maxlen is None:
-        maxlen = reduce_max(lengths)
-    r = range_(0, maxlen, 1, dtype=lengths.dtype)
-    from .array import expand_dims
-    out = less(r, expand_dims(lengths, -1))
-    return out if d.as_dtype(dtype) is d.bool else cast(out, dtype)
-

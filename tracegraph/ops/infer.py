@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 
 __all__ = [
     "same", "unary", "binary", "compare", "logical", "reduce_shape", "normalize_axis",
-    "known_value", "known_ints", "check_rank", "to_float",
+    "known_value", "known_ints", "check_rank", "to_float", "ints", "runtime",
 ]
 
 
@@ -102,3 +103,18 @@ def reduce_shape(x: TensorType, axis: TensorType, keep_dims: bool, op: str) -> t
     if keep_dims:
         return tuple(1 if i in seen else s for i, s in enumerate(x.shape))
     return tuple(s for i, s in enumerate(x.shape) if i not in seen)
+
+
+# ---- helpers shared by kernels -------------------------------------------------------------
+
+def ints(x) -> list:
+    return [int(v) for v in np.asarray(x).reshape(-1)]
+
+
+def runtime(check, *args):
+    """Runs a shape check shared with inference; its ValueError becomes TensorFlow's runtime
+    InvalidArgumentError (inference raises ValueError, kernels raise InvalidArgumentError)."""
+    try:
+        return check(*args)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None

@@ -13,22 +13,17 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
-from . import gradutil as G
 from . import infer as I
 from .registry import (
     ALL_TYPES,
     COMPLEX,
     FLOAT,
     INTEGER,
-    NO_ATTRS,
     NUMBER,
     REAL,
     REQUIRED,
     STRING,
     TypeAttr,
-    bind,
-    convert_to_tensor,
-    defgrad,
     defop,
 )
 
@@ -236,7 +231,8 @@ maximum_op = defop("maximum", "Maximum", inputs=_XY, attrs=_T_REAL, infer=I.bina
 minimum_op = defop("minimum", "Minimum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
                    kernel=np.minimum, flags=_EWC, onnx="Min")
 squared_difference_op = defop("squared_difference", "SquaredDifference", inputs=_XY, attrs=_T,
-                              infer=I.binary, kernel=kernel_squared_difference, flags=_EWC)
+                              infer=I.binary, kernel=kernel_squared_difference, flags=_EWC,
+                              jit="({0} - {1}) * ({0} - {1})")
 atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infer=I.binary,
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
@@ -278,9 +274,16 @@ logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I
 
 
 def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None,
-           ufunc=None):
+           ufunc=None, jit=None):
     return defop(name, tf_type, inputs=("x: T",), attrs={"T": TypeAttr(allowed)}, infer=infer,
-                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc)
+                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc,
+                 jit=jit)
+
+
+def _float_only(template):
+    """A jit form for float inputs only (integer kernels follow other rules)."""
+    return lambda attrs: template if attrs.get("T") is not None and attrs["T"].is_floating \
+        else None
 
 
 _SIGNED = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64}
@@ -290,7 +293,8 @@ abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
 sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
 square_op = _unary("square", "Square", np.square, NUMBER)
 sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX, onnx="Sqrt")
-rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX)
+rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX,
+                  jit=_float_only("np.{T}(1) / np.sqrt({0})"))
 exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX, onnx="Exp")
 expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX)
 log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX, onnx="Log")
@@ -308,9 +312,9 @@ asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX)
 acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX)
 atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
 sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
-                    onnx="Sigmoid")
+                    onnx="Sigmoid", jit="np.{T}(1) / (np.{T}(1) + np.exp(-{0}))")
 reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
-                       flags={"involution"}, onnx="Reciprocal")
+                       onnx="Reciprocal", jit=_float_only("np.{T}(1) / {0}"))
 floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
 ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
 round_op = _unary("round", "Round", kernel_round, REAL, onnx="Round")
@@ -340,389 +344,19 @@ def _cast_expr(attrs):
     return "{0}.astype(np." + np.dtype(dst.as_numpy_dtype).name + ")"
 
 
+def _cast_jit(attrs):
+    """`np.float32(x)` per element where the inline form applies and no float becomes an
+    integer (NumPy's and numba's rules for out-of-range values differ)."""
+    src, dst = attrs.get("SrcT"), attrs.get("DstT")
+    if _cast_expr(attrs) is None or (src.is_floating and not (dst.is_floating or dst.is_bool)):
+        return None
+    return "np.{T}({0})"
+
+
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast")
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx="Cast",
+                jit=_cast_jit)
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
                  onnx="Sum")
-
-# ---- gradient rules: the `gradient` field of the records above (TensorFlow's math_grad) --------
-
-
-def _mul(a, b):
-    return bind(multiply_op, (a, b))
-
-
-def _div(a, b):
-    return bind(real_div_op, (a, b))
-
-
-def _neg(a):
-    return bind(negative_op, (a,))
-
-
-@defgrad(add_op)
-def _add_grad(op, g):
-    x, y = op.inputs
-    return G.unbroadcast(g, x), G.unbroadcast(g, y)
-
-
-@defgrad(subtract_op)
-def _sub_grad(op, g):
-    x, y = op.inputs
-    return G.unbroadcast(g, x), G.unbroadcast(_neg(g), y)
-
-
-@defgrad(multiply_op)
-def _mul_grad(op, g):
-    x, y = op.inputs
-    return G.unbroadcast(_mul(g, G.conj(y)), x), G.unbroadcast(_mul(G.conj(x), g), y)
-
-
-@defgrad(real_div_op)
-def _div_grad(op, g):
-    x, y = op.inputs
-    return (G.unbroadcast(_div(g, G.conj(y)), x),
-            G.unbroadcast(_mul(g, G.conj(_div(_div(_neg(x), y), y))), y))
-
-
-@defgrad(div_no_nan_op)
-def _div_no_nan_grad(op, g):
-    x, y = op.inputs
-    return (G.unbroadcast(bind(div_no_nan_op, (g, y)), x),
-            G.unbroadcast(_mul(g, bind(div_no_nan_op, (bind(div_no_nan_op, (_neg(x), y)), y))),
-                          y))
-
-
-@defgrad(pow_op)
-def _pow_grad(op, g):
-    x, y = op.inputs
-    z = op.outputs[0]
-    gx = _mul(g, _mul(y, bind(pow_op, (x, bind(subtract_op, (y, 1))))))
-    if x.dtype.is_complex:
-        safe_log = bind(log_op, (x,))
-    else:
-        positive = bind(greater_op, (x, 0))
-        safe_log = G.op("select", positive, bind(log_op, (G.op("select", positive, x,
-                                                                 G.ones_like(x)),)),
-                        G.zeros_like(x))
-    gy = _mul(g, _mul(z, safe_log))
-    return G.unbroadcast(gx, x), G.unbroadcast(gy, y)
-
-
-def _select_grad(op, g, pick_x):
-    x, y = op.inputs
-    zeros = G.zeros_like(g)
-    return (G.unbroadcast(G.op("select", pick_x, g, zeros), x),
-            G.unbroadcast(G.op("select", pick_x, zeros, g), y))
-
-
-@defgrad(maximum_op)
-def _maximum_grad(op, g):
-    return _select_grad(op, g, bind(greater_equal_op, tuple(op.inputs)))
-
-
-@defgrad(minimum_op)
-def _minimum_grad(op, g):
-    return _select_grad(op, g, bind(less_equal_op, tuple(op.inputs)))
-
-
-@defgrad(squared_difference_op)
-def _squared_difference_grad(op, g):
-    x, y = op.inputs
-    gx = _mul(_mul(g, 2), bind(subtract_op, (x, y)))
-    return G.unbroadcast(gx, x), G.unbroadcast(_neg(gx), y)
-
-
-@defgrad(atan2_op)
-def _atan2_grad(op, g):
-    y, x = op.inputs
-    scale = _div(g, bind(add_op, (bind(square_op, (x,)), bind(square_op, (y,)))))
-    return G.unbroadcast(_mul(x, scale), y), G.unbroadcast(_neg(_mul(y, scale)), x)
-
-
-@defgrad(floor_mod_op)
-def _floor_mod_grad(op, g):
-    x, y = op.inputs
-    return G.unbroadcast(g, x), G.unbroadcast(_mul(_neg(g), bind(floor_div_op, (x, y))), y)
-
-
-@defgrad(floor_div_op, truncate_div_op, floor_op, ceil_op, round_op, rint_op)
-def _no_gradient(op, *grads):
-    """Piecewise-constant ops: TensorFlow registers a gradient of None for them."""
-    return [None] * len(op.inputs)
-
-
-def _unary_grad(record, local):
-    """Registers `g * local(x, y)` (times the conjugate for complex inputs) as the rule."""
-    def rule(op, g):
-        return _mul(g, G.conj(local(op.inputs[0], op.outputs[0])))
-    rule.__name__ = f"_{record.name}_grad"
-    defgrad(record)(rule)
-
-
-def _un(record, x):
-    return bind(record, (x,))
-
-
-def _one_minus(a):
-    return bind(subtract_op, (1, a))
-
-
-_unary_grad(abs_op, lambda x, y: _un(sign_op, x))
-_unary_grad(square_op, lambda x, y: _mul(x, 2))
-_unary_grad(sqrt_op, lambda x, y: _div(0.5, y))
-_unary_grad(rsqrt_op, lambda x, y: _mul(-0.5, _mul(y, _un(square_op, y))))
-_unary_grad(exp_op, lambda x, y: y)
-_unary_grad(expm1_op, lambda x, y: _un(exp_op, x))
-_unary_grad(log_op, lambda x, y: _un(reciprocal_op, x))
-_unary_grad(log1p_op, lambda x, y: _un(reciprocal_op, bind(add_op, (x, 1))))
-_unary_grad(sin_op, lambda x, y: _un(cos_op, x))
-_unary_grad(cos_op, lambda x, y: _neg(_un(sin_op, x)))
-_unary_grad(tan_op, lambda x, y: bind(add_op, (_un(square_op, y), 1)))
-_unary_grad(asin_op, lambda x, y: _un(rsqrt_op, _one_minus(_un(square_op, x))))
-_unary_grad(acos_op, lambda x, y: _neg(_un(rsqrt_op, _one_minus(_un(square_op, x)))))
-_unary_grad(atan_op, lambda x, y: _un(reciprocal_op, bind(add_op, (_un(square_op, x), 1))))
-_unary_grad(sinh_op, lambda x, y: _un(cosh_op, x))
-_unary_grad(cosh_op, lambda x, y: _un(sinh_op, x))
-_unary_grad(tanh_op, lambda x, y: _one_minus(_un(square_op, y)))
-_unary_grad(asinh_op, lambda x, y: _un(reciprocal_op, _un(cosh_op, y)))
-_unary_grad(acosh_op, lambda x, y: _un(reciprocal_op, _un(sinh_op, y)))
-_unary_grad(atanh_op, lambda x, y: _un(reciprocal_op, _one_minus(_un(square_op, x))))
-_unary_grad(sigmoid_op, lambda x, y: _mul(y, _one_minus(y)))
-_unary_grad(reciprocal_op, lambda x, y: _neg(_un(square_op, y)))
-_unary_grad(softplus_op, lambda x, y: _un(sigmoid_op, x))
-_unary_grad(softsign_op, lambda x, y: _un(reciprocal_op, _un(square_op, bind(
-    add_op, (_un(abs_op, x), 1)))))
-_unary_grad(erf_op, lambda x, y: _mul(2 / np.sqrt(np.pi), _un(exp_op, _neg(_un(square_op, x)))))
-
-
-@defgrad(negative_op)
-def _neg_grad(op, g):
-    return _neg(g)
-
-
-@defgrad(sign_op)
-def _sign_grad(op, g):
-    return G.zeros_like(op.inputs[0])
-
-
-@defgrad(conj_op)
-def _conj_grad(op, g):
-    return G.conj(g)
-
-
-@defgrad(cast_op)
-def _cast_grad(op, g):
-    src = op.inputs[0].dtype
-    differentiable = (src.is_floating or src.is_complex) and (g.dtype.is_floating or
-                                                              g.dtype.is_complex)
-    return G.cast(g, src) if differentiable else None
-
-
-@defgrad(add_n_op)
-def _add_n_grad(op, g):
-    return [g] * len(op.inputs)
-
-# ---- public functions (tf.math) ------------------------------------------------------------------
-
-
-def _b(op):
-    def fn(x, y, name=None):
-        return bind(op, (x, y), NO_ATTRS, name)
-    fn.__name__ = op.name
-    fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
-    return fn
-
-
-def _u(op):
-    def fn(x, name=None):
-        return bind(op, (x,), NO_ATTRS, name)
-    fn.__name__ = op.name
-    fn.__doc__ = f"Elementwise `{op.tf_type}`."
-    return fn
-
-
-add = _b(add_op)
-subtract = _b(subtract_op)
-multiply = _b(multiply_op)
-floordiv = _b(floor_div_op)
-floormod = _b(floor_mod_op)
-truncatediv = _b(truncate_div_op)
-truncatemod = _b(truncate_mod_op)
-maximum = _b(maximum_op)
-minimum = _b(minimum_op)
-squared_difference = _b(squared_difference_op)
-atan2 = _b(atan2_op)
-less = _b(less_op)
-less_equal = _b(less_equal_op)
-greater = _b(greater_op)
-greater_equal = _b(greater_equal_op)
-logical_and = _b(logical_and_op)
-logical_or = _b(logical_or_op)
-bitwise_and = _b(bitwise_and_op)
-bitwise_or = _b(bitwise_or_op)
-bitwise_xor = _b(bitwise_xor_op)
-left_shift = _b(left_shift_op)
-right_shift = _b(right_shift_op)
-
-negative = _u(negative_op)
-sign = _u(sign_op)
-square = _u(square_op)
-sqrt = _u(sqrt_op)
-rsqrt = _u(rsqrt_op)
-exp = _u(exp_op)
-expm1 = _u(expm1_op)
-log = _u(log_op)
-log1p = _u(log1p_op)
-sin = _u(sin_op)
-cos = _u(cos_op)
-tan = _u(tan_op)
-asin = _u(asin_op)
-acos = _u(acos_op)
-atan = _u(atan_op)
-sinh = _u(sinh_op)
-cosh = _u(cosh_op)
-tanh = _u(tanh_op)
-asinh = _u(asinh_op)
-acosh = _u(acosh_op)
-atanh = _u(atanh_op)
-sigmoid = _u(sigmoid_op)
-reciprocal = _u(reciprocal_op)
-floor = _u(floor_op)
-ceil = _u(ceil_op)
-rint = _u(rint_op)
-softplus = _u(softplus_op)
-softsign = _u(softsign_op)
-erf = _u(erf_op)
-is_nan = _u(is_nan_op)
-is_inf = _u(is_inf_op)
-is_finite = _u(is_finite_op)
-logical_not = _u(logical_not_op)
-invert = _u(invert_op)
-real = _u(real_op)
-imag = _u(imag_op)
-conj = _u(conj_op)
-
-
-def abs(x, name=None):  # noqa: A001 - TensorFlow's name
-    """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
-    x = convert_to_tensor(x)
-    if x.dtype.is_complex:
-        return bind(complex_abs_op, (x,), NO_ATTRS, name)
-    return bind(abs_op, (x,), NO_ATTRS, name)
-
-
-def round(x, name=None):  # noqa: A001 - TensorFlow's name
-    """Rounds half to even, like `tf.math.round`."""
-    return bind(round_op, (x,), NO_ATTRS, name)
-
-
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    """`x ** y` elementwise; integers stay integers (negative integer powers are an error)."""
-    return bind(pow_op, (x, y), NO_ATTRS, name)
-
-
-def equal(x, y, name=None):
-    return bind(equal_op, (x, y), NO_ATTRS, name)
-
-
-def not_equal(x, y, name=None):
-    return bind(not_equal_op, (x, y), NO_ATTRS, name)
-
-
-def logical_xor(x, y, name=None):
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
-
-
-def cast(x, dtype, name=None):
-    """Casts to `dtype`; floats truncate toward zero when cast to integers."""
-    dtype = d.as_dtype(dtype)
-    x = convert_to_tensor(x)
-    if x.dtype == dtype:
-        return x
-    return bind(cast_op, (x,), {"DstT": dtype}, name)
-
-
-def saturate_cast(value, dtype, name=None):
-    """Casts, clipping values to the target dtype's range first."""
-    dtype = d.as_dtype(dtype)
-    value = convert_to_tensor(value)
-    src = value.dtype
-    if src.is_numeric and not src.is_complex and dtype.is_numeric and not dtype.is_complex:
-        lo, hi = _in_range(max(src.min, dtype.min), src, -1), _in_range(min(src.max, dtype.max),
-                                                                         src, 1)
-        if lo > src.min:
-            value = maximum(value, lo)
-        if hi < src.max:
-            value = minimum(value, hi)
-    return cast(value, dtype, name=name)
-
-
-def _in_range(bound, src: d.DType, side: int):
-    """`bound` as a value of `src` that does not pass it (int32's max as a float32 is 2**31,
-    out of range; the largest float32 below it is 2147483520)."""
-    value = np.asarray(bound, dtype=src.as_numpy_dtype) if src.is_floating else bound
-    if src.is_floating and (int(value) - bound) * side > 0:  # exact: value is integral
-        value = np.nextafter(value, -side * np.inf, dtype=src.as_numpy_dtype)
-    return value[()] if isinstance(value, np.ndarray) else value
-
-
-def add_n(inputs, name=None):
-    """Sums a list of tensors of the same shape and dtype."""
-    if not inputs:
-        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
-                         "the same dtype and shape.")
-    return bind(add_n_op, (list(inputs),), NO_ATTRS, name)
-
-
-# TensorFlow's `_TRUEDIV_TABLE`: integers divide in floating point, floats stay as they are.
-_TRUEDIV = {
-    d.uint8: d.float32, d.int8: d.float32, d.uint16: d.float32, d.int16: d.float32,
-    d.uint32: d.float64, d.int32: d.float64, d.uint64: d.float64, d.int64: d.float64,
-    d.bfloat16: None, d.float16: None, d.float32: None, d.float64: None,
-    d.complex64: None, d.complex128: None,
-}
-
-
-def _division_operands(x, y, where: str):
-    """Converts both operands TensorFlow's way and casts integers to their float dtype."""
-    if not _is_tensor(x) and _is_tensor(y):
-        y = convert_to_tensor(y)
-        x = convert_to_tensor(x, dtype=y.dtype)
-    else:
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, dtype_hint=x.dtype)
-    if x.dtype != y.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
-    if x.dtype not in _TRUEDIV:
-        expected = ", ".join(repr(t) for t in _TRUEDIV)
-        raise TypeError(f"Invalid dtype {x.dtype!r} in {where}. Expected one of {{{expected}}}.")
-    target = _TRUEDIV[x.dtype]
-    if target is not None:
-        x, y = cast(x, target), cast(y, target)
-    return x, y
-
-
-def _is_tensor(x) -> bool:
-    return isinstance(getattr(x, "dtype", None), d.DType)
-
-
-def truediv(x, y, name=None):
-    """`x / y`; integer tensors are cast to floating point first, as TensorFlow does."""
-    x, y = _division_operands(x, y, "__truediv__")
-    return bind(real_div_op, (x, y), NO_ATTRS, name)
-
-
-def divide_no_nan(x, y, name=None):
-    """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
-    x, y = _division_operands(x, y, "tf.math.divide_no_nan")
-    return bind(div_no_nan_op, (x, y), NO_ATTRS, name)
-
-
-divide = truediv
-
-
-def scalar_mul(scalar, x, name=None):
-    return multiply(scalar, x, name=name)

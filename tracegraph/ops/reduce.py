@@ -13,7 +13,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from . import gradutil as G
 from . import infer as I
-from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, bind, convert_to_tensor, defgrad, defop
+from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, defgrad, defop
 
 
 def _axes(x, reduction_indices, op: str) -> tuple:
@@ -168,6 +168,7 @@ def _scan(name, tf_type, fn, identity):
 cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0)
 cumprod_op = _scan("cumprod", "Cumprod", np.cumprod, 1)
 
+
 # ---- gradient rules ---------------------------------------------------------------------------
 
 
@@ -237,108 +238,3 @@ def _cumprod_grad(op, g):
     summed = G.op("cumsum", G.op("multiply", y, g), op.inputs[1], exclusive=exclusive,
                   reverse=not reverse)
     return G.op("real_div", summed, x), None
-
-# ---- public functions ---------------------------------------------------------------------------
-
-
-def _reduction_axes(x, axis):
-    """TensorFlow passes every axis when `axis` is None (dynamically if the rank is unknown)."""
-    if axis is not None:
-        return axis
-    rank = x.shape.rank
-    if rank is not None:
-        return list(range(rank))
-    from .array import rank_
-    from .indexing import range_
-    return range_(0, rank_(x), 1)
-
-
-def _public(op):
-    def fn(input_tensor, axis=None, keepdims=False, name=None):
-        x = convert_to_tensor(input_tensor)
-        return bind(op, (x, _reduction_axes(x, axis)), {"keep_dims": bool(keepdims)}, name)
-    fn.__name__ = op.name
-    fn.__doc__ = f"`{op.tf_type}` over `axis` (all axes when None)."
-    return fn
-
-
-reduce_sum = _public(sum_op)
-reduce_mean = _public(mean_op)
-reduce_prod = _public(prod_op)
-reduce_max = _public(max_op)
-reduce_min = _public(min_op)
-reduce_any = _public(any_op)
-reduce_all = _public(all_op)
-
-
-def argmax(input, axis=None, output_type=d.int64, name=None):  # noqa: A002
-    return bind(argmax_op, (input, 0 if axis is None else axis),
-                {"output_type": d.as_dtype(output_type)}, name)
-
-
-def argmin(input, axis=None, output_type=d.int64, name=None):  # noqa: A002
-    return bind(argmin_op, (input, 0 if axis is None else axis),
-                {"output_type": d.as_dtype(output_type)}, name)
-
-
-def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    return bind(cumsum_op, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)},
-                name)
-
-
-def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
-    return bind(cumprod_op, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)},
-                name)
-
-
-def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
-    """Mean squared deviation; complex inputs give a real variance (|x - mean|^2)."""
-    from .math import abs as abs_
-    from .math import square, subtract
-    x = convert_to_tensor(input_tensor)
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        kind = "integer" if x.dtype.is_integer else x.dtype.name
-        raise TypeError(f"Input must be either real or complex. Received {kind} type "
-                        f"{x.dtype}.")
-    mean = reduce_mean(x, axis=axis, keepdims=True)
-    deviation = subtract(x, mean)
-    if x.dtype.is_complex:
-        deviation = abs_(deviation)
-    return reduce_mean(square(deviation), axis=axis, keepdims=keepdims, name=name)
-
-
-def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
-    from .math import sqrt
-    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims), name=name)
-
-
-def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
-    from .array import stop_gradient, zeros_like
-    from .indexing import where
-    from .math import add, exp, is_finite, log, subtract
-    x = convert_to_tensor(input_tensor)
-    raw_max = reduce_max(x, axis=axis, keepdims=True)
-    my_max = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
-    result = log(reduce_sum(exp(subtract(x, my_max)), axis=axis, keepdims=keepdims))
-    if not keepdims:
-        from .array import reshape, shape
-        my_max = reshape(my_max, shape(result))
-    return add(result, my_max, name=name)
-
-
-def count_nonzero(input, axis=None, keepdims=False, dtype=d.int64, name=None):  # noqa: A002
-    from .math import cast, not_equal
-    x = convert_to_tensor(input)
-    zero = "" if x.dtype is d.string else (False if x.dtype is d.bool else 0)
-    nz = cast(not_equal(x, zero), d.as_dtype(dtype))
-    return reduce_sum(nz, axis=axis, keepdims=keepdims, name=name)
-
-
-
-def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
-    """sqrt(sum(|x|^2)) over `axis`."""
-    from .math import abs as abs_
-    from .math import sqrt, square
-    x = convert_to_tensor(input_tensor)
-    magnitude = abs_(x) if x.dtype.is_complex else x
-    return sqrt(reduce_sum(square(magnitude), axis=axis, keepdims=keepdims), name=name)

@@ -28,6 +28,8 @@ __all__ = [
     "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
     "defgrad", "GRADIENT_HOOKS",
+    "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
+    "is_placeholder_like",
 ]
 
 # ---- dtype groups used in op definitions ---------------------------------------------------
@@ -42,6 +44,38 @@ ALL_TYPES = NUMBER | BOOL | STRING
 INDEX = frozenset({d.int32, d.int64})
 
 NO_ATTRS = MappingProxyType({})
+
+# ---- the flag vocabulary: every flag a record may carry, with what it promises --------------
+# `defop` rejects any other string. Passes read flags through the predicates at the end of this
+# module (pure, foldable, hoistable, unseeded random, placeholder-like) or by these names.
+FLAGS = MappingProxyType({
+    "pure": "same inputs and attrs give the same outputs, with no effect besides them",
+    "elementwise": "each output element depends only on the input elements at its position "
+                   "(after broadcasting)",
+    "commutative": "the two inputs can be swapped without changing the result",
+    "fresh_output": "the kernel returns a new array, never a view of an input "
+                    "(the memory optimizer may write it in place)",
+    "involution": "applying the op twice gives its input back bit for bit: f(f(x)) == x",
+    "reduction": "reduces its first input over the axes given by its second",
+    "identity": "forwards its only input unchanged",
+    "constant": "its output is the value held in its attrs (Const)",
+    "constant_like": "its output is a fixed pattern decided by small shape-like inputs, "
+                     "never by data (Eye)",
+    "placeholder": "stands for a value fed from outside the graph; it has no kernel",
+    "shape_of": "reads only the shape of its input, never its values",
+    "data_dependent_shape": "its output shape depends on input values (Where, Unique)",
+    "random": "draws random numbers: results differ run to run unless a seed attr is set",
+    "debug": "exists to print or check (tf.print, Assert, check_numerics); the debug "
+             "stripper may remove it",
+    "resource_read": "reads a Variable's current value",
+    "resource_write": "writes a Variable",
+    "control_flow": "runs sub-graphs held in its attrs (If, While)",
+    "function_call": "calls a function graph held in its attrs (PartitionedCall)",
+    "data_format": "reads a `data_format` attr (NHWC or NCHW); the layout optimizer may run "
+                   "it in NHWC between transposes",
+    "float16_allowed": "auto mixed precision may compute it in float16 (TensorFlow's allow "
+                       "list: matrix products and convolutions)",
+})
 
 
 class _Required:
@@ -91,7 +125,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 onnx=None, gradient=None, doc=None, ufunc=None):
+                 onnx=None, gradient=None, doc=None, ufunc=None, jit=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -102,6 +136,10 @@ class OpDef:
         self.stateful = stateful
         self.flags = frozenset(flags)
         self.expr = expr                # inline template for codegen, e.g. "({0} + {1})"
+        # Per-element form for fused jit kernels when neither `expr` nor the ufunc gives one:
+        # a template over the inputs `{0}`, `{1}`, ... and `{T}` (the output's NumPy scalar
+        # type name), or a function of the attrs returning one (None: not fusable).
+        self.jit = jit
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None
@@ -140,6 +178,12 @@ def defop(name: str, tf_type: str, *, inputs=(), attrs=None, infer: Callable,
     """Defines and registers an op. See `OpDef` for the options."""
     if name in _REGISTRY:
         raise ValueError(f"op {name!r} is already defined")
+    unknown = sorted(set(options.get("flags", ())) - FLAGS.keys())
+    if unknown:
+        raise ValueError(f"op {name!r}: unknown flag(s) {', '.join(map(repr, unknown))}; "
+                         f"a record's flags come from the vocabulary `FLAGS` in "
+                         f"tracegraph/ops/registry.py ({', '.join(FLAGS)}); add a new flag "
+                         f"there with its meaning")
     op = OpDef(name, tf_type, inputs, attrs or {}, infer, kernel, **options)
     _check_kernel_defaults(op)
     _REGISTRY[name] = op
@@ -291,3 +335,34 @@ def check_allowed(op: OpDef, attr: str, dtype, arg_name: str) -> None:
         names = ", ".join(sorted(t.name for t in allowed))
         raise TypeError(f"Value passed to parameter '{arg_name}' has DataType {dtype.name} not in "
                         f"list of allowed values: {names} (op {op.tf_type})")
+
+
+# ---- predicates the passes derive from a record (the one place they are spelled out) --------
+
+def is_pure(op: OpDef) -> bool:
+    """Runs the same every time: a kernel, no state, no per-op random generator, not random.
+    Two such ops with equal inputs and attrs may be merged."""
+    return (op.kernel is not None and not op.stateful and op.make_state is None
+            and "random" not in op.flags)
+
+
+def is_foldable(op: OpDef) -> bool:
+    """Pure, and worth computing at optimization time: not already a constant, not a debug op
+    (the caller also excludes ops holding sub-graphs)."""
+    return is_pure(op) and not op.flags & {"constant", "debug"}
+
+
+def is_hoistable(op: OpDef) -> bool:
+    """Pure and reading no Variable: a loop may run it once instead of every iteration (the body
+    may write the Variable between iterations)."""
+    return is_pure(op) and "resource_read" not in op.flags
+
+
+def is_unseeded_random(op: OpDef, attrs) -> bool:
+    """A random op without a seed: its results differ from run to run."""
+    return "random" in op.flags and not (attrs.get("seed") or attrs.get("seed2"))
+
+
+def is_placeholder_like(op: OpDef) -> bool:
+    """Has no kernel: its value is fed from outside the graph (a Placeholder, a formal input)."""
+    return op.kernel is None

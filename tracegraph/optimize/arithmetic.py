@@ -13,10 +13,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ops.registry import get_op
+from ..ops.registry import all_ops, get_op
 from .builder import GraphBuilder, constant_value, consumers
 from .passes import graph_pass
 from .rules import Const, New, Op, Rule, Rules, Var, X, Y, build
+
+# The op types whose records carry the `involution` flag (f(f(x)) == x bit for bit: Neg,
+# LogicalNot, Invert): one rule covers them all.
+INVOLUTIONS = tuple(sorted(op.tf_type for op in all_ops() if "involution" in op.flags))
+
+
+def same_op(match) -> bool:
+    """Both matched ops are the same op (f(f(x)), not f(g(x)))."""
+    return match.ops[0].type == match.ops[1].type
 
 
 def _output(match):
@@ -104,8 +113,7 @@ ARITHMETIC = Rules(
     Rule("div_one", Op("RealDiv", X, Const(1)), X, guard=keeps_type),            # x/1 -> x
     Rule("add_zero", Op("AddV2", X, Const(0, bind="zero")), X, guard=add_zero_safe),  # x+0 -> x
     Rule("sub_zero", Op("Sub", X, Const(0, bind="zero")), X, guard=sub_zero_safe),    # x-0 -> x
-    Rule("neg_neg", Op("Neg", Op("Neg", X)), X),                                 # --x -> x
-    Rule("not_not", Op("LogicalNot", Op("LogicalNot", X)), X),                   # !!x -> x
+    Rule("involution", Op(INVOLUTIONS, Op(INVOLUTIONS, X)), X, guard=same_op),   # f(f(x)) -> x
     Rule("reciprocal_reciprocal", Op("Reciprocal", Op("Reciprocal", X)), X,      # 1/(1/x) -> x
          exact=False),
     Rule("div_div", Op("RealDiv", Const(1), Op("RealDiv", Const(1), X)), X,     # 1/(1/x) -> x

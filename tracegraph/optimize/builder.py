@@ -15,7 +15,7 @@ from ..graph.analysis import consumers  # noqa: F401  (re-exported for the passe
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph, Graph, Operation
 from ..ops.array import const_op
-from ..ops.registry import bind, context_scope
+from ..ops.registry import bind, context_scope, is_placeholder_like
 
 __all__ = ["GraphBuilder", "consumers", "count_edges", "is_constant", "constant_value",
            "may_write_into"]
@@ -84,7 +84,7 @@ class GraphBuilder:
         for old_t, new_t in zip(op.outputs, outputs):
             self.tensors[id(old_t)] = new_t
         if stand_ins is None:
-            stand_ins = [t.op for t in outputs if t.op.op_def.kernel is not None]
+            stand_ins = [t.op for t in outputs if not is_placeholder_like(t.op.op_def)]
             stand_ins += self.controls(op)
         self.ops[id(op)] = list(stand_ins)
 

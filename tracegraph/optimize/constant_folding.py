@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.tensor import EagerTensor
+from ..ops.registry import is_foldable
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -16,10 +17,7 @@ MAX_CONSTANT_BYTES = 10 * 1024 * 1024
 
 
 def _foldable(op) -> bool:
-    d = op.op_def
-    return (d.kernel is not None and not d.stateful and d.make_state is None
-            and "random" not in d.flags and "constant" not in d.flags
-            and "debug" not in d.flags and not op.subgraphs())
+    return is_foldable(op.op_def) and not op.subgraphs()
 
 
 def _static_bytes(op) -> int | None:

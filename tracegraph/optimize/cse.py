@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph.graph import Graph
+from ..ops.registry import is_pure
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -26,9 +27,7 @@ def _attr_key(value):
 
 
 def _mergeable(op) -> bool:
-    d = op.op_def
-    return (not d.stateful and d.make_state is None and d.kernel is not None
-            and "random" not in d.flags)
+    return is_pure(op.op_def)
 
 
 def _key(op, inputs, controls):

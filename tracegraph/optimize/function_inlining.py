@@ -5,6 +5,7 @@ that waited for the call now wait for them."""
 
 from __future__ import annotations
 
+from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder
 from .inline import inline_graph
 from .passes import graph_pass
@@ -30,6 +31,6 @@ def _inline_calls(graph, ctx):
         inputs = [b.tensor(t) for t in op.inputs]
         outputs, stateful = inline_graph(b, callee, inputs, op.name, b.controls(op))
         b.replace(op, outputs, stand_ins=stateful + [t.op for t in outputs
-                                                     if t.op.op_def.kernel is not None])
+                                                     if not is_placeholder_like(t.op.op_def)])
         ctx.rewrote("inline", [op], [callee.name])
     return b.finish()

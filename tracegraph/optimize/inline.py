@@ -3,6 +3,7 @@ nested tf.functions) and by loop optimization (a cond whose predicate is a const
 
 from __future__ import annotations
 
+from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder
 
 
@@ -17,7 +18,7 @@ def inline_graph(b: GraphBuilder, sub, inputs: list, prefix: str, controls: list
     ops = {}
     stateful = []
     for op in sub.operations:
-        if op.op_def.kernel is None and id(op.outputs[0]) in tensors:
+        if is_placeholder_like(op.op_def) and id(op.outputs[0]) in tensors:
             continue  # a formal input: already bound
         new_inputs = [tensors[id(t)] for t in op.inputs]
         new_controls = [ops[id(c)] for c in op.control_inputs if id(c) in ops]

@@ -13,7 +13,6 @@ from .passes import graph_pass
 
 TO_NHWC = np.array([0, 2, 3, 1], np.int32)
 TO_NCHW = np.array([0, 3, 1, 2], np.int32)
-_FORMAT_SENSITIVE = ("Conv2D", "MaxPool", "AvgPool", "BiasAdd")
 
 
 def _nhwc(values) -> tuple:
@@ -22,7 +21,7 @@ def _nhwc(values) -> tuple:
 
 
 def _nchw_op(op) -> bool:
-    if op.type not in _FORMAT_SENSITIVE or op.attrs.get("data_format") != "NCHW":
+    if "data_format" not in op.op_def.flags or op.attrs.get("data_format") != "NCHW":
         return False
     x = op.inputs[0]
     return x._shape is not None and len(x._shape) == 4

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.registry import is_hoistable
 from .builder import GraphBuilder, constant_value
 from .inline import inline_graph
 from .passes import graph_pass
@@ -20,10 +21,7 @@ from .passes import graph_pass
 def _pure(op) -> bool:
     """An op the loop may run once instead of every iteration: no state, no sub-graph, no
     ordering, and no Variable read (the body may write the Variable between iterations)."""
-    d = op.op_def
-    return (d.kernel is not None and not d.stateful and d.make_state is None
-            and not d.flags & {"random", "resource_read"} and not op.subgraphs()
-            and not op.control_inputs)
+    return is_hoistable(op.op_def) and not op.subgraphs() and not op.control_inputs
 
 
 def _cannot_fail(op) -> bool:

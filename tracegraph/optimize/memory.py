@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph.analysis import last_uses, needed_ops
+from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder, consumers, may_write_into
 from .passes import graph_pass
 
@@ -32,7 +33,7 @@ def peak_bytes(graph, inplace: dict) -> int:
     owned: set[int] = set()
     for index, op in enumerate(schedule):
         reused = inplace.get(id(op))
-        allocates = op.op_def.kernel is not None and not (op.op_def.flags &
+        allocates = not is_placeholder_like(op.op_def) and not (op.op_def.flags &
                                                          {"constant", "identity"})
         for t in op.outputs:
             if reused is None and allocates:

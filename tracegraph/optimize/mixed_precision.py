@@ -9,8 +9,6 @@ from ..ops.registry import get_op
 from .builder import GraphBuilder
 from .passes import graph_pass
 
-_ALLOW = ("MatMul", "BatchMatMulV2", "Conv2D")
-
 
 def _to_half(b, t, name, source):
     """A float16 version of `t`, reusing the input of a float16 -> float32 cast."""
@@ -21,7 +19,7 @@ def _to_half(b, t, name, source):
 
 @graph_pass("auto_mixed_precision", exact=False)
 def auto_mixed_precision(graph, ctx):
-    targets = [op for op in graph.operations if op.type in _ALLOW
+    targets = [op for op in graph.operations if "float16_allowed" in op.op_def.flags
                and all(t.dtype is d.float32 for t in op.inputs)]
     if not targets:
         return graph

@@ -5,6 +5,7 @@ their input directly. Placeholders always stay: they are the graph's signature."
 from __future__ import annotations
 
 from ..graph.analysis import needed_ops
+from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -19,7 +20,7 @@ def pruning(graph, ctx):
     needed = needed_ops(graph, outputs)
     output_ids = {id(t) for t in outputs}
     removable = [op for op in graph.operations
-                 if op.op_def.kernel is not None and (
+                 if not is_placeholder_like(op.op_def) and (
                      id(op) not in needed or (_trivial_identity(op) and
                                               id(op.outputs[0]) not in output_ids))]
     if not removable:

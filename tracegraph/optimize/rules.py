@@ -6,7 +6,8 @@
     )
 
 Patterns match tensors of the graph being built (so a rewrite sees what earlier rewrites made):
-`Op(type, *args)` an op's output by TensorFlow type (commutative ops match either order),
+`Op(type, *args)` an op's output by TensorFlow type (commutative ops match either order; a
+tuple of types matches any of them, e.g. the types a record flag selects),
 `Const(v)` a constant whose every element equals v, `X`/`Y` any tensor (bound by name). A
 replacement is a bound variable or `New(type_name, *args, **attrs)`, built through the op
 record. A guard sees the bindings and the matched op and may veto.
@@ -35,7 +36,7 @@ X, Y, Z = Var("x"), Var("y"), Var("z")
 
 @dataclass(frozen=True)
 class Op:
-    type: str
+    type: str | tuple
     args: tuple = ()
     bind: str | None = None   # bind the matched op's output under this name
 
@@ -85,7 +86,8 @@ class Rules:
         self.rules = list(rules)
         self.by_type: dict[str, list] = {}
         for rule in self.rules:
-            self.by_type.setdefault(rule.pattern.type, []).append(rule)
+            for type_ in _types(rule.pattern.type):
+                self.by_type.setdefault(type_, []).append(rule)
 
     def __iter__(self):
         return iter(self.rules)
@@ -102,6 +104,10 @@ class Rules:
                 if rule.guard is None or rule.guard(m):
                     return m
         return None
+
+
+def _types(type_) -> tuple:
+    return type_ if isinstance(type_, tuple) else (type_,)
 
 
 def _all_equal(value, target) -> bool:
@@ -130,7 +136,7 @@ def _match(pattern, tensor, bindings: dict, ops: list) -> bool:
             bindings[pattern.bind] = tensor
         return True
     op = tensor.op
-    if op.type != pattern.type or tensor.value_index != 0:
+    if op.type not in _types(pattern.type) or tensor.value_index != 0:
         return False
     if len(pattern.args) != len(op.inputs):
         return False

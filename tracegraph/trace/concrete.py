@@ -51,6 +51,7 @@ class ConcreteFunction:
         self.executor = executor
         self._compiled = None
         self._prepared_graph = None
+        self._by_options: dict = {}   # optimizer options key -> (compiled, graph, report)
         self._options_version = -1
         self.optimizer_report = None
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
@@ -111,7 +112,11 @@ class ConcreteFunction:
             if _RUNNER is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
-            self._compiled, self._prepared_graph, self.optimizer_report = _RUNNER(self)
+            key = config.optimizer_key
+            prepared = self._by_options.get(key)
+            if prepared is None:
+                prepared = self._by_options[key] = _RUNNER(self)
+            self._compiled, self._prepared_graph, self.optimizer_report = prepared
         return self._compiled
 
     @property
@@ -123,6 +128,7 @@ class ConcreteFunction:
         """Drops the compiled code (the next call optimizes and compiles again)."""
         self._compiled = None
         self._prepared_graph = None
+        self._by_options.clear()
 
     def _call_values(self, values):
         """Runs on raw input values (arrays, handles) and returns the structured outputs."""

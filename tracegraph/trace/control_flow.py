@@ -231,7 +231,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
-        from ..ops.math import less, logical_and
+        from ..library.math import less, logical_and
         result = _call(cond, unpack(list(placeholders)))
         result = convert_to_tensor(result)
         if result.dtype is not d.bool or result.shape.rank not in (None, 0):
@@ -242,7 +242,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         return result
 
     def body_fn(*placeholders):
-        from ..ops.math import add
+        from ..library.math import add
         current = unpack(list(placeholders))
         result = _normalize_body_result(_call(body, current), loop_vars)
         try:

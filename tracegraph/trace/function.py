@@ -20,8 +20,8 @@ from collections import OrderedDict
 
 from .. import config as _config
 from ..framework.eager import EAGER
-from ..framework.tape import active_tapes, graph_gradient, record_custom
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tape import active_tapes
+from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import _state as _registry_state
 from ..ops.registry import current_context
@@ -30,6 +30,7 @@ from .concrete import ConcreteFunction
 from .keys import canonicalize, make_key
 from .retrace import RetraceDetector
 from .signatures import input_signature_canonical, signature_of
+from .taped_call import call_recorded
 from .tracing import trace_function
 
 __all__ = ["function", "Function", "CacheEvictionWarning", "set_autograph"]
@@ -56,6 +57,11 @@ class CacheEvictionWarning(UserWarning):
     """A Function's trace cache was full and dropped its least recently used trace."""
 
 
+# Testing aid: run every Function on this executor ("jit", "parallel") instead of the default
+# (the test suite sets it from TRACEGRAPH_TEST_EXECUTOR to cross-check it on all its graphs).
+FORCE_EXECUTOR = None
+
+
 class Function:
     """A Python function turned into a graph-backed, polymorphic callable."""
 
@@ -71,7 +77,10 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self.max_traces = max_traces
-        self.executor = executor
+        # jit_compile=True (XLA's role): clusters of elementwise ops run as compiled kernels.
+        self.executor = "jit" if jit_compile and executor == "codegen" else executor
+        if self.executor == "codegen" and FORCE_EXECUTOR:
+            self.executor = FORCE_EXECUTOR
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -158,7 +167,7 @@ class Function:
         if not kwargs:
             self._remember_fast(args, cf)
         if current_context() is not EAGER and active_tapes():
-            return _call_recorded(cf, values, value_canonical)
+            return call_recorded(cf, values, value_canonical, Function)
         return cf._call_values(values)
 
     def _remember_fast(self, args, cf) -> None:
@@ -292,71 +301,6 @@ class Function:
         return f"<tracegraph Function {self._name}>"
 
 
-def _call_recorded(cf, values, value_canonical):
-    """An eager call under a GradientTape: the call is one tape entry whose gradient runs the
-    function's graph again under a tape (so Variables it reads get their gradients too)."""
-    from .concrete import _leaves_by_path
-    out = cf._call_values(values)
-    by_path = _leaves_by_path(value_canonical)
-    inputs = []
-    for path, _ in cf._input_paths:
-        leaf = by_path.get(path)
-        inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
-                      else leaf)
-    inputs += cf.graph.external_captures
-    if cf._single:
-        outs = [out]
-    else:
-        leaves = flatten(out)
-        outs = [leaves[pos] for pos in cf._out_positions]
-
-    def rule(op, *grads):
-        return _gradient_function(cf, inputs, grads)
-
-    record_custom(inputs, outs, rule, cf.name)
-    return out
-
-
-def _gradient_function(cf, inputs, grads):
-    """The gradient of an eager call, run as a traced function (so control flow inside the
-    called graph stages as it did forward). Resource inputs are closed over, tensors and the
-    upstream gradients are its arguments; one trace per pattern of missing gradients."""
-    tensor_at = [i for i, x in enumerate(inputs) if isinstance(x, Tensor)]
-    present = tuple(g is not None for g in grads)
-    cache = cf.__dict__.setdefault("_gradient_functions", {})
-    key = (tuple(tensor_at), present)
-    fn = cache.get(key)
-    if fn is None:
-        fixed = list(inputs)
-
-        def backward(*args):
-            full = list(fixed)
-            for i, t in zip(tensor_at, args[:len(tensor_at)]):
-                full[i] = t
-            upstream = iter(args[len(tensor_at):])
-            full_grads = [next(upstream) if p else None for p in present]
-            got = graph_gradient(cf.graph, full, full_grads)
-            return [g if g is not None else _zero_like_input(x) for g, x in zip(got, full)]
-
-        fn = cache[key] = Function(backward, name=f"{cf.name}_grad", autograph=False)
-    args = [inputs[i] for i in tensor_at] + [g for g in grads if g is not None]
-    got = fn(*args)
-    return [g if _wanted(x) else None for g, x in zip(got, inputs)]
-
-
-def _wanted(x) -> bool:
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and (dtype.is_floating or dtype.is_complex or
-                                  dtype.name == "resource")
-
-
-def _zero_like_input(x):
-    from ..ops import array as array_ops
-    if isinstance(x, Tensor):
-        return array_ops.zeros_like(x) if _wanted(x) else array_ops.zeros((), x.dtype)
-    return array_ops.zeros(list(x.shape), x.dtype)  # a Variable's handle
-
-
 def _check_signature(input_signature):
     if input_signature is None:
         return None
@@ -377,10 +321,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     """`tf.function`: as a decorator (with or without arguments) or called on a function.
 
     tracegraph extras: `max_traces` bounds the trace cache (the oldest traces are evicted with a
-    `CacheEvictionWarning`); `executor` picks "codegen" (default) or "interpreter".
+    `CacheEvictionWarning`); `executor` picks "codegen" (default),
+    "interpreter" or "jit" (what `jit_compile=True` picks).
     """
     if experimental_relax_shapes:
         reduce_retracing = True
+    if experimental_compile is not None and jit_compile is None:
+        jit_compile = experimental_compile
 
     def decorate(f):
         return Function(f, name=name, input_signature=input_signature, autograph=autograph,

@@ -3,8 +3,8 @@ composed from op records (TensorFlow's clip_ops)."""
 
 from __future__ import annotations
 
-from . import gradutil as G
-from .registry import convert_to_tensor
+from ..ops import gradutil as G
+from ..ops.registry import convert_to_tensor
 
 __all__ = ["clip_by_norm", "clip_by_global_norm", "global_norm"]
 

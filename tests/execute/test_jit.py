@@ -1,0 +1,278 @@
+"""jit_compile=True: clusters of elementwise ops compiled into numba kernels. Oracles: the same
+function without jit (NumPy kernels op by op, bit for bit where the kernel is exact), the
+correctly rounded result for the approximated functions, a fresh process for the disk cache."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+from tracegraph.execute.compile import compile_subgraph
+from tracegraph.execute.jit import APPROX_ULPS, numba_available
+
+pytestmark = pytest.mark.skipif(not numba_available(), reason="needs the numba extra")
+
+
+def clusters(fn, *args):
+    graph = fn.get_concrete_function(*args).optimized_graph
+    return [op for op in graph.get_operations() if op.type == "_FusedElementwise"]
+
+
+def kernel_of(op):
+    return compile_subgraph(op.attrs["f"], "jit")
+
+
+def both(py_fn, *args):
+    """(jit result, plain tf.function result) as NumPy arrays."""
+    jit = tf.function(py_fn, jit_compile=True)(*args)
+    plain = tf.function(py_fn)(*args)
+    return jit, plain
+
+
+def ulps(got, ref):
+    return np.abs(got.view(np.int32).astype(np.int64) - ref.view(np.int32).astype(np.int64))
+
+
+def test_the_benchmark_chain_is_one_kernel_with_the_plain_results():
+    def work(x):
+        return tf.nn.relu(x * 1.5 + 0.25) * tf.tanh(x) - 0.5 * x
+
+    x = tf.constant(np.random.default_rng(0).normal(size=(1000,)).astype(np.float32))
+    f = tf.function(work, jit_compile=True)
+    assert len(clusters(f, x)) == 1
+    jit, plain = both(work, x)
+    np.testing.assert_allclose(jit.numpy(), plain.numpy(), rtol=1e-6, atol=1e-6)
+    report = f.get_concrete_function(x).optimizer_report
+    assert "jit_fusion" in report.text()
+    assert any(r.rule == "fuse_elementwise" for r in report.rewrites)
+    source = kernel_of(clusters(f, x)[0]).source
+    assert "tanh_f32" in source and "np.float32(1.5)" in source   # constants are literals
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_exact_clusters_are_bit_for_bit(dtype):
+    rng = np.random.default_rng(1)
+    a = tf.constant(rng.normal(size=(64, 33)).astype(dtype))
+    b = tf.constant(rng.normal(size=(64, 33)).astype(dtype))
+
+    def exact(a, b):
+        c = tf.maximum(a * b - 0.75, tf.minimum(a, b) / (tf.abs(b) + 1.0))
+        d = tf.where(a > b, c * c, tf.sqrt(tf.abs(c)) - a)
+        return tf.clip_by_value(d, -1.0, 2.0) + tf.square(a - b) + tf.nn.relu6(b * 3.0)
+
+    jit, plain = both(exact, a, b)
+    assert jit.dtype == plain.dtype
+    np.testing.assert_array_equal(jit.numpy(), plain.numpy())
+
+
+def test_special_values_follow_numpy():
+    x = tf.constant([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40, -3.0, 3.0], tf.float32)
+
+    def special(x):
+        return tf.maximum(x, 0.0) + tf.minimum(x, 1.0), tf.nn.relu(x), x / 0.0
+
+    jit, plain = both(special, x)
+    for j, p in zip(jit, plain):
+        np.testing.assert_array_equal(j.numpy(), p.numpy())
+        assert np.array_equal(np.signbit(j.numpy()), np.signbit(p.numpy()))
+
+
+def test_integer_and_bool_clusters_wrap_as_numpy_does():
+    big = tf.constant([2**31 - 1, -(2**31), 5, -7], tf.int32)
+
+    def ints(a):
+        return (a + 1) * 3 - a, tf.logical_and(a > 0, a < 10)
+
+    jit, plain = both(ints, big)
+    for j, p in zip(jit, plain):
+        assert j.dtype == p.dtype
+        np.testing.assert_array_equal(j.numpy(), p.numpy())
+
+
+@pytest.mark.parametrize("shapes", [
+    [(6, 5), (6, 5)],      # full arrays
+    [(6, 5), ()],          # a scalar
+    [(6, 5), (5,)],        # a row that repeats (a bias)
+    [(6, 5), (1, 5)],      # a row with a leading 1
+    [(6, 1), (1, 5)],      # both sides broadcast: the kernel falls back to the reference
+    [(0, 5), (5,)],        # empty
+    [(2, 3, 4), (3, 4)],   # a row of two dims
+])
+def test_broadcast_patterns(shapes):
+    rng = np.random.default_rng(2)
+    a, b = (tf.constant(rng.normal(size=s).astype(np.float32)) for s in shapes)
+
+    def f(a, b):
+        return (a - b) * 2.0 + a * b
+
+    jit, plain = both(f, a, b)
+    assert jit.shape == plain.shape
+    np.testing.assert_array_equal(jit.numpy(), plain.numpy())
+
+
+def test_a_smaller_intermediate_is_computed_per_element():
+    v = tf.constant([1.0, 2.0, 3.0])
+    m = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+    def f(v, m):
+        small = v * 2.0 + 1.0          # shape (3,)
+        return small * m - v, small    # (2, 3) and the small value exported
+
+    jit, plain = both(f, v, m)
+    for j, p in zip(jit, plain):
+        np.testing.assert_array_equal(j.numpy(), p.numpy())
+
+
+def test_incompatible_shapes_raise_tensorflows_error():
+    spec = tf.TensorSpec([None], tf.float32)
+    f = tf.function(lambda a, b: a * 2.0 + b, jit_compile=True, input_signature=[spec, spec])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        f(tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 2.0]))
+
+
+def test_variable_updates_keep_their_order_around_clusters():
+    w, m = tf.Variable([1.0, 2.0]), tf.Variable([0.5, 0.5])
+    w2, m2 = tf.Variable([1.0, 2.0]), tf.Variable([0.5, 0.5])
+
+    def step(g, w, m):
+        m.assign(m * 0.9 - g * 0.1)
+        w.assign_add(m * 0.9 - g * 0.1)
+
+    g = tf.constant([1.0, -1.0])
+    jit = tf.function(lambda g: step(g, w, m), jit_compile=True)
+    plain = tf.function(lambda g: step(g, w2, m2))
+    for _ in range(3):
+        jit(g)
+        plain(g)
+    np.testing.assert_array_equal(w.numpy(), w2.numpy())
+    np.testing.assert_array_equal(m.numpy(), m2.numpy())
+
+
+def test_clusters_inside_control_flow():
+    def f(x, n):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.nn.relu(x * 2.0 - 1.0), lambda: x * x + 1.0)
+        i, acc = tf.while_loop(lambda i, a: i < n, lambda i, a: (i + 1, a * 0.5 + y * 2.0),
+                               [0, y])
+        return acc
+
+    x = tf.constant([0.5, -1.0, 2.0])
+    jit, plain = both(f, x, tf.constant(3))
+    np.testing.assert_array_equal(jit.numpy(), plain.numpy())
+
+
+@pytest.mark.parametrize("name,fn,low,high", [
+    ("tanh", tf.tanh, -12.0, 12.0),
+    ("exp", tf.exp, -104.0, 89.0),
+])
+def test_approximations_stay_within_their_stated_ulps(name, fn, low, high):
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(low, high, 2_000_000), rng.uniform(-1, 1, 1_000_000),
+                        np.geomspace(1e-30, 1, 10_000), -np.geomspace(1e-30, 1, 10_000),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan]]).astype(np.float32)
+    got = tf.function(fn, jit_compile=True)(tf.constant(x)).numpy()
+    with np.errstate(over="ignore"):
+        ref = getattr(np, name)(x.astype(np.float64)).astype(np.float32)
+    finite = np.isfinite(ref) & np.isfinite(x) & (np.abs(ref) >= np.finfo(np.float32).tiny)
+    assert ulps(got[finite], ref[finite]).max() <= APPROX_ULPS[(name, "float32")]
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    special = ~np.isfinite(x)
+    np.testing.assert_array_equal(got[special & ~np.isnan(x)], ref[special & ~np.isnan(x)])
+
+
+def _run(code: str, env: dict) -> str:
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                            text=True, env={**os.environ, **env}, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_kernels_are_cached_on_disk_for_a_new_process(tmp_path):
+    code = """
+        import numpy as np, tracegraph as tf
+        from tracegraph.execute.compile import compile_subgraph
+        f = tf.function(lambda x: tf.tanh(x * 3.0) + 1.0, jit_compile=True)
+        x = tf.constant(np.ones(5, np.float32))
+        print(f(x).numpy().tolist())
+        op = [o for o in f.get_concrete_function(x).optimized_graph.get_operations()
+              if o.type == "_FusedElementwise"][0]
+        kernel = compile_subgraph(op.attrs["f"], "jit")
+        print(sum(sum(k.stats.cache_hits.values()) for k in kernel._kernels.values()))
+    """
+    env = {"TRACEGRAPH_CACHE_DIR": str(tmp_path)}
+    first = _run(code, env).splitlines()
+    second = _run(code, env).splitlines()
+    assert first[0] == second[0]
+    assert first[-1] == "0" and int(second[-1]) >= 1
+    assert list((tmp_path / "jit").glob("tracegraph_jit_*.py"))
+
+
+def test_without_numba_jit_runs_unfused_with_one_warning():
+    code = """
+        import sys, warnings
+        sys.modules["numba"] = None   # as if the numba extra were not installed
+        import numpy as np, tracegraph as tf
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            f = tf.function(lambda x: tf.nn.relu(x * 2.0 - 1.0), jit_compile=True)
+            g = tf.function(lambda x: x * x + 1.0, jit_compile=True)
+            print(f(tf.constant([1.0, -1.0])).numpy().tolist(), g(tf.constant(2.0)).numpy())
+        print(len([w for w in caught if "tracegraph[numba]" in str(w.message)]))
+    """
+    out = _run(code, {}).splitlines()
+    assert out == ["[1.0, 0.0] 5.0", "1"]
+
+
+def test_jit_compile_false_and_default_do_not_fuse():
+    from tracegraph.trace import function
+    if function.FORCE_EXECUTOR == "jit":
+        pytest.skip("the suite runs every function on the jit executor")
+    x = tf.constant([1.0, 2.0])
+    for f in (tf.function(lambda x: x * 2.0 + 1.0), tf.function(lambda x: x * 2.0 + 1.0,
+                                                                  jit_compile=False)):
+        assert not clusters(f, x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)(x).numpy().tolist() == \
+            [3.0, 5.0]
+
+
+def test_a_scalar_while_loop_compiles_whole():
+    def loop(n):
+        i, s = tf.constant(0), tf.constant(0.0)
+        while i < n:
+            s = s * 0.5 + tf.cast(i, tf.float32)
+            if s > 100.0:
+                s = s - 1.0
+            i += 1
+        return s, i
+
+    n = tf.constant(1000)
+    f = tf.function(loop, jit_compile=True)
+    ops = [op.type for op in f.get_concrete_function(n).optimized_graph.get_operations()]
+    assert "_FusedLoop" in ops and "StatelessWhile" not in ops
+    jit, plain = both(loop, n)
+    for j, p in zip(jit, plain):
+        assert j.dtype == p.dtype and j.shape == p.shape
+        np.testing.assert_array_equal(j.numpy(), p.numpy())
+    fused = next(op for op in f.get_concrete_function(n).optimized_graph.get_operations()
+                 if op.type == "_FusedLoop")
+    assert "while True:" in kernel_of(fused).source
+
+
+def test_a_loop_over_vectors_is_not_compiled_whole():
+    def loop(x):
+        for _ in tf.range(3):
+            x = x * 2.0 + 1.0
+        return x
+
+    x = tf.constant([1.0, 2.0])
+    f = tf.function(loop, jit_compile=True)
+    ops = [op.type for op in f.get_concrete_function(x).optimized_graph.get_operations()]
+    assert "_FusedLoop" not in ops
+    jit, plain = both(loop, x)
+    np.testing.assert_array_equal(jit.numpy(), plain.numpy())

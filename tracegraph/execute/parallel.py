@@ -1,0 +1,175 @@
+"""The parallel executor: independent parts of a graph run on a small thread pool.
+
+A graph whose ops fall into several independent components (no data or control edge between
+them; reading the same arguments or constants does not connect them) runs each component as its
+own generated function, one per thread, when at least two components are heavy enough for the
+threads to pay: NumPy releases the GIL in matmul, convolution and large elementwise loops, so
+two such components use both cores. Graphs with stateful ops (prints, variable writes) run as
+one function: their order is part of the result. The number of threads follows
+`tf.config.threading.set_inter_op_parallelism_threads` (0: one per core).
+
+The code generator's result is the same: each component's function is the code the generator
+writes for that part of the plan; outputs are put back in order.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .plan import make_plan
+
+__all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
+           "inter_op_threads", "HEAVY_ELEMENTS"]
+
+# A component is worth a thread when its ops produce at least this many elements in all
+# (static shapes; an unknown dim counts as large).
+HEAVY_ELEMENTS = 1 << 16
+_threads = 0
+_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
+
+
+def _blas_local_threads():
+    """NumPy's bundled OpenBLAS can set its thread count per calling thread: the parts running
+    side by side each use one BLAS thread (two threads each spinning two BLAS threads on two
+    cores is many times slower than either alone). None when NumPy uses another BLAS."""
+    import ctypes
+    import glob
+    import pathlib
+
+    libs = pathlib.Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(glob.glob(str(libs / "libscipy_openblas*.so"))):
+        try:
+            fn = ctypes.CDLL(path).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_int
+        return fn
+    return None
+
+
+_set_blas_local = _blas_local_threads()
+
+
+def _one_blas_thread() -> None:
+    if _set_blas_local is not None:
+        _set_blas_local(1)
+
+
+def set_inter_op_threads(n: int) -> None:
+    global _threads
+    _threads = int(n)
+
+
+def inter_op_threads() -> int:
+    return _threads
+
+
+def _pool_for(n: int) -> ThreadPoolExecutor:
+    global _pool, _pool_size
+    if _pool is None or _pool_size != n:
+        if _pool is not None:
+            _pool.shutdown(wait=False)
+        _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="tracegraph-inter-op",
+                                   initializer=_one_blas_thread)
+        _pool_size = n
+    return _pool
+
+
+def components(plan) -> list[list]:
+    """The plan's ops grouped into independent components (each in schedule order)."""
+    parent = {id(op): id(op) for op in plan.schedule}
+    scheduled = set(parent)
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for op in plan.schedule:
+        for producer in [t.op for t in op.inputs] + list(op.control_inputs):
+            if id(producer) in scheduled and "constant" not in producer.op_def.flags:
+                a, b = find(id(op)), find(id(producer))
+                if a != b:
+                    parent[a] = b
+    groups: dict[int, list] = {}
+    for op in plan.schedule:
+        if "constant" in op.op_def.flags:
+            continue   # constants are copied into every component that reads them
+        groups.setdefault(find(id(op)), []).append(op)
+    return list(groups.values())
+
+
+def _cost(ops) -> int:
+    total = 0
+    for op in ops:
+        for t in op.outputs:
+            shape = t.tensor_type.shape
+            if shape is None or any(dim is None for dim in shape):
+                return HEAVY_ELEMENTS
+            total += int(np.prod(shape, dtype=np.int64))
+    return total
+
+
+def split_for_threads(graph, inputs, outputs, constants, force: bool = False):
+    """Output groups, one per component worth a thread, or None to run as one function."""
+    plan = make_plan(graph, inputs, outputs, constants)
+    if any(op.op_def.stateful for op in plan.schedule):
+        return None
+    parts = components(plan)
+    if not force:
+        parts = [p for p in parts if _cost(p) >= HEAVY_ELEMENTS]
+    if len(parts) < 2:
+        return None
+    owner = {}
+    for i, part in enumerate(parts):
+        for op in part:
+            owner[id(op)] = i
+    groups = [[] for _ in parts]
+    for index, t in enumerate(outputs):
+        if id(t.op) in owner:
+            groups[owner[id(t.op)]].append(index)
+    groups = [g for g in groups if g]
+    return groups if len(groups) >= 2 else None
+
+
+class ParallelFunction:
+    """Runs one compiled function per output group on the inter-op pool and puts the outputs
+    back in order; outputs in no group (arguments, constants, light parts) come from `rest`."""
+
+    def __init__(self, parts, groups, rest, rest_indices, n_outputs: int):
+        self.parts = parts
+        self.groups = groups
+        self.rest = rest
+        self.rest_indices = rest_indices
+        self.n_outputs = n_outputs
+        sources = [getattr(p, "source", "") or "" for p in parts + ([rest] if rest else [])]
+        self.source = "\n".join(f"# --- runs on thread {i} ---\n{s}"
+                                for i, s in enumerate(sources))
+
+    def __call__(self, *values):
+        threads = _threads or (os.cpu_count() or 1)
+        if threads < 2:
+            results = [part(*values) for part in self.parts]
+        else:
+            pool = _pool_for(threads)
+            futures = [pool.submit(part, *values) for part in self.parts[1:]]
+            previous = _set_blas_local(1) if _set_blas_local is not None else None
+            try:
+                results = [self.parts[0](*values)]
+            finally:
+                if previous is not None:
+                    _set_blas_local(previous)
+            results += [f.result() for f in futures]
+        out = [None] * self.n_outputs
+        for group, result in zip(self.groups, results):
+            for index, value in zip(group, result):
+                out[index] = value
+        if self.rest is not None:
+            for index, value in zip(self.rest_indices, self.rest(*values)):
+                out[index] = value
+        return tuple(out)
