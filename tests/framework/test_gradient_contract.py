@@ -27,7 +27,7 @@ NO_RULE = {
     "real": "complex parts", "imag": "complex parts", "complex_abs": "complex parts",
     "range": "a sequence from its bounds", "unique": "not implemented yet",
     "mirror_pad": "not implemented yet", "linspace": "not implemented yet",
-    "cholesky": "not implemented yet", "qr": "not implemented yet", "svd": "not implemented yet",
+"qr": "not implemented yet", "svd": "not implemented yet",
     "conv2d_backprop_input": "second order not implemented yet",
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
@@ -39,6 +39,8 @@ ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call
 POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
             "reciprocal", "floor_mod"}
 UNIT = {"asin", "acos", "atanh"}
+# Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
+SPD_INPUT = {"cholesky"}
 # Only the first output is differentiated: the second is the kernel's own gradient.
 FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy"}
 # Samples whose rule is partial: it raises NotImplementedError naming what is missing.
@@ -89,6 +91,8 @@ def _setup(name, index, seed=0):
             inputs[pos] = items
         else:
             v = _random_like(name, x, rng)
+            if name in SPD_INPUT:
+                v = v @ v.T + 2 * np.eye(len(v))
             if v.dtype.kind == "f":
                 slots.append((pos, None))
                 values.append(v)
@@ -103,6 +107,9 @@ def _make(name, inputs, attrs, slots, output):
     def f(*xs):
         args = [list(v) if isinstance(v, list) else v for v in inputs]
         for (pos, j), x in zip(slots, xs):
+            if name in SPD_INPUT:
+                n = x.shape.as_list()[-1]
+                x = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(n, dtype=x.dtype)
             if j is None:
                 args[pos] = x
             else:
