@@ -26,7 +26,7 @@ NO_RULE = {
     "string_to_number": "strings have no gradient",
     "real": "complex parts", "imag": "complex parts", "complex_abs": "complex parts",
     "range": "a sequence from its bounds", "unique": "not implemented yet",
-    "mirror_pad": "not implemented yet", "linspace": "not implemented yet",
+"linspace": "not implemented yet",
 "qr": "not implemented yet", "svd": "not implemented yet",
     "conv2d_backprop_input": "second order not implemented yet",
     "conv2d_backprop_filter": "second order not implemented yet",
