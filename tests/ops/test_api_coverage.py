@@ -21,7 +21,7 @@ def _exports():
             if name.startswith("_") or isinstance(value, (types.ModuleType, type)):
                 continue
             if callable(value) and (getattr(value, "__module__", "") or "").startswith(
-                    "tracegraph.ops"):
+                    ("tracegraph.ops", "tracegraph.library")):
                 yield f"{label}.{name}"
 
 

@@ -167,7 +167,7 @@ class Function:
         if not kwargs:
             self._remember_fast(args, cf)
         if current_context() is not EAGER and active_tapes():
-            return call_recorded(cf, values, value_canonical, Function)
+            return _call_recorded(cf, values, value_canonical)
         return cf._call_values(values)
 
     def _remember_fast(self, args, cf) -> None:
@@ -337,3 +337,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return decorate
     return decorate(func)
 
+
+
+def _call_recorded(cf, values, value_canonical):
+    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py); the
+    loader's restored functions call it too."""
+    return call_recorded(cf, values, value_canonical, Function)
