@@ -91,3 +91,6 @@ from .framework.tape import GradientTape, UnconnectedGradients
 # tf.saved_model and tf.train: the export layer's own safe format.
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
+
+from .framework.tensor_array import TensorArray  # noqa: E402
+from .framework.python_function import numpy_function, py_function  # noqa: E402

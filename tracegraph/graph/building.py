@@ -22,6 +22,7 @@ from ..ops.convert import to_array
 from ..ops.join_split import pack_op
 from ..ops.registry import check_allowed, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
+from ..ops.tensor_list import TensorList
 from ..shapes import TensorType, format_dims
 from .graph import FuncGraph, Graph, Operation, group_values
 from .source import user_location
@@ -162,6 +163,10 @@ class GraphContext:
             return self.apply(read_variable_op, (x.handle,), {"dtype": x.dtype}, None)
         if isinstance(x, ResourceHandle):
             return capture(g, x, name)
+        if isinstance(x, TensorList):
+            raise TypeError(f"A tf.TensorArray made outside this tf.function ({x!r}) cannot be "
+                            f"used inside it: create the TensorArray inside the function, or "
+                            f"pass its stacked values.")
         if isinstance(x, (list, tuple)) and _has_tensor(x):
             parts = [self._to_graph_tensor(v, dtype, name) for v in x]
             return self.apply(pack_op, (parts,), {"axis": 0}, None)
@@ -227,7 +232,7 @@ class GraphContext:
 
 
 def _small(value) -> bool:
-    return value is not None and not isinstance(value, ResourceHandle) and \
+    return value is not None and not isinstance(value, (ResourceHandle, TensorList)) and \
         np.size(value) <= _CONST_PROPAGATION_LIMIT
 
 
@@ -250,6 +255,8 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
         return
     outs = [out] if op.num_outputs == 1 else list(out)
     for t, v in zip(out_types, outs):
+        if t.dtype is d.variant:  # a runtime object (a TensorList), never a constant
+            continue
         v = np.asarray(v, dtype=object if t.dtype is d.string else None)
         if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
             t.value = v

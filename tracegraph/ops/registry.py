@@ -75,6 +75,10 @@ FLAGS = MappingProxyType({
                    "it in NHWC between transposes",
     "float16_allowed": "auto mixed precision may compute it in float16 (TensorFlow's allow "
                        "list: matrix products and convolutions)",
+    "opaque_output": "its output is a runtime object, not an array (a TensorList of "
+                     "tf.TensorArray): never computed at trace time or folded into a constant",
+    "calls_python": "calls a Python function at run time (tf.py_function): results may differ "
+                    "run to run, and a graph holding it cannot be saved",
 })
 
 
@@ -347,9 +351,10 @@ def is_pure(op: OpDef) -> bool:
 
 
 def is_foldable(op: OpDef) -> bool:
-    """Pure, and worth computing at optimization time: not already a constant, not a debug op
-    (the caller also excludes ops holding sub-graphs)."""
-    return is_pure(op) and not op.flags & {"constant", "debug"}
+    """Pure, and worth computing at optimization time: not already a constant, not a debug op,
+    not an op whose output is a runtime object rather than an array (`opaque_output`: a
+    TensorList) (the caller also excludes ops holding sub-graphs)."""
+    return is_pure(op) and not op.flags & {"constant", "debug", "opaque_output"}
 
 
 def is_hoistable(op: OpDef) -> bool:
