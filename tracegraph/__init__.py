@@ -17,12 +17,16 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
 from .api import keras, optimizers
+from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
 )
-from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
+from .framework.device import device
+from .library.grids import meshgrid
+from .framework.ragged import RaggedTensor
+from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .graph.building import control_dependencies, name_scope
@@ -57,6 +61,23 @@ from .shapes import TensorShape, TensorSpec
 from .trace.concrete import ConcreteFunction
 from .trace.control_flow import cond, while_loop
 from .trace.function import Function, function
+
+# Wiring, the one place it happens: the trace layer runs graphs and converts Python with layers
+# below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
+# may not import, so both are installed into `trace/hooks.py` here, at import.
+from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.runner import prepare as _prepare  # noqa: E402
+from .trace import hooks as _trace_hooks  # noqa: E402
+
+_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
+
+# tf.types.experimental: the trace-type protocol and the types of traced functions.
+from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
+from .trace.trace_type import TraceType as _TraceType  # noqa: E402
+
+types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
+    TraceType=_TraceType, FunctionType=_FunctionType, ConcreteFunction=ConcreteFunction,
+    GenericFunction=Function))
 
 # tf.config.optimizer: the options' rules live in the optimizer's layer; wired here.
 config.optimizer = _types.SimpleNamespace(

@@ -284,6 +284,34 @@ def _python_double(*arrays):
 # Ops calling Python (tf.py_function, tf.numpy_function): `func` maps arrays to arrays.
 SAMPLES.update({name: [(([F, ROW],), {"func": _python_double, "Tout": (d.float32, d.float32)})]
                 for name in ("py_function", "numpy_function", "numpy_function_stateless")})
+# Issue 14: text ops with ragged results, DecodeRaw, RegexFullMatch, RaggedTensorToTensor.
+_WORDS = np.array([b"a bc", b"", b"d e f"], dtype=object)
+SAMPLES.update({
+    "ragged_string_split": [((_WORDS,), {}), ((S,), {"unit": "BYTE"}),
+                            ((np.array([["h\u00e9".encode(), b"x"]], dtype=object),),
+                             {"unit": "UTF8_CHAR"})],
+    "unicode_decode": [((S,), {}), ((np.array(b"abc", dtype=object),), {})],
+    "decode_raw": [((np.array([b"abcd", b"efgh"], dtype=object),), {"out_type": d.int16}),
+                   ((np.array(b"abcd", dtype=object),), {"out_type": d.uint8})],
+    "regex_full_match": [((S, np.array(b"a.", dtype=object)), {})],
+    "ragged_to_tensor": [((i32(1, 2, 3), scalar(0, np.int32), [np.array([0, 2, 2, 3])]), {}),
+                         ((ROW, scalar(-1.0), [np.array([0, 1, 2]), np.array([0, 2, 3])]),
+                          {})],
+})
+
+# Issue 14: sparse ops on (indices, values, dense_shape).
+_SP_I = np.array([[0, 0], [1, 2]], np.int64)
+_SP_SHAPE = np.array([2, 3], np.int64)
+SAMPLES.update({
+    "sparse_to_dense": [((_SP_I, _SP_SHAPE, i32(1, 2), scalar(0, np.int32)), {})],
+    "sparse_dense_matmul": [((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {}),
+                            ((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {"adjoint_a": True,
+                                                              "adjoint_b": True})],
+    "sparse_add": [((_SP_I, ROW[:2], _SP_SHAPE, np.array([[0, 0], [0, 1]], np.int64), ROW[:2],
+                     _SP_SHAPE, scalar(0.0)), {})],
+    "sparse_dense_add": [((_SP_I, ROW[:2], _SP_SHAPE, F), {})],
+    "sparse_reorder": [((_SP_I[::-1].copy(), i32(1, 2), _SP_SHAPE), {})],
+})
 
 
 def _materialize(inputs):

@@ -230,8 +230,8 @@ class SignatureFunction:
         if sorted(kwargs) != sorted(expected):
             raise TypeError(f"Signature '{self.name}' expects the keyword arguments "
                             f"{expected}, got {sorted(kwargs)}.")
-        from ..trace.concrete import _check_value
-        values = [_check_value(self.name, k, spec, kwargs[k]) for k, spec in self.input_keys]
+        from ..trace.binding import check_value
+        values = [check_value(self.name, k, spec, kwargs[k]) for k, spec in self.input_keys]
         out = self.concrete._call_values(values)
         leaves = flatten(out)
         return {k: leaves[i] for k, i in self.output_keys}

@@ -124,6 +124,29 @@ class EagerContext:
     def __init__(self):
         self._states: dict = {}
         self._epoch = config.seed_epoch
+        self.apply = self._first_apply  # until the first op: marks the runtime as started
+
+    def _first_apply(self, op, inputs, attrs, name):
+        config.mark_runtime_started()
+        self._log_placement(config.log_device_placement())
+        return self.apply(op, inputs, attrs, name)
+
+    def _log_placement(self, enabled: bool) -> None:
+        """Installs (or removes) the logging `apply` of `tf.debugging.set_log_device_placement`."""
+        if enabled:
+            self.apply = self._logged_apply
+        else:
+            self.__dict__.pop("apply", None)
+
+    def placement_flag_changed(self, enabled: bool) -> None:
+        if self.__dict__.get("apply") != self._first_apply:  # else the first op decides
+            self._log_placement(enabled)
+
+    def _logged_apply(self, op, inputs, attrs, name):
+        import sys
+        print(f"{op.tf_type}: ({op.tf_type}): /job:localhost/replica:0/task:0/device:CPU:0",
+              file=sys.stderr)
+        return EagerContext.apply(self, op, inputs, attrs, name)
 
     # --- bind ------------------------------------------------------------------------------
     def apply(self, op, inputs, attrs, name):
@@ -287,3 +310,4 @@ def _type_of(value) -> TensorType | list:
 
 EAGER = EagerContext()
 set_default_context(EAGER)
+config._placement_listeners.append(EAGER.placement_flag_changed)

@@ -11,10 +11,12 @@ arithmetic stays static. Stateful ops keep program order and resource accesses a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
@@ -58,9 +60,17 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         return found[1]
     if isinstance(value, SymbolicTensor):
         if graph.outer_graph is None:
-            raise ValueError(
-                f"Tensor {value.name} belongs to another tf.function graph and cannot be used "
-                f"in graph {graph.name!r}. Pass it as an argument or return it instead.")
+            where = value.op.source
+            defined = f"\n\n{value!r} was defined here:\n    File \"{where.filename}\", line " \
+                      f"{where.lineno}, in {where.function}" if where is not None else ""
+            raise TypeError(
+                f"{value!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it.\nPlease see "
+                "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be"
+                f"_return_values for more information.{defined}\n\nThe tensor {value!r} "
+                f"cannot be accessed from here, because it was defined in "
+                f"FuncGraph(name={value.graph.name}, id={id(value.graph)}), which is out of "
+                "scope.")
         external = value if value.graph is graph.outer_graph else \
             capture(graph.outer_graph, value, name)
         tensor_type = TensorType(value.dtype, value._shape, value._value)
@@ -125,6 +135,9 @@ class GraphContext:
         out_types = [out] if isinstance(out, TensorType) else list(out)
         if not op.stateful and op.kernel is not None and op.make_state is None and flat:
             _propagate_constants(op, grouped, kernel_attrs, out_types)
+        requested = current_device()
+        if requested:
+            full["_device"] = requested
         controls = self._control_inputs(op, flat)
         new = g.add_operation(op, op_name, flat, arity, full, out_types, controls, location)
         self._record_effects(new, flat)
@@ -237,7 +250,12 @@ def _small(value) -> bool:
 
 
 def _propagate_constants(op, grouped, attrs, out_types) -> None:
-    """Computes output values at trace time when all inputs are known, small constants."""
+    """Computes output values at trace time when all inputs are known, small constants, and
+    the outputs are small too (`fill([2**32], 1.)` has small inputs but must not run here)."""
+    for t in out_types:
+        if t.shape is not None and all(s is not None for s in t.shape) and \
+                math.prod(t.shape) > _CONST_PROPAGATION_LIMIT:
+            return
     args = []
     for g in grouped:
         if isinstance(g, list):
