@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 
 import numpy as np
 
@@ -29,9 +30,10 @@ class ResourceHandle:
     """The storage behind a Variable: its current value, dtype, shape, a unique id and the lock
     its writes hold."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "id", "lock", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "id", "lock", "owner", "__weakref__")
 
     def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
+        self.owner = None  # a weak reference to the Variable (tapes watch what it reads)
         self.value = value
         # Held by every write kernel, so writes from several threads never interleave (an
         # `assign_add` reads, adds and rebinds; NumPy releases the GIL while it adds).
@@ -71,6 +73,7 @@ class Variable(TensorOperators):
         self._name = base if base.endswith(":0") else f"{base}:0"
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._trainable = True if trainable is None else bool(trainable)
+        self._handle.owner = weakref.ref(self)
         if on_create is not None:
             on_create(self)
 
@@ -109,7 +112,7 @@ class Variable(TensorOperators):
     # --- reading ---------------------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
-        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self.dtype})
+        return bind(state_ops.read_variable_op, (self,), {"dtype": self.dtype})
 
     def value(self):
         return self.read_value()
