@@ -4,12 +4,10 @@ Per op type: (output args as (name, list-length attr or ""), the attrs the op ac
 without a default). A GraphDef TensorFlow imports names a function node's outputs by these arg
 names (`MatMul:product:0`) and may carry only these attrs (besides `_`-prefixed annotations), with
 the dtypes TensorFlow allows for its type attrs.
-Regenerate with `python -m tracegraph.ops.tf_opdefs` under a TensorFlow installation.
+Regenerate with `tests/export/regenerate_tf_opdefs.py` under a TensorFlow installation.
 """
 
 # ruff: noqa: E501
-from .registry import all_ops
-
 OP_SIGNATURES = {
     'Abs': ((('y', ''),), ('T',), ('T',)),
     'Acos': ((('y', ''),), ('T',), ('T',)),
@@ -31,6 +29,7 @@ OP_SIGNATURES = {
     'Atan2': ((('z', ''),), ('T',), ('T',)),
     'Atanh': ((('y', ''),), ('T',), ('T',)),
     'AvgPool': ((('output', ''),), ('T', 'data_format', 'ksize', 'padding', 'strides'), ('T', 'ksize', 'padding', 'strides')),
+    'AvgPoolGrad': ((('output', ''),), ('T', 'data_format', 'ksize', 'padding', 'strides'), ('T', 'ksize', 'padding', 'strides')),
     'BatchMatMulV2': ((('output', ''),), ('T', 'adj_x', 'adj_y', 'grad_x', 'grad_y'), ('T',)),
     'BiasAdd': ((('output', ''),), ('T', 'data_format'), ('T',)),
     'BitwiseAnd': ((('z', ''),), ('T',), ('T',)),
@@ -47,6 +46,8 @@ OP_SIGNATURES = {
     'Conj': ((('output', ''),), ('T',), ()),
     'Const': ((('output', ''),), ('dtype', 'value'), ('dtype', 'value')),
     'Conv2D': ((('output', ''),), ('T', 'data_format', 'dilations', 'explicit_paddings', 'padding', 'strides', 'use_cudnn_on_gpu'), ('T', 'padding', 'strides')),
+    'Conv2DBackpropFilter': ((('output', ''),), ('T', 'data_format', 'dilations', 'explicit_paddings', 'padding', 'strides', 'use_cudnn_on_gpu'), ('T', 'padding', 'strides')),
+    'Conv2DBackpropInput': ((('output', ''),), ('T', 'data_format', 'dilations', 'explicit_paddings', 'padding', 'strides', 'use_cudnn_on_gpu'), ('T', 'padding', 'strides')),
     'Cos': ((('y', ''),), ('T',), ('T',)),
     'Cosh': ((('y', ''),), ('T',), ('T',)),
     'Cross': ((('product', ''),), ('T',), ('T',)),
@@ -100,11 +101,13 @@ OP_SIGNATURES = {
     'MatrixSolve': ((('output', ''),), ('T', 'adjoint'), ('T',)),
     'Max': ((('output', ''),), ('T', 'Tidx', 'keep_dims'), ('T',)),
     'MaxPool': ((('output', ''),), ('T', 'data_format', 'explicit_paddings', 'ksize', 'padding', 'strides'), ('ksize', 'padding', 'strides')),
+    'MaxPoolGrad': ((('output', ''),), ('T', 'data_format', 'explicit_paddings', 'ksize', 'padding', 'strides'), ('ksize', 'padding', 'strides')),
     'Maximum': ((('z', ''),), ('T',), ('T',)),
     'Mean': ((('output', ''),), ('T', 'Tidx', 'keep_dims'), ('T',)),
     'Min': ((('output', ''),), ('T', 'Tidx', 'keep_dims'), ('T',)),
     'Minimum': ((('z', ''),), ('T',), ('T',)),
     'MirrorPad': ((('output', ''),), ('T', 'Tpaddings', 'mode'), ('T', 'mode')),
+    'MirrorPadGrad': ((('output', ''),), ('T', 'Tpaddings', 'mode'), ('T', 'mode')),
     'Mul': ((('z', ''),), ('T',), ('T',)),
     'Multinomial': ((('output', ''),), ('T', 'output_dtype', 'seed', 'seed2'), ('T',)),
     'Neg': ((('y', ''),), ('T',), ('T',)),
@@ -137,6 +140,7 @@ OP_SIGNATURES = {
     'RegexReplace': ((('output', ''),), ('replace_global',), ()),
     'Relu': ((('activations', ''),), ('T',), ('T',)),
     'Relu6': ((('activations', ''),), ('T',), ('T',)),
+    'ReluGrad': ((('backprops', ''),), ('T',), ('T',)),
     'Reshape': ((('output', ''),), ('T', 'Tshape'), ('T',)),
     'ReverseV2': ((('output', ''),), ('T', 'Tidx'), ('T',)),
     'RightShift': ((('z', ''),), ('T',), ('T',)),
@@ -175,6 +179,7 @@ OP_SIGNATURES = {
     'StatelessWhile': ((('output', 'T'),), ('T', 'body', 'cond', 'output_shapes', 'parallel_iterations'), ('T', 'body', 'cond')),
     'StopGradient': ((('output', ''),), ('T',), ('T',)),
     'StridedSlice': ((('output', ''),), ('Index', 'T', 'begin_mask', 'ellipsis_mask', 'end_mask', 'new_axis_mask', 'shrink_axis_mask'), ('Index', 'T')),
+    'StridedSliceGrad': ((('output', ''),), ('Index', 'T', 'begin_mask', 'ellipsis_mask', 'end_mask', 'new_axis_mask', 'shrink_axis_mask'), ('Index', 'T')),
     'StringFormat': ((('output', ''),), ('T', 'placeholder', 'summarize', 'template'), ('T',)),
     'StringJoin': ((('output', ''),), ('N', 'separator'), ('N',)),
     'StringLength': ((('output', ''),), ('unit',), ()),
@@ -235,6 +240,7 @@ ALLOWED_TYPES = {
     'Atan2': {'T': 'bfloat16 float16 float32 float64'},
     'Atanh': {'T': 'bfloat16 complex128 complex64 float16 float32 float64'},
     'AvgPool': {'T': 'bfloat16 float16 float32 float64'},
+    'AvgPoolGrad': {'T': 'bfloat16 float16 float32 float64'},
     'BatchMatMulV2': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 uint16 uint32 uint64 uint8'},
     'BiasAdd': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8 uint16 uint32 uint64 uint8'},
     'BitwiseAnd': {'T': 'int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
@@ -249,6 +255,8 @@ ALLOWED_TYPES = {
     'ConcatV2': {'Tidx': 'int32 int64'},
     'Conj': {'T': 'complex128 complex64 variant'},
     'Conv2D': {'T': 'bfloat16 float16 float32 float64 int32'},
+    'Conv2DBackpropFilter': {'T': 'bfloat16 float16 float32 float64'},
+    'Conv2DBackpropInput': {'T': 'bfloat16 float16 float32 float64 int32'},
     'Cos': {'T': 'bfloat16 complex128 complex64 float16 float32 float64'},
     'Cosh': {'T': 'bfloat16 complex128 complex64 float16 float32 float64'},
     'Cross': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
@@ -290,11 +298,13 @@ ALLOWED_TYPES = {
     'MatrixSolve': {'T': 'complex128 complex64 float16 float32 float64'},
     'Max': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8 uint16 uint32 uint64 uint8', 'Tidx': 'int32 int64'},
     'MaxPool': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 qint8 uint16 uint8'},
+    'MaxPoolGrad': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'Maximum': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'Mean': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8 uint16 uint32 uint64 uint8', 'Tidx': 'int32 int64'},
     'Min': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8 uint16 uint32 uint64 uint8', 'Tidx': 'int32 int64'},
     'Minimum': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'MirrorPad': {'Tpaddings': 'int32 int64'},
+    'MirrorPadGrad': {'Tpaddings': 'int32 int64'},
     'Mul': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'Multinomial': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8', 'output_dtype': 'int32 int64'},
     'Neg': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8'},
@@ -314,6 +324,7 @@ ALLOWED_TYPES = {
     'Reciprocal': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8'},
     'Relu': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 qint8 uint16 uint32 uint64 uint8'},
     'Relu6': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
+    'ReluGrad': {'T': 'bfloat16 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'Reshape': {'Tshape': 'int32 int64'},
     'ReverseV2': {'T': 'bfloat16 bool complex128 complex64 float16 float32 float64 int16 int32 int64 int8 string uint16 uint32 uint64 uint8', 'Tidx': 'int32 int64'},
     'RightShift': {'T': 'int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
@@ -344,6 +355,7 @@ ALLOWED_TYPES = {
     'Square': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'SquaredDifference': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int32 int64'},
     'StridedSlice': {'Index': 'int16 int32 int64'},
+    'StridedSliceGrad': {'Index': 'int32 int64'},
     'StringToNumber': {'out_type': 'float32 float64 int32 int64 uint32 uint64'},
     'Sub': {'T': 'bfloat16 complex128 complex64 float16 float32 float64 int16 int32 int64 int8 uint16 uint32 uint64 uint8'},
     'Substr': {'T': 'int32 int64'},
@@ -369,28 +381,3 @@ ALLOWED_TYPES = {
     '_FusedConv2D': {'T': 'float16 float32 float64 int8 qint8'},
     '_FusedMatMul': {'T': 'bfloat16 float16 float32'},
 }
-
-
-def _regenerate() -> str:  # pragma: no cover - needs TensorFlow
-    from tensorflow.python.framework import dtypes, op_def_registry
-
-    rows, allowed = [], []
-    for tf_type in sorted({op.tf_type for op in all_ops()}):
-        op_def = op_def_registry.get(tf_type)
-        if op_def is None:
-            continue
-        outputs = tuple((a.name, a.number_attr or a.type_list_attr) for a in op_def.output_arg)
-        attrs = tuple(sorted(a.name for a in op_def.attr))
-        required = tuple(sorted(a.name for a in op_def.attr if not a.HasField("default_value")))
-        rows.append(f"    {tf_type!r}: ({outputs!r}, {attrs!r}, {required!r}),")
-        types = {a.name: " ".join(sorted(dtypes.as_dtype(x).name
-                                         for x in a.allowed_values.list.type))
-                 for a in op_def.attr if a.type in ("type", "list(type)")
-                 and a.HasField("allowed_values")}
-        if types:
-            allowed.append(f"    {tf_type!r}: {types!r},")
-    return "\n".join(rows) + "\n\n" + "\n".join(allowed)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(_regenerate())
