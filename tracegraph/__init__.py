@@ -81,3 +81,7 @@ def executing_eagerly() -> bool:
 
 def is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
+
+# tf.saved_model and tf.train: the export layer's own safe format.
+from . import saved_model  # noqa: E402
+from .api import train  # noqa: E402

@@ -1,0 +1,34 @@
+"""`tf.saved_model`: save an object's functions and variables, load them without the source.
+
+`python -m tracegraph.saved_model show --dir DIR [--all]` and
+`python -m tracegraph.saved_model run --dir DIR --signature NAME --input x=FILE.npy` inspect
+and run a saved directory (the role of TensorFlow's `saved_model_cli`).
+"""
+
+from ..export.errors import SavedDataError
+from ..export.loading import load
+from ..export.saving import DEFAULT_SIGNATURE as DEFAULT_SERVING_SIGNATURE_DEF_KEY
+from ..export.saving import save
+
+
+class SaveOptions:
+    """Accepted for TensorFlow compatibility; tracegraph's format has no save options."""
+
+    def __init__(self, **kwargs):
+        self.options = kwargs
+
+
+class LoadOptions:
+    """Accepted for TensorFlow compatibility; tracegraph's format has no load options."""
+
+    def __init__(self, **kwargs):
+        self.options = kwargs
+
+
+def contains_saved_model(export_dir) -> bool:
+    import os
+    return os.path.isfile(os.path.join(os.fspath(export_dir), "saved_model.json"))
+
+
+__all__ = ["save", "load", "SavedDataError", "SaveOptions", "LoadOptions",
+           "contains_saved_model", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
