@@ -85,3 +85,9 @@ def is_tensor(x) -> bool:
 # tf.saved_model and tf.train: the export layer's own safe format.
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
+# ---- automatic differentiation and modules (issue 9) ----
+from .api import test
+from .library.clipping import clip_by_global_norm, clip_by_norm
+from .framework.module import Module, init_scope
+from .framework.gradients import custom_gradient, gradients
+from .framework.tape import GradientTape, UnconnectedGradients

@@ -231,6 +231,18 @@ def _functional_samples() -> dict:
 
 SAMPLES.update(_functional_samples())
 SAMPLES.update({
+    "relu_grad": [((F, F2 - 1), {})],
+    "strided_slice_grad": [((i32(2, 3), i32(0, 2), i32(2, 0), i32(1, -1), F[:, :2]), {}),
+                           ((i32(2, 3), i32(1, 0), i32(2, 0), i32(1, 1), ROW),
+                            {"shrink_axis_mask": 1, "end_mask": 2})],
+    "conv2d_backprop_input": [((i32(2, 5, 5, 3), FILT, IMG[:, :3, :3, :1].repeat(4, 3)),
+                               {"strides": (1, 1, 1, 1), "padding": "VALID"})],
+    "conv2d_backprop_filter": [((IMG, i32(3, 3, 3, 4), IMG[:, :3, :3, :1].repeat(4, 3)),
+                                {"strides": (1, 1, 1, 1), "padding": "VALID"})],
+    "max_pool_grad": [((IMG, IMG[:, ::2, ::2], IMG[:, ::2, ::2] * 2),
+                       {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"})],
+    "avg_pool_grad": [((i32(2, 5, 5, 3), IMG[:, ::2, ::2]),
+                       {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"})],
     "fused_matmul": [((F, F.T, ROW[:2]), {"fused_ops": ("BiasAdd", "Relu")}),
                      ((F, F2, ROW), {"transpose_a": True, "fused_ops": ("BiasAdd", "Sigmoid")})],
     "fused_conv2d": [((IMG, FILT, ROW[:1].repeat(4)), {"strides": (1, 1, 1, 1),

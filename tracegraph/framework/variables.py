@@ -10,6 +10,7 @@ read earlier stay what they were.
 from __future__ import annotations
 
 import itertools
+import weakref
 
 import numpy as np
 
@@ -27,9 +28,10 @@ _ids = itertools.count(1)
 class ResourceHandle:
     """The storage behind a Variable: its current value, dtype, shape and a unique id."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "id", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "id", "owner", "__weakref__")
 
     def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
+        self.owner = None  # a weak reference to the Variable (tapes watch what it reads)
         self.value = value
         self.dtype = dtype
         self.shape = shape
@@ -66,6 +68,7 @@ class Variable(TensorOperators):
         self._name = base if base.endswith(":0") else f"{base}:0"
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._trainable = True if trainable is None else bool(trainable)
+        self._handle.owner = weakref.ref(self)
         if on_create is not None:
             on_create(self)
 
@@ -104,7 +107,7 @@ class Variable(TensorOperators):
     # --- reading ---------------------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
-        return bind(state_ops.read_variable_op, (self._handle,), {"dtype": self.dtype})
+        return bind(state_ops.read_variable_op, (self,), {"dtype": self.dtype})
 
     def value(self):
         return self.read_value()

@@ -11,6 +11,12 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
+from .geometry import bias_axis as _bias_axis
+from .geometry import check_groups as _check_groups
+from .geometry import explicit_pairs as _explicit_pairs
+from .geometry import out_size as _out_size
+from .geometry import padding_amounts as _padding_amounts
+from .geometry import spatial as _spatial
 from .registry import (
     FLOAT,
     INDEX,
@@ -42,14 +48,14 @@ def kernel_elu(features):
     return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype)
 
 
-_SELU_ALPHA = 1.6732632423543772848170429916717
-_SELU_SCALE = 1.0507009873554804934193349852946
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def kernel_selu(features):
     x = np.asarray(features)
-    neg = _SELU_ALPHA * np.expm1(np.minimum(x, 0))
-    return (_SELU_SCALE * np.where(x > 0, x, neg)).astype(x.dtype)
+    neg = SELU_ALPHA * np.expm1(np.minimum(x, 0))
+    return (SELU_SCALE * np.where(x > 0, x, neg)).astype(x.dtype)
 
 
 def kernel_leaky_relu(features, alpha=0.2):
@@ -107,10 +113,6 @@ log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs
 # ---- bias_add -----------------------------------------------------------------------------------
 
 
-def _bias_axis(rank: int, data_format: str) -> int:
-    return 1 if data_format.startswith("NC") and rank > 2 else rank - 1
-
-
 def infer_bias_add(value, bias, data_format="NHWC"):
     if value.shape is not None:
         if len(value.shape) < 2:
@@ -145,41 +147,6 @@ bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
 
-def _spatial(values, data_format):
-    """(h, w) entries of a 4-vector given in the data format's order."""
-    return (values[1], values[2]) if data_format == "NHWC" else (values[2], values[3])
-
-
-def _padding_amounts(size, k, stride, dilation, padding, explicit):
-    eff = (k - 1) * dilation + 1
-    if padding == "VALID":
-        return 0, 0
-    if padding == "EXPLICIT":
-        return explicit
-    out = -(-size // stride)
-    total = max((out - 1) * stride + eff - size, 0)
-    return total // 2, total - total // 2
-
-
-def _out_size(size, k, stride, dilation, pads):
-    if size is None:
-        return None
-    eff = (k - 1) * dilation + 1
-    n = size + pads[0] + pads[1] - eff
-    if n < 0:
-        raise ValueError(f"Computed output size would be negative: {n // stride + 1} [input_size:"
-                         f" {size}, effective_filter_size: {eff}, stride: {stride}]")
-    return n // stride + 1
-
-
-def _explicit_pairs(explicit_paddings, data_format):
-    if not explicit_paddings:
-        return (0, 0), (0, 0)
-    p = list(explicit_paddings)
-    pairs = [(p[i], p[i + 1]) for i in range(0, 8, 2)]
-    return _spatial(pairs, data_format)
-
-
 def infer_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
                  explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1),
                  use_cudnn_on_gpu=True):
@@ -203,20 +170,6 @@ def infer_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A00
         w, kw, sw, dw, _padding_amounts(w, kw, sw, dw, padding, ew))
     shape = (n, oh, ow, cout) if data_format == "NHWC" else (n, cout, oh, ow)
     return TensorType(input.dtype, shape)
-
-
-def _check_groups(c, cin, cout) -> int | None:
-    """Grouped convolution: the input depth is a multiple of the filter depth, and the number of
-    groups divides the output depth. Returns the number of groups (None: unknown)."""
-    if c is None or cin is None:
-        return None
-    if cin == 0 or c % cin:
-        raise ValueError(f"input depth must be evenly divisible by filter depth: {c} vs {cin}")
-    groups = c // cin
-    if cout is not None and cout % groups:
-        raise ValueError(f"output depth must be evenly divisible by number of groups: {cout} vs "
-                         f"{groups}")
-    return groups
 
 
 def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
@@ -321,14 +274,14 @@ def kernel_avg_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,
     return _pool(value, ksize, strides, padding, data_format, _avg_reduce)
 
 
-_POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
+POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
-                    attrs={"T": TypeAttr(REAL), **_POOL_ATTRS},
+                    attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
                     infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"},
                     onnx="MaxPool")
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
-                    attrs={"T": TypeAttr(FLOAT), **_POOL_ATTRS}, infer=infer_pool,
+                    attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
                     kernel=kernel_avg_pool, flags=_PURE | {"data_format"}, onnx="AveragePool")
 
 # ---- losses -------------------------------------------------------------------------------------

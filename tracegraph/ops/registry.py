@@ -27,6 +27,7 @@ __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
     "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
+    "defgrad", "GRADIENT_HOOKS",
     "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
     "is_placeholder_like",
 ]
@@ -204,6 +205,25 @@ def _check_kernel_defaults(op: OpDef) -> None:
             if p.default != default:
                 raise ValueError(f"op {op.name}: attr {key} defaults to {default!r} in the record "
                                  f"but {p.default!r} in the kernel")
+
+
+def defgrad(*ops: OpDef):
+    """`@defgrad(exp_op)` above a rule sets the records' `gradient` field (once; like
+    TensorFlow's `RegisterGradient`). A rule is `rule(op, *output_grads)` -> one gradient per
+    flat input (None where there is none); `op` has `inputs`, `outputs`, `attrs`, `op_def`.
+    Rules are written with ops, so they run eagerly and record backward ops while tracing."""
+    def register(rule):
+        for op in ops:
+            if op.gradient is not None:
+                raise ValueError(f"op {op.name} already has a gradient rule")
+            op.gradient = rule
+        return rule
+    return register
+
+
+# Hooks that higher layers install for rules which need them: "function" (gradient of a traced
+# graph called on inputs), "cond" and "while_loop" (staging control flow in a graph).
+GRADIENT_HOOKS: dict[str, Callable] = {}
 
 
 def get_op(name: str) -> OpDef:

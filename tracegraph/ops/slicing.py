@@ -11,8 +11,9 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
+from . import gradutil as G
 from . import infer as I
-from .registry import ALL_TYPES, INDEX, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, TypeAttr, bind, defgrad, defop
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
@@ -117,3 +118,48 @@ strided_slice_op = defop(
     attrs={"T": TypeAttr(ALL_TYPES), "Index": TypeAttr(INDEX, d.int32), **dict.fromkeys(_MASKS,
                                                                                          0)},
     infer=infer_strided_slice, kernel=kernel_strided_slice, flags={"pure"}, onnx="Slice")
+
+
+def kernel_strided_slice_grad(shape, begin, end, strides, dy, begin_mask=0,  # noqa: A002
+                              end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """Zeros of the input's shape with `dy` written where the slice read."""
+    shape = tuple(int(v) for v in np.asarray(shape).reshape(-1))
+    dy = np.asarray(dy)
+    index = _dense_index(np.asarray(begin).reshape(-1), np.asarray(end).reshape(-1),
+                         np.asarray(strides).reshape(-1), begin_mask, end_mask, ellipsis_mask,
+                         new_axis_mask, shrink_axis_mask)
+    out = np.zeros(shape, dtype=dy.dtype)
+    view = out[tuple(index)]
+    out[tuple(index)] = dy.reshape(np.shape(view))
+    return out
+
+
+def infer_strided_slice_grad(shape, begin, end, strides, dy, **_):
+    dims = None if shape.value is None else tuple(
+        int(v) for v in np.asarray(shape.value).reshape(-1))
+    return TensorType(dy.dtype, dims)
+
+
+strided_slice_grad_op = defop(
+    "strided_slice_grad", "StridedSliceGrad",
+    inputs=("shape: Index", "begin: Index", "end: Index", "strides: Index", "dy: T"),
+    attrs={"T": TypeAttr(ALL_TYPES), "Index": TypeAttr(INDEX, d.int32),
+           **dict.fromkeys(_MASKS, 0)},
+    infer=infer_strided_slice_grad, kernel=kernel_strided_slice_grad, flags={"pure"})
+
+
+@defgrad(strided_slice_op)
+def _strided_slice_grad(op, g):
+    x, begin, end, strides = op.inputs
+    masks = {k: op.attrs[k] for k in _MASKS}
+    shape = G.as_shape(G.dims(x))
+    if isinstance(shape, np.ndarray):
+        shape = shape.astype(begin.dtype.as_numpy_dtype)
+    return bind(strided_slice_grad_op, (shape, begin, end, strides, g), masks), None, None, None
+
+
+@defgrad(strided_slice_grad_op)
+def _strided_slice_grad_grad(op, g):
+    shape, begin, end, strides, _ = op.inputs
+    masks = {k: op.attrs[k] for k in _MASKS}
+    return None, None, None, None, bind(strided_slice_op, (g, begin, end, strides), masks)

@@ -8,7 +8,7 @@ Writes rebind `handle.value` to a new array; they never mutate an array that may
 from __future__ import annotations
 
 from ..shapes import TensorType
-from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, REQUIRED, TypeAttr, defgrad, defop
 
 
 def _handle_shape(resource: TensorType):
@@ -44,6 +44,11 @@ read_variable_op = defop(
     "read_variable", "ReadVariableOp", inputs=("resource: resource",),
     attrs={"dtype": REQUIRED}, infer=infer_read, kernel=kernel_read,
     flags={"resource_read"})
+
+
+@defgrad(read_variable_op)
+def _read_grad(op, g):
+    return g  # to the Variable read
 
 _ASSIGN = dict(inputs=("resource: resource", "value: dtype"),
                attrs={"dtype": TypeAttr(ALL_TYPES)}, infer=infer_none, num_outputs=0,

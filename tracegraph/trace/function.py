@@ -19,14 +19,18 @@ import weakref
 from collections import OrderedDict
 
 from .. import config as _config
+from ..framework.eager import EAGER
+from ..framework.tape import active_tapes
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
+from ..ops.registry import _state as _registry_state
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from .concrete import ConcreteFunction
 from .keys import canonicalize, make_key
 from .retrace import RetraceDetector
 from .signatures import input_signature_canonical, signature_of
+from .taped_call import call_recorded
 from .tracing import trace_function
 
 __all__ = ["function", "Function", "CacheEvictionWarning", "set_autograph"]
@@ -127,7 +131,7 @@ class Function:
 
     # --- calling -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not kwargs and not _config._run_eagerly:
+        if not kwargs and not _config._run_eagerly and _registry_state.current is EAGER:
             key = []
             values = []
             for a in args:
@@ -162,6 +166,8 @@ class Function:
         values = cf.flat_input_values(value_canonical)
         if not kwargs:
             self._remember_fast(args, cf)
+        if current_context() is not EAGER and active_tapes():
+            return call_recorded(cf, values, value_canonical, Function)
         return cf._call_values(values)
 
     def _remember_fast(self, args, cf) -> None:

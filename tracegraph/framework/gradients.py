@@ -1,0 +1,149 @@
+"""`tf.custom_gradient`, `tf.gradients` (a graph being built, differentiated after the fact) and
+the gradient of a traced graph run again under a tape (function calls, control-flow branches and
+bodies use it through the registry's `GRADIENT_HOOKS`)."""
+
+from __future__ import annotations
+
+import functools
+
+from .. import dtypes as d
+from ..library import array as array_ops
+from ..nest import flatten, pack_sequence_as
+from ..ops.registry import GRADIENT_HOOKS, bind, context_scope
+from .backprop import UnconnectedGradients, _differentiable, _finish, backprop
+from .tape import GradientTape, _base_context, active_tapes
+from .tensor import Tensor
+from .variables import ResourceHandle, Variable
+
+__all__ = ["custom_gradient", "gradients", "record_custom", "graph_gradient", "replay"]
+
+
+# ---- tf.custom_gradient --------------------------------------------------------------------
+
+def record_custom(inputs, outputs, rule, name="CustomGradient") -> None:
+    """Records a computation with a hand-written rule on every recording tape."""
+    for tape in active_tapes():
+        tape._record_custom(inputs, outputs, rule, name)
+
+
+def custom_gradient(f=None):
+    """`@tf.custom_gradient`: `f(*x)` returns `(y, grad_fn)`; `grad_fn(*dy)` returns the
+    gradients of the tensor arguments (and, with `variables=`, of the Variables f used)."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        tapes = active_tapes()
+        if not tapes:
+            result, _ = f(*args, **kwargs)
+            return result
+        with context_scope(_base_context()):
+            with GradientTape() as probe:
+                result, grad_fn = f(*args, **kwargs)
+            variables = list(probe.watched_variables())
+            flat_out = flatten(result)
+            outs = [array_ops.identity(o) if isinstance(o, (Tensor, Variable)) else o
+                    for o in flat_out]
+        tensor_args = [a for a in flatten(args) if isinstance(a, (Tensor, Variable))]
+        n_args = len(tensor_args)
+
+        def rule(op, *dys):
+            dys = [dy for dy, o in zip(dys, outs) if isinstance(o, Tensor)]
+            if variables:
+                dx, dv = grad_fn(*dys, variables=variables)
+            else:
+                dx, dv = grad_fn(*dys), []
+            dx = list(dx) if isinstance(dx, (list, tuple)) else [dx]
+            if len(dx) != n_args:
+                raise ValueError(f"custom_gradient function expected to return {n_args} "
+                                 f"gradients, but returned {len(dx)} instead.")
+            return dx + list(dv)
+
+        inputs = tensor_args + variables
+        live = [o for o in outs if isinstance(o, Tensor)]
+        for tape in tapes:
+            tape._record_custom(inputs, live, rule, f.__name__)
+        return pack_sequence_as(result, outs)
+
+    return decorated
+
+
+# ---- tf.gradients: differentiate a graph being built ---------------------------------------
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """`tf.gradients`: symbolic gradients inside a `tf.function` (no tape needed)."""
+    ctx = _base_context()
+    graph = getattr(ctx, "graph", None)
+    if graph is None:
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                           "Use tf.GradientTape instead.")
+    unconnected = UnconnectedGradients(unconnected_gradients)
+    ys, flat_xs = flatten(ys), flatten(xs)
+    grad_ys = [None] * len(ys) if grad_ys is None else flatten(grad_ys)
+    keys = []
+    for x in flat_xs:
+        if isinstance(x, Variable):
+            found = graph.captures.get(id(x._handle))
+            keys.append(id(found[1]) if found is not None else id(x._handle))
+        else:
+            keys.append(id(x))
+    stop = {id(s) for s in flatten(stop_gradients)} if stop_gradients is not None else set()
+    entries = [op for op in graph.operations if not any(id(o) in stop for o in op.outputs)]
+    seeds = [(id(y), g if g is not None else array_ops.ones_like(y)) for y, g in zip(ys, grad_ys)]
+    with context_scope(ctx):
+        found = backprop(entries, seeds, set(keys), key=id)
+        return [_finish(found.get(k), x, unconnected) for k, x in zip(keys, flat_xs)]
+
+
+# ---- the gradient of a traced graph (function calls, control-flow branches) ----------------
+
+def graph_gradient(graph, inputs, output_grads):
+    """Gradients of `graph`'s outputs w.r.t. `inputs` (its placeholders then its captures),
+    by running the graph's ops again under a tape in the current context."""
+    with GradientTape(watch_accessed_variables=False) as tape:
+        watched = []
+        for x in inputs:
+            if isinstance(x, Tensor) and _differentiable(x.dtype):
+                x = array_ops.identity(x)
+                tape.watch(x)
+            elif isinstance(x, ResourceHandle) or (isinstance(x, Tensor) and
+                                                   x.dtype is d.resource):
+                tape._tracked[id(x)] = x
+            watched.append(x)
+        outs = replay(graph, watched)
+    tape._recording = False
+    seeds = [(id(o), g) for o, g in zip(outs, output_grads)
+             if g is not None and (isinstance(o, (Tensor, ResourceHandle)))]
+    keys = [id(w) for w in watched]
+    found = backprop(tape._entries, seeds, set(keys))
+    return [found.get(k) for k in keys]
+
+
+def replay(graph, inputs) -> list:
+    """Runs `graph`'s ops through `bind` on `inputs` (for its placeholders, then captures)."""
+    values = {}
+    for ph, v in zip(list(graph.inputs) + list(graph.capture_placeholders), inputs):
+        values[id(ph)] = v
+    for op in graph.operations:
+        if op.type == "Placeholder" or op.op_def.tf_type == "NoOp":
+            continue
+        args = op.grouped_inputs([values.get(id(t), t) for t in op.inputs])
+        out = bind(op.op_def, tuple(args), _bind_attrs(op), None)
+        if op.op_def.num_outputs == 1:
+            values[id(op.outputs[0])] = out
+        elif isinstance(out, list):
+            for o, v in zip(op.outputs, out):
+                values[id(o)] = v
+    return [values.get(id(t), t) for t in graph.outputs]
+
+
+def _bind_attrs(op) -> dict:
+    return {k: v for k, v in op.attrs.items()
+            if k not in op.op_def.type_attrs and not k.startswith("_")}
+
+
+GRADIENT_HOOKS["function"] = graph_gradient
+GRADIENT_HOOKS["replay"] = replay

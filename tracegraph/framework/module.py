@@ -1,0 +1,168 @@
+"""`tf.Module`: a plain Python object that tracks the Variables and Modules it holds.
+
+Tracking is a walk over the instance's attributes (sorted by name), looking inside lists,
+tuples, dicts and namedtuples: each module's own values first, then its submodules', each
+object once. Saving (checkpoints, saved models) walks the same structure through `_flatten`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..nest import children, is_nested
+from ..ops.registry import context_scope
+from .variables import Variable
+
+__all__ = ["Module", "init_scope"]
+
+_VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IGNORED = frozenset(("_self_unconditional_checkpoint_dependencies",
+                      "_self_unconditional_dependency_names"))
+
+
+def _camel_to_snake(name: str) -> str:
+    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+class _ModuleNameScope:
+    """`module.name_scope`: the module's name as a scope (`name/`) for ops built inside."""
+
+    def __init__(self, name: str):
+        self.name = name + "/"
+        self._inner = None
+
+    def __enter__(self):
+        from ..ops.registry import current_context as ctx
+        graph = getattr(ctx(), "graph", None)
+        self._inner = graph.name_scope(self.name[:-1]) if graph is not None else None
+        if self._inner is not None:
+            self._inner.__enter__()
+        return self.name
+
+    def __exit__(self, *exc):
+        if self._inner is not None:
+            self._inner.__exit__(*exc)
+            self._inner = None
+        return False
+
+
+class Module:
+    """Base class for models and layers: `variables`, `trainable_variables`, `submodules`."""
+
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset()
+
+    def __init__(self, name=None):
+        if name is None:
+            name = _camel_to_snake(type(self).__name__)
+        elif not _VALID_NAME.match(name):
+            raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
+                             "Python identifiers (e.g. a valid class name).")
+        self._name = name
+        self._scope_name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def name_scope(self):
+        return _ModuleNameScope(self._scope_name)
+
+    @property
+    def variables(self) -> tuple:
+        """Every Variable of this module and its submodules (each once)."""
+        return tuple(self._flatten(predicate=_is_variable))
+
+    @property
+    def trainable_variables(self) -> tuple:
+        return tuple(self._flatten(predicate=lambda v: _is_variable(v) and v.trainable))
+
+    @property
+    def non_trainable_variables(self) -> tuple:
+        return tuple(self._flatten(predicate=lambda v: _is_variable(v) and not v.trainable))
+
+    @property
+    def submodules(self) -> tuple:
+        """Every Module reachable from this one's attributes (not itself)."""
+        return tuple(self._flatten(predicate=_is_module))
+
+    def _flatten(self, recursive=True, predicate=None, attribute_traversal_key=None,
+                 with_path=False, expand_composites=False):
+        """Yields the matching leaves (or `(path, leaf)` with `with_path`) under this module."""
+        predicate = predicate or (lambda _: True)
+        ignored = _IGNORED | self._TF_MODULE_IGNORED_PROPERTIES
+        return _flatten_module(self, recursive, predicate, attribute_traversal_key, ignored,
+                               with_path, (), set(), [id(self)])
+
+    @classmethod
+    def with_name_scope(cls, method):
+        """Decorator: the method runs inside the module's name scope."""
+        @functools.wraps(method)
+        def method_with_name_scope(self, *args, **kwargs):
+            with self.name_scope:
+                return method(self, *args, **kwargs)
+        return method_with_name_scope
+
+    def __repr__(self):
+        return object.__repr__(self)
+
+
+def _is_variable(x) -> bool:
+    return isinstance(x, Variable)
+
+
+def _is_module(x) -> bool:
+    return isinstance(x, Module)
+
+
+def _leaves_with_paths(value, path):
+    if isinstance(value, (Module, Variable)) or not is_nested(value):
+        yield path, value
+        return
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (str(type(k)), str(k)))
+        items = [(k, value[k]) for k in keys]
+    else:
+        items = list(enumerate(children(value)))
+    for k, v in items:
+        yield from _leaves_with_paths(v, path + (k,))
+
+
+def _flatten_module(module, recursive, predicate, key, ignored, with_path, module_path, seen,
+                    stack):
+    state = vars(module)
+    submodules = []
+    for name in sorted(state, key=key):
+        if name in ignored:
+            continue
+        for leaf_path, leaf in _leaves_with_paths(state[name], (name,)):
+            if not with_path:
+                if id(leaf) in seen:
+                    continue
+                seen.add(id(leaf))
+            if predicate(leaf):
+                yield (module_path + leaf_path, leaf) if with_path else leaf
+            if recursive and _is_module(leaf) and id(leaf) not in stack:
+                submodules.append((module_path + leaf_path, leaf))
+    for path, sub in submodules:
+        stack.append(id(sub))
+        yield from _flatten_module(sub, recursive, predicate, key, ignored, with_path, path, seen,
+                                   stack)
+        stack.pop()
+
+
+class init_scope:  # noqa: N801 - used like a function: `with tf.init_scope():`
+    """`tf.init_scope`: lifts the code inside out of any function being traced and any tape,
+    into the eager context (where Variables and constants for the whole program are made)."""
+
+    def __enter__(self):
+        from .eager import EAGER
+        self._scope = context_scope(EAGER)
+        self._scope.__enter__()
+        return None
+
+    def __exit__(self, *exc):
+        self._scope.__exit__(*exc)
+        return False
