@@ -322,9 +322,9 @@ class RestoredFunction:
         if not ctx.executing_eagerly:
             return cf.call_in_graph(value_canonical)
         values = cf.flat_input_values(value_canonical)
-        recorded = getattr(function_module, "_call_recorded", None)
-        if not eager and recorded is not None and active_tapes is not None and active_tapes():
-            return recorded(cf, values, value_canonical)   # one tape entry, as for tf.function
+        if not eager and active_tapes is not None and active_tapes():
+            from ..trace.taped_call import call_recorded
+            return call_recorded(cf, values, value_canonical, function_module.Function)   # one tape entry, as for tf.function
         if not kwargs and eager and all(type(a) is EagerTensor for a in args):
             self._remember_fast(args, cf)
         return cf._call_values(values)
