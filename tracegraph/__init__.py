@@ -91,3 +91,5 @@ from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
 from .framework.gradients import custom_gradient, gradients
 from .framework.tape import GradientTape, UnconnectedGradients
+# tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
+from . import distribute  # noqa: E402
