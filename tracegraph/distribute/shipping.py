@@ -149,7 +149,13 @@ def load_bundle(data, key: str):
         for name, blob in files.items():
             with open(os.path.join(path, name), "wb") as f:
                 f.write(blob)
-        holder = load(path)
+        try:
+            holder = load(path)
+        except SavedDataError as e:   # name the bundle and the host, not the temporary path
+            import socket
+            raise SavedDataError(f"graph bundle {key[:12]} ({os.path.basename(e.file)}, "
+                                 f"loading on {socket.gethostname()})", e.field,
+                                 e.problem) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     fns = getattr(getattr(holder, "fn", None), "concrete_functions", None)
