@@ -13,7 +13,7 @@ from ..nest import flatten, pack_sequence_as
 from ..shapes import TensorSpec
 from ..trace.concrete import ConcreteFunction
 from ..trace.function import Function
-from .shipping import GraphBundle, bundle_concrete, output_of, run_block
+from .shipping import GraphBundle, bundle_concrete, output_of, run_block, run_block_single
 
 __all__ = ["map_blocks", "map_partitions", "concrete_for", "require_dask"]
 
@@ -130,6 +130,18 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     data_key = f"tracegraph-graph-{bundle.key}"
     call_name = f"{base}-run-{token}"
     layer = {data_key: bundle.data}
+    single = len(leaves) == 1 and not isinstance(bundle.structure, (tuple, list, dict))
+    if single:   # one task per block: the output is the task's result
+        dtype, dims = outs[0]
+        out_name = f"{base}-{token}"
+        for b in range(len(rows)):
+            layer[(out_name, b, *([0] * (len(dims) - 1)))] = (
+                run_block_single, bundle.key, data_key, rows[b] if dims[0] is None else None,
+                *[(a.name, b, *([0] * (a.ndim - 1))) for a in arrays])
+        hlg = HighLevelGraph.from_collections(out_name, layer, dependencies=arrays)
+        first = rows if dims[0] is None else (dims[0],) * len(rows)
+        return da.Array(hlg, out_name, (tuple(first), *[(s,) for s in dims[1:]]),
+                        meta=np.empty((0,) * len(dims), dtype=dtype))
     for b in range(len(rows)):
         layer[(call_name, b)] = (run_block, bundle.key, data_key,
                                  *[(a.name, b, *([0] * (a.ndim - 1))) for a in arrays])
@@ -147,8 +159,6 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
         chunks = (tuple(first), *[(s,) for s in dims[1:]])
         results.append(da.Array(hlg, out_name, chunks,
                                 meta=np.empty((0,) * len(dims), dtype=dtype)))
-    if len(leaves) == 1 and not isinstance(bundle.structure, (tuple, list, dict)):
-        return results[0]
     return pack_sequence_as(bundle.structure, results)
 
 

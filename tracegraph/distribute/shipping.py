@@ -233,6 +233,11 @@ def run_block(key: str, data, *blocks):
     return tuple(loaded(key, data).run(list(blocks)))
 
 
+def run_block_single(key: str, data, rows: int | None, *blocks):
+    """One block of `map_blocks` for a function of one output (one task per block)."""
+    return output_of(tuple(loaded(key, data).run(list(blocks))), 0, rows)
+
+
 def output_of(outputs: tuple, index: int, rows: int | None):
     """Output `index` of a block's outputs, checked against the rows dask was promised."""
     out = outputs[index]
