@@ -129,19 +129,16 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     base = name or f"tracegraph-{bundle.name}"
     data_key = f"tracegraph-graph-{bundle.key}"
     call_name = f"{base}-run-{token}"
-    layer = {data_key: bundle.data}
     single = len(leaves) == 1 and not isinstance(bundle.structure, (tuple, list, dict))
-    if single:   # one task per block: the output is the task's result
+    if single:   # one blockwise task per block: the output is the task's result
         dtype, dims = outs[0]
-        out_name = f"{base}-{token}"
-        for b in range(len(rows)):
-            layer[(out_name, b, *([0] * (len(dims) - 1)))] = (
-                run_block_single, bundle.key, data_key, rows[b] if dims[0] is None else None,
-                *[(a.name, b, *([0] * (a.ndim - 1))) for a in arrays])
-        hlg = HighLevelGraph.from_collections(out_name, layer, dependencies=arrays)
         first = rows if dims[0] is None else (dims[0],) * len(rows)
-        return da.Array(hlg, out_name, (tuple(first), *[(s,) for s in dims[1:]]),
-                        meta=np.empty((0,) * len(dims), dtype=dtype))
+        data = dask.delayed(bundle.data, name=data_key, pure=True)
+        return da.map_blocks(run_block_single, *arrays, data, key=bundle.key,
+                             batch=dims[0] is None, name=f"{base}-{token}",
+                             chunks=(tuple(first), *[(s,) for s in dims[1:]]),
+                             meta=np.empty((0,) * len(dims), dtype=dtype))
+    layer = {data_key: bundle.data}
     for b in range(len(rows)):
         layer[(call_name, b)] = (run_block, bundle.key, data_key,
                                  *[(a.name, b, *([0] * (a.ndim - 1))) for a in arrays])
