@@ -14,6 +14,7 @@ TensorFlow has no dask strategy to compare with; figures are medians on this mac
 """
 
 import argparse
+import importlib
 import statistics
 import time
 
@@ -47,6 +48,7 @@ def overhead(client, repeats):
     def affine(x):
         return x * 2.0 + 1.0
 
+    client.run(importlib.import_module, "tracegraph.distribute")  # not the graph's cost
     t = time.perf_counter()
     tf.distribute.map_blocks(affine, arr).sum().compute()
     first = time.perf_counter() - t

@@ -196,37 +196,39 @@ def grappler():
         print("with debug_stripper on, it is gone:", test_function_2()(p1))
 
 
-def training():
-    section("Training: GradientTape in a tf.function, backward ops in the same graph")
-
-    class Linear(tf.Module):
-        def __init__(self):
-            super().__init__()
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def __call__(self, x):
-            return self.w * x + self.b
-
-    x = tf.linspace(-2.0, 2.0, 201)
-    y = x * 3.0 + 2.0 + tf.sin(x * 7.0) * 0.5
-    model = Linear()
+def saved_model():
+    section("Saved graphs: save here, load in a process without the source")
+    import subprocess
+    import sys
+    import tempfile
 
     @tf.function
-    def train_step(x, y):
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean(tf.square(y - model(x)))
-        dw, db = tape.gradient(loss, [model.w, model.b])
-        model.w.assign_sub(0.1 * dw)
-        model.b.assign_sub(0.1 * db)
-        return loss
+    def power(x, y):
+        result = tf.eye(10, dtype=tf.dtypes.int32)
+        for _ in range(y):
+            result = tf.matmul(x, result)
+        return result
 
-    for epoch in range(10):
-        loss = train_step(x, y)
-        print(f"epoch {epoch}: loss {loss.numpy():.5f}  w={model.w.numpy():.3f} "
-              f"b={model.b.numpy():.3f}")
-    print("\nThe generated code of the training step (forward, backward, updates):")
-    print(train_step.get_concrete_function(x, y).generated_code)
+    class Holder:
+        pass
+    holder = Holder()
+    holder.power = power
+    x = tf.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=tf.dtypes.int32)
+    here = power(x, 100)
+    directory = tempfile.mkdtemp(prefix="tour_saved_model_")
+    tf.saved_model.save(holder, directory)
+    print("saved to", directory)
+    code = ("import json, sys, numpy as np, tracegraph as tf\n"
+            "loaded = tf.saved_model.load(sys.argv[1])\n"
+            "x = tf.constant(np.array(json.loads(sys.argv[2]), np.int32))\n"
+            "print(loaded.power(x, 100).numpy().tolist())")
+    # the child process gets the directory and the input, not the Python source of `power`
+    out = subprocess.run([sys.executable, "-c", code, directory, repr(x.numpy().tolist())],
+                         capture_output=True, text=True, check=True).stdout
+    same = out.strip() == repr(here.numpy().tolist())
+    print("loaded in a fresh process, power(x, 100) equals the original:", same)
+    subprocess.run([sys.executable, "-m", "tracegraph.saved_model", "show", "--dir",
+                    directory, "--all"], check=True)
 
 
 def jit_compile():
@@ -273,41 +275,6 @@ def jit_compile():
     print(f"AutoGraph while loop of 1000 scalar iterations compiled whole: {t_loop * 1e6:.1f} us")
 
 
-def saved_model():
-    section("Saved graphs: save here, load in a process without the source")
-    import subprocess
-    import sys
-    import tempfile
-
-    @tf.function
-    def power(x, y):
-        result = tf.eye(10, dtype=tf.dtypes.int32)
-        for _ in range(y):
-            result = tf.matmul(x, result)
-        return result
-
-    class Holder:
-        pass
-    holder = Holder()
-    holder.power = power
-    x = tf.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=tf.dtypes.int32)
-    here = power(x, 100)
-    directory = tempfile.mkdtemp(prefix="tour_saved_model_")
-    tf.saved_model.save(holder, directory)
-    print("saved to", directory)
-    code = ("import json, sys, numpy as np, tracegraph as tf\n"
-            "loaded = tf.saved_model.load(sys.argv[1])\n"
-            "x = tf.constant(np.array(json.loads(sys.argv[2]), np.int32))\n"
-            "print(loaded.power(x, 100).numpy().tolist())")
-    # the child process gets the directory and the input, not the Python source of `power`
-    out = subprocess.run([sys.executable, "-c", code, directory, repr(x.numpy().tolist())],
-                         capture_output=True, text=True, check=True).stdout
-    same = out.strip() == repr(here.numpy().tolist())
-    print("loaded in a fresh process, power(x, 100) equals the original:", same)
-    subprocess.run([sys.executable, "-m", "tracegraph.saved_model", "show", "--dir",
-                    directory, "--all"], check=True)
-
-
 if __name__ == "__main__":
     eager_basics()
     polymorphism()
@@ -315,6 +282,5 @@ if __name__ == "__main__":
     power_timing()
     autograph()
     grappler()
-    training()
     jit_compile()
     saved_model()

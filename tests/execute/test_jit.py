@@ -276,3 +276,22 @@ def test_a_loop_over_vectors_is_not_compiled_whole():
     assert "_FusedLoop" not in ops
     jit, plain = both(loop, x)
     np.testing.assert_array_equal(jit.numpy(), plain.numpy())
+
+
+def test_a_default_function_fuses_only_large_clusters():
+    from tracegraph.trace import function
+    if function.FORCE_EXECUTOR == "jit":
+        pytest.skip("the suite runs every function on the jit executor")
+
+    def chain(x):
+        return tf.nn.relu(x * 1.5 + 0.25) * tf.tanh(x) - 0.5 * x
+
+    small = tf.constant(np.linspace(-3, 3, 1000, dtype=np.float32))
+    large = tf.constant(np.linspace(-3, 3, 1 << 16, dtype=np.float32))
+    unknown = tf.function(chain, input_signature=[tf.TensorSpec([None], tf.float32)])
+    f = tf.function(chain)
+    assert not clusters(f, small) and not clusters(unknown, large)
+    assert len(clusters(f, large)) == 1
+    report = f.get_concrete_function(large).optimizer_report.text()
+    assert "jit_fusion" in report
+    np.testing.assert_allclose(f(large).numpy(), unknown(large).numpy(), rtol=1e-6, atol=1e-6)

@@ -41,7 +41,8 @@ def saved_dirs(tmp_path_factory):
                 fn = getattr(fn, part)
             fn(*[tf.constant(a) if isinstance(a, (np.ndarray, np.generic)) else a
                  for a in args])
-        tf.saved_model.save(obj, str(root / name))
+        tf.saved_model.save(obj, str(root / name),    # with source locations, to mutate too
+                            options=tf.saved_model.SaveOptions(save_debug_info=True))
         out[name] = root / name
     ckpt_obj, _ = CATALOGUE["all_dtypes"]()
     checkpoint = tf.train.Checkpoint(model=ckpt_obj)

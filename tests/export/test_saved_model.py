@@ -173,7 +173,8 @@ def test_loaded_functions_compose_inside_new_functions(tmp_path):
 
 def test_loaded_graphs_go_through_the_optimizer_and_code_generator(tmp_path):
     m = _model()
-    tf.saved_model.save(m, str(tmp_path))
+    tf.saved_model.save(m, str(tmp_path), options=tf.saved_model.SaveOptions(
+        save_debug_info=True))
     loaded = tf.saved_model.load(str(tmp_path))
     cf = loaded.__call__.concrete_functions[0]
     x = tf.constant([[1.0, 2.0, 3.0]])
@@ -185,12 +186,20 @@ def test_loaded_graphs_go_through_the_optimizer_and_code_generator(tmp_path):
     assert cf.generated_code == original.generated_code     # so the same code runs
 
 
-def test_source_locations_survive(tmp_path):
+def test_source_locations_are_saved_with_debug_info(tmp_path):
     m = _model()
-    tf.saved_model.save(m, str(tmp_path))
-    doc = json.loads((tmp_path / "saved_model.json").read_text())
+    tf.saved_model.save(m, str(tmp_path / "plain"))
+    doc = json.loads((tmp_path / "plain" / "saved_model.json").read_text())
+    assert not any("source" in op for g in doc["graphs"] for op in g["ops"])
+    options = tf.saved_model.SaveOptions(save_debug_info=True)
+    tf.saved_model.save(m, str(tmp_path / "debug"), options=options)
+    doc = json.loads((tmp_path / "debug" / "saved_model.json").read_text())
     sources = [op["source"] for g in doc["graphs"] for op in g["ops"] if "source" in op]
     assert any(s[0].endswith("catalogue.py") for s in sources)
+    loaded = tf.saved_model.load(str(tmp_path / "debug"))
+    assert "catalogue.py" in loaded.__call__.concrete_functions[0].graph.to_text() or any(
+        op.source is not None and op.source.filename.endswith("catalogue.py")
+        for op in loaded.__call__.concrete_functions[0].graph.get_operations())
 
 
 def test_large_constants_are_stored_beside_the_json(tmp_path):

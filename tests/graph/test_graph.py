@@ -137,3 +137,41 @@ def test_public_name_scope_and_control_dependencies():
     assert [c.type for c in add.control_inputs] == ["AssignAddVariableOp"]
     with tf.name_scope("eager"), tf.control_dependencies([]):
         assert (tf.constant(1) + 1).numpy() == 2
+
+
+def test_what_passes_read_of_a_tensor():
+    g = tf.function(lambda x: (tf.shape(x), x * 2.0)).get_concrete_function(
+        tf.TensorSpec([None, 3], tf.float32)).graph
+    x = g.inputs[0]
+    assert x.dims == (None, 3) and x.known_shape is None and x.static_nbytes is None
+    shape = g.get_operation_by_name("Shape").outputs[0]
+    assert shape.dims == (2,) and shape.known_shape == (2,) and shape.static_nbytes == 8
+    assert shape.known_value is None  # x's first dim is unknown: no value at trace time
+    k = traced(lambda: tf.shape(tf.zeros([4, 5]))).outputs[0].op.inputs[0]
+    assert k.known_value.tolist() == [4, 5]
+    unknown = tf.function(lambda x: x).get_concrete_function(
+        tf.TensorSpec(None, tf.float32)).graph.inputs[0]
+    assert unknown.dims is None and unknown.known_shape is None and unknown.ndim is None
+
+
+def test_copy_remove_and_release_name():
+    g = traced(lambda x: x + 1.0, tf.constant([1.0, 2.0]))
+    add = g.get_operation_by_name("AddV2")
+    add.inplace_input = 0
+    dst = FuncGraph("copy")
+    x = dst.placeholder(add.inputs[0].tensor_type, "x")
+    one = dst.placeholder(add.inputs[1].tensor_type, "one")
+    copy = dst.copy_operation(add, dst.unique_name("AddV2"), [x, one], [])
+    assert copy.type == "AddV2" and copy.attrs == add.attrs and copy.attrs is not add.attrs
+    assert copy.inplace_input == 0 and copy.source is add.source
+    assert copy.outputs[0].tensor_type.shape == add.outputs[0].tensor_type.shape
+    assert "_inplace" not in copy.attrs and "_inplace" not in str(dst.as_graph_def())
+    dst.remove_operations([copy])
+    assert [op.name for op in dst.operations] == ["x", "one"]
+    with pytest.raises(KeyError):
+        dst.get_operation_by_name("AddV2")
+    dst.release_name("AddV2")
+    assert dst.unique_name("AddV2") == "AddV2"   # free again
+    assert dst.unique_name("AddV2") == "AddV2_1"
+    dst.release_name("AddV2")                    # a numbered variant was handed out: kept
+    assert dst.unique_name("AddV2") == "AddV2_2"

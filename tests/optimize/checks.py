@@ -31,13 +31,15 @@ NO_EFFECT = {o.key for o in OPTIONS if o.does_nothing}
 
 def all_on(**changes) -> dict:
     """Every option on, the off-by-default ones included; every graph optimized
-    (min_graph_nodes=1); arithmetic limited to its bit-exact rules unless `_exact_only=False`."""
+    (min_graph_nodes=1); arithmetic limited to its exact group unless
+    `arithmetic_rounding_changing=True`."""
     opts = {o.key: o.default for o in OPTIONS}
     for o in OPTIONS:
         if isinstance(o.default, bool):
             opts[o.key] = True
     opts.update(disable_model_pruning=False, disable_meta_optimizer=False,
-                experimental_verify=False, min_graph_nodes=1, _exact_only=True)
+                experimental_verify=False, min_graph_nodes=1,
+                arithmetic_rounding_changing=False)
     opts.update(changes)
     return opts
 
@@ -127,8 +129,7 @@ class Tolerance:
     """How far a pass that documents a rounding change may move a result: finite values stay
     within 1e-2 relative to the scale of the values the traced graph computes (a last-bit change
     early on grows by cancellation later); non-finite values stay put unless the change is
-    documented to move them (float16 overflows and underflows, pow(-inf, 0.5) = inf but
-    sqrt(-inf) = nan)."""
+    documented to move them (float16 overflows and underflows)."""
     scale: float = 1.0
     nonfinite_may_differ: bool = False
 
@@ -168,10 +169,12 @@ def value_scale(graph, program) -> float:
 # Passes after which a runtime error may be gone, because the op that raised is no longer
 # needed (non-strict execution, R-4.1): the debug stripper removes checks and the prints that
 # read a value; inlining a stateful call leaves the callee's unread outputs unneeded, as
-# TensorFlow's inlining does; constant folding and shape optimization answer shape(x) from x's
-# static shape, so x itself may go unneeded, as with TensorFlow's MaterializeShapes.
-DROPS_ERRORS = ("debug_stripper", "function_optimization", "constant_folding",
-                "shape_optimization")
+# TensorFlow's inlining does; removing a dead branch of a stateful cond inlines the branch
+# taken, whose unread outputs are then unneeded too (TensorFlow's RemoveDeadBranches); constant
+# folding and shape optimization answer shape(x) from x's static shape, so x itself may go
+# unneeded, as with TensorFlow's MaterializeShapes.
+DROPS_ERRORS = ("debug_stripper", "function_optimization", "loop_optimization",
+                "constant_folding", "shape_optimization")
 
 
 def compare(reference: list, result: list, where: str, *, debug_stripped: bool = False,

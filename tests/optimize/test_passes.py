@@ -231,7 +231,7 @@ def test_memory_optimization_reuses_dead_buffers():
     from tracegraph.optimize.passes import PASSES, PassContext
     ctx = PassContext(options.current())
     new = PASSES["memory_optimization"].fn(g, ctx)
-    marked = [op for op in new.operations if op.attrs.get("_inplace") is not None]
+    marked = [op for op in new.operations if op.inplace_input is not None]
     assert len(marked) >= 8
     assert "peak intermediate memory 8,000 -> 4,000 bytes" in ctx.detail
     x = np.linspace(-1, 1, 1000, dtype=np.float32)
@@ -245,7 +245,7 @@ def test_memory_optimization_never_overwrites_inputs_or_shared_values():
         return b * a
 
     new = apply_pass("memory_optimization", traced(f, spec([4])))
-    inplace = {op.name: op.attrs.get("_inplace") for op in new.operations}
+    inplace = {op.name: op.inplace_input for op in new.operations}
     assert inplace["Mul"] is None and inplace["AddV2"] is None
 
 

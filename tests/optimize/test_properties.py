@@ -5,7 +5,8 @@ updates, fed NaN, +-Inf and -0.0 among other values (programs.py, strategies.py)
 - every pass alone and the whole pipeline give the traced graph's results bit for bit (same
   dtype, shape and values, NaNs in the same places, same signs of zero), print the same text
   and leave the Variables with the same values, over two calls;
-- passes that document a rounding change (auto mixed precision, the inexact arithmetic rules)
+- passes that document a rounding change (auto mixed precision, arithmetic's rounding-changing
+  group)
   stay within a tolerance, on graphs of continuous ops;
 - the verifier passes after every pass, every pass is idempotent, and the traced graph is
   never changed.
@@ -47,9 +48,10 @@ SLOW = settings(max_examples=1000, deadline=None,
 SMOOTH_SLOW = settings(max_examples=500, deadline=None,
                        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-EXACT_PASSES = [name for name, p in PASSES.items() if p.exact and name not in NO_EFFECT]
+EXACT_PASSES = [name for name, p in PASSES.items()
+                if p.exact_under(all_on()) and name not in NO_EFFECT]
 ROUNDING_PASSES = [name for name, p in PASSES.items() if not p.exact]
-NONFINITE_RULES = {"pow_half"}  # pow(-inf, 0.5) = inf, sqrt(-inf) = nan (arithmetic.py)
+ROUNDING_GROUPS = [name for name, p in PASSES.items() if p.rounding_option is not None]
 
 
 def check_exact(program, *, each_pass_in_pipeline: bool = False) -> None:
@@ -96,11 +98,13 @@ def check_rounding(program) -> None:
         out, _ = run_pass(name, graph, all_on())
         compare(reference, observe(out, traced, program), f"pass {name}", compare=half,
                 graph=out)
-    out, ctx = run_pass("arithmetic_optimization", graph, all_on(_exact_only=False))
-    moved = bool({r.rule for r in ctx.rewrites} & NONFINITE_RULES)
-    compare(reference, observe(out, traced, program), "arithmetic with inexact rules",
-            compare=Tolerance(scale, moved), graph=out)
-    everything, report = optimize(graph, all_on(_exact_only=False), verify=True)
+    for name in ROUNDING_GROUPS:  # the pass with its rounding-changing group on
+        opts = all_on(**{PASSES[name].rounding_option: True})
+        out, _ = run_pass(name, graph, opts)
+        compare(reference, observe(out, traced, program), f"pass {name}, rounding-changing "
+                "group on", compare=Tolerance(scale, False), graph=out)
+    everything, report = optimize(graph, all_on(arithmetic_rounding_changing=True),
+                                  verify=True)
     for _, snapshot in report.snapshots:
         verify(snapshot)
     verify(everything)

@@ -22,8 +22,8 @@ def _same_results(a, b):
 
 
 def test_loop_invariant_code_motion_hoists_two_values():
-    # loop.py compared tensors with `in` (tf.equal on tensors): a body reading two hoisted
-    # values made the pass raise.
+    # loop_optimization.py compared tensors with `in` (tf.equal on tensors): a body reading
+    # two hoisted values made the pass raise.
     def f(x, y):
         def body(i, acc):
             return i + 1, acc * tf.sin(x) + tf.cos(y)
@@ -41,7 +41,7 @@ def test_loop_invariant_code_motion_hoists_two_values():
 
 def test_in_place_mark_dropped_when_its_input_is_hoisted_out_of_a_loop():
     # The body's add wrote into neg(x) in place (memory optimization of the body); hoisting
-    # neg(x) made the add's input a loop-invariant placeholder, and the copied `_inplace`
+    # neg(x) made the add's input a loop-invariant placeholder, and the copied in-place
     # mark made every iteration overwrite it.
     def f(x):
         def body(i, acc):
@@ -65,9 +65,9 @@ def test_in_place_mark_dropped_when_its_input_gains_a_reader():
 
     graph = traced(f, spec([2]))
     marked, _ = run_pass("memory_optimization", graph, all_on())
-    assert any(op.attrs.get("_inplace") is not None for op in marked.operations)
+    assert any(op.inplace_input is not None for op in marked.operations)
     merged, _ = run_pass("common_subgraph_elimination", marked, all_on())
-    assert all(op.attrs.get("_inplace") is None for op in merged.operations)
+    assert all(op.inplace_input is None for op in merged.operations)
     x = np.array([0.0, -np.inf], np.float32)
     _same_results(run(graph, x), run(merged, x))
 

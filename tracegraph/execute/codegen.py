@@ -178,7 +178,7 @@ class _Emitter:
         if template == "{0}":  # identity: an alias, no line
             self.expr[out_slots[0]] = ins[0]
             return
-        inplace = op.attrs.get("_inplace")
+        inplace = op.inplace_input  # Operation.inplace_input: set by memory optimization
         if inplace is not None:  # the memory optimizer proved this input dead here
             ufunc = self.bind_global(f"np_{op_def.ufunc.__name__}", op_def.ufunc)
             self.expr[out_slots[0]] = ins[inplace]

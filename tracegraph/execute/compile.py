@@ -77,7 +77,7 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     if _crosscheck and executor != "interpreter":
         reference = _build(graph, inputs, outputs, constants, "interpreter", name)
         # Parts on threads use one BLAS thread each: matmul sums in another order.
-        exact = (executor != "jit" or _exact(graph)) and not isinstance(fn, ParallelFunction)
+        exact = _exact(graph) and not isinstance(fn, ParallelFunction)
         return _CrossChecked(fn, reference, graph, exact=exact)
     return fn
 
@@ -91,8 +91,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor == "jit" and (getattr(graph, "jit_cluster", False) or
-                                  getattr(graph, "jit_loop", False)):
+        if executor != "interpreter" and (getattr(graph, "jit_cluster", False) or
+                                          getattr(graph, "jit_loop", False)):
             from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         cache[executor] = fn

@@ -33,7 +33,7 @@ class Interpreter:
             dead = [s for s in set(in_slots) if plan.last_use.get(s) == index]
             out_slots = [plan.slot(t) for t in op.outputs]
             kernel = op_def.kernel
-            inplace = op.attrs.get("_inplace")
+            inplace = op.inplace_input  # Operation.inplace_input: set by memory optimization
             if inplace is not None:  # the memory optimizer proved input `inplace` dead here
                 kernel = _writing_into(op_def.ufunc, inplace)
             self.steps.append((op, kernel, in_slots, op.input_arity, out_slots, attrs,

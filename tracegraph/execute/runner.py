@@ -9,6 +9,11 @@ from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
 from ..trace.concrete import set_runner
 from .compile import compile_graph
+from .jit import numba_available
+
+# Elementwise clusters with at least this many elements run as fused kernels in a default
+# tf.function when numba is installed (0 turns it off; jit_compile=True fuses every cluster).
+AUTO_FUSE_ELEMENTS = 1 << 16
 
 __all__ = ["prepare"]
 
@@ -28,6 +33,10 @@ def prepare(concrete):
     graph, report = optimize(concrete.graph)
     if concrete.executor == "jit":
         graph = _fuse(graph, report)
+    elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and numba_available():
+        # As Grappler's remapper fuses in TensorFlow's default path: large elementwise
+        # clusters run on the jit executor's kernels (with TensorFlow's accuracy for tanh/exp).
+        graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
@@ -37,23 +46,25 @@ def prepare(concrete):
     return compiled, graph, report
 
 
-def _fuse(graph, report):
-    """jit_compile=True: the clusters the jit executor compiles, reported as a pass."""
+def _fuse(graph, report, min_elements: int = 0):
+    """jit_compile=True: the clusters the jit executor compiles, reported as a pass (by
+    default, with `min_elements`: only large clusters)."""
     import time
 
     from ..optimize.builder import count_edges
     from ..optimize.jit_fusion import jit_fusion
     from ..optimize.passes import PassContext, PassReport
-    from .jit import numba_available, warn_without_numba
+    from .jit import warn_without_numba
 
     if not numba_available():
-        warn_without_numba()
+        if not min_elements:
+            warn_without_numba()
         return graph
     ctx = PassContext({})
     nodes, edges = len(graph.operations), count_edges(graph)
     start = time.perf_counter()
     try:
-        fused = jit_fusion(graph, ctx)
+        fused = jit_fusion(graph, ctx, min_elements)
     except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
         import warnings
 

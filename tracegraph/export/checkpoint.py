@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from .. import dtypes as d
 from ..framework.variables import Variable
 from ..shapes import shapes_compatible
 from .arrays import check_meta, file_sha256, read_npz, write_npz
+from .checkpoint_state import atomic_write, latest_checkpoint, read_state, update_state
 from .errors import FORMAT_VERSION, SavedDataError
 from .loading import read_json
 from .objects import ObjectGraph, children_of
@@ -33,7 +33,6 @@ __all__ = ["Checkpoint", "CheckpointManager", "list_variables", "load_variable",
 FORMAT = "tracegraph.checkpoint"
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
-STATE_FILE = "checkpoint"
 
 
 def _data_path(prefix: str) -> str:
@@ -51,25 +50,11 @@ def _variable_keys(root) -> dict[str, Variable]:
     return out
 
 
-def _atomic_write(path: str, write) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=directory)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
 def _write_checkpoint(prefix: str, variables: dict[str, Variable]) -> str:
     prefix = os.fspath(prefix)
     names = {key: f"t{i}" for i, key in enumerate(sorted(variables))}
     arrays = {names[k]: (v.dtype, v.handle.value) for k, v in variables.items()}
-    _atomic_write(_data_path(prefix), lambda tmp: write_npz(tmp, arrays))
+    atomic_write(_data_path(prefix), lambda tmp: write_npz(tmp, arrays))
     entries = {k: {"member": names[k], "dtype": v.dtype.name,
                    "shape": [int(s) for s in np.shape(v.handle.value)]}
                for k, v in sorted(variables.items())}
@@ -80,7 +65,7 @@ def _write_checkpoint(prefix: str, variables: dict[str, Variable]) -> str:
     def write_index(tmp):
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(index, f)
-    _atomic_write(f"{prefix}.index", write_index)
+    atomic_write(f"{prefix}.index", write_index)
     return prefix
 
 
@@ -241,7 +226,7 @@ class Checkpoint:
         directory's `checkpoint` state file; returns the path."""
         self.save_counter.assign_add(1)
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
-        _update_state(os.path.dirname(os.path.abspath(path)), path, None)
+        update_state(os.path.dirname(os.path.abspath(path)), path, None)
         return path
 
     def read(self, save_path, options=None) -> CheckpointLoadStatus:
@@ -279,56 +264,6 @@ class _CheckpointView:
             self.save_counter = counter
 
 
-# ---- the `checkpoint` state file -----------------------------------------------------------------
-
-_STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "([^"\\]*)"$')
-
-
-def _read_state(directory: str) -> tuple[str | None, list[str]]:
-    path = os.path.join(directory, STATE_FILE)
-    if not os.path.isfile(path):
-        return None, []
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(1 << 20)
-    except (OSError, UnicodeDecodeError) as e:
-        raise SavedDataError(path, "", f"cannot read ({e})") from None
-    latest, all_paths = None, []
-    for i, line in enumerate(text.splitlines()):
-        if not line.strip():
-            continue
-        m = _STATE_LINE.match(line.strip())
-        if m is None or not m.group(2) or os.sep in m.group(2) or m.group(2) in (".", ".."):
-            raise SavedDataError(path, f"line {i + 1}", "expected `model_checkpoint_path: "
-                                 "\"NAME\"` with a file name in this directory")
-        if m.group(1) == "model_checkpoint_path":
-            latest = os.path.join(directory, m.group(2))
-        else:
-            all_paths.append(os.path.join(directory, m.group(2)))
-    return latest, all_paths
-
-
-def _update_state(directory: str, latest: str, all_paths: list | None) -> None:
-    if all_paths is None:
-        _, all_paths = _read_state(directory)
-        all_paths = [p for p in all_paths if p != latest] + [latest]
-    lines = [f'model_checkpoint_path: "{os.path.basename(latest)}"']
-    lines += [f'all_model_checkpoint_paths: "{os.path.basename(p)}"' for p in all_paths]
-
-    def write(tmp):
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
-    _atomic_write(os.path.join(directory, STATE_FILE), write)
-
-
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """The newest checkpoint prefix recorded in `checkpoint_dir`, or None."""
-    latest, _ = _read_state(os.fspath(checkpoint_dir))
-    if latest is None or not os.path.isfile(f"{latest}.index"):
-        return None
-    return latest
-
-
 def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
     """`[(key, shape)]` of a checkpoint (a prefix, or a directory: its latest checkpoint)."""
     reader = _Reader(ckpt_dir_or_file)
@@ -361,7 +296,7 @@ class CheckpointManager:
         self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
         self._prefix = os.path.join(self._directory, checkpoint_name)
-        latest, paths = _read_state(self._directory)
+        latest, paths = read_state(self._directory)
         self._checkpoints = [p for p in paths if os.path.isfile(f"{p}.index")]
         self._latest = latest if latest in self._checkpoints else (
             self._checkpoints[-1] if self._checkpoints else None)
@@ -395,7 +330,7 @@ class CheckpointManager:
                 if os.path.isfile(f):
                     os.remove(f)
         self._latest = path
-        _update_state(self._directory, path, self._checkpoints)
+        update_state(self._directory, path, self._checkpoints)
         return path
 
     def restore_or_initialize(self):

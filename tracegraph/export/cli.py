@@ -18,8 +18,8 @@ import numpy as np
 
 from ..shapes import format_shape
 from .errors import SavedDataError
-from .functions import RestoredFunction
 from .loading import RestoredObject, load
+from .restored import RestoredFunction
 
 __all__ = ["main"]
 

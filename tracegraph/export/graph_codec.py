@@ -31,6 +31,7 @@ from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph, Graph, group_values
 from ..graph.source import SourceLocation
 from ..graph.verify import GraphVerificationError, verify
+from ..ops.array import placeholder_op
 from ..ops.registry import get_op
 from ..shapes import TensorType, shapes_compatible
 from ..trace.keys import VariableSpec
@@ -115,7 +116,8 @@ def _check_saveable(op, fn_name: str) -> None:
             "that does not call it.")
 
 
-def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
+def encode_graph(graph: Graph, enc: Encoder, fn_name: str, sources: bool = False) -> dict:
+    """`sources`: keep each op's user source location (TensorFlow's `save_debug_info`)."""
     index = {id(op): i for i, op in enumerate(graph.operations)}
     ops = []
     if not safe_name(graph.name):
@@ -138,7 +140,7 @@ def encode_graph(graph: Graph, enc: Encoder, fn_name: str) -> dict:
                  "arity": list(op.input_arity), "attrs": attrs,
                  "control": [index[id(c)] for c in op.control_inputs],
                  "outputs": [_output_type(t, enc) for t in op.outputs]}
-        if op.source is not None:
+        if sources and op.source is not None:
             entry["source"] = [str(op.source.filename), int(op.source.lineno),
                                str(op.source.function)]
         ops.append(entry)
@@ -316,7 +318,7 @@ def _decode_op(dec: Decoder, graph: FuncGraph, ops: list, v, field: str):
                for i, c in enumerate(dec.list(v["control"], f"{field}.control", 100_000))]
     declared = [_decode_type(dec, t, f"{field}.outputs[{i}]")
                 for i, t in enumerate(dec.list(v["outputs"], f"{field}.outputs", 100_000))]
-    if op_def.tf_type == "Placeholder":
+    if op_def is placeholder_op:
         shape = attrs.get("shape")
         if len(declared) != 1 or attrs.get("dtype") is not declared[0].dtype or not (
                 shape is None or type(shape) is tuple) or shape != declared[0].shape:
@@ -349,7 +351,7 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
         where = f"{field}.captures[{i}]"
         dec.obj(c, where, ("placeholder", "value"))
         ph = _ref(dec, c["placeholder"], f"{where}.placeholder", ops)
-        if ph.op.type != "Placeholder" or any(ph is p for _, p in graph.captures.values()) \
+        if ph.op.op_def is not placeholder_op or any(ph is p for _, p in graph.captures.values()) \
                 or any(ph is t for t in graph.inputs):
             dec.fail(f"{where}.placeholder", "must be a placeholder used once")
         value = externals(dec.value(c["value"], f"{where}.value"), f"{where}.value")
@@ -360,7 +362,7 @@ def decode_graph(dec: Decoder, v, field: str, externals) -> FuncGraph:
             dec.fail(f"{where}.value", f"a {want.name} value for a {ph.dtype.name} placeholder")
         graph.captures[id(value)] = (value, ph)
     for i, t in enumerate(graph.inputs):
-        if t.op.type != "Placeholder":
+        if t.op.op_def is not placeholder_op:
             dec.fail(f"{field}.inputs[{i}]", "graph inputs must be placeholders")
     depths = dec.__dict__.setdefault("graph_depths", {})
     depth = 1 + max((depths.get(id(sub), 0) for op in ops for _, sub in op.subgraphs()),

@@ -20,8 +20,9 @@ from ..framework.variables import ResourceHandle, Variable
 from ..shapes import TensorSpec, shapes_compatible
 from .arrays import check_meta, file_sha256, read_npz
 from .errors import FORMAT_VERSION, SavedDataError
-from .functions import RestoredFunction, SignatureFunction, decode_concrete
+from .functions import decode_concrete
 from .graph_codec import decode_graph
+from .restored import RestoredFunction, SignatureFunction
 from .saving import FORMAT
 from .values import Decoder
 

@@ -22,12 +22,13 @@ from ..trace.concrete import ConcreteFunction
 from ..trace.function import Function
 from .arrays import file_sha256, write_npz
 from .errors import FORMAT_VERSION
-from .functions import encode_concrete, signature_outputs
+from .functions import encode_concrete
 from .graph_codec import collect_graphs, encode_graph, graph_variables
 from .objects import ObjectGraph
+from .restored import signature_outputs
 from .values import Encoder
 
-__all__ = ["save", "write_directory", "FORMAT", "DEFAULT_SIGNATURE"]
+__all__ = ["save", "write_directory", "FORMAT", "DEFAULT_SIGNATURE", "SaveOptions"]
 
 FORMAT = "tracegraph.saved_model"
 DEFAULT_SIGNATURE = "serving_default"
@@ -104,8 +105,24 @@ def _signature_entry(name: str, cf: ConcreteFunction, index: int, enc: Encoder) 
     return {"function": index, "inputs": inputs, "outputs": [[k, i] for k, i in outputs]}
 
 
-def build(obj, signatures=None) -> tuple[dict, dict, dict]:
+class SaveOptions:
+    """`tf.saved_model.SaveOptions`. `save_debug_info=True` keeps each op's source location
+    (file, line, function) so a loaded function's errors and generated code name the user's
+    lines; off by default, as in TensorFlow (paths of the saving machine stay private). Other
+    TensorFlow options are accepted and have no effect here."""
+
+    def __init__(self, namespace_whitelist=None, save_debug_info=False, function_aliases=None,
+                 experimental_io_device=None, experimental_variable_policy=None,
+                 experimental_custom_gradients=True, experimental_image_format=False,
+                 experimental_skip_saver=False, experimental_sharding_callback=None,
+                 extra_tags=None):
+        self.save_debug_info = bool(save_debug_info)
+        self.function_aliases = function_aliases
+
+
+def build(obj, signatures=None, options=None) -> tuple[dict, dict, dict]:
     """(the JSON document, variable arrays, constant arrays) for `obj`."""
+    debug_info = bool(getattr(options, "save_debug_info", False))
     objects = ObjectGraph(obj)
     sigs = _normalize_signatures(obj, objects, signatures)
     concretes: list[ConcreteFunction] = []
@@ -156,7 +173,7 @@ def build(obj, signatures=None) -> tuple[dict, dict, dict]:
     doc = {
         "format": FORMAT, "version": FORMAT_VERSION,
         "objects": nodes,
-        "graphs": [encode_graph(g, enc, g.name) for g in graphs],
+        "graphs": [encode_graph(g, enc, g.name, debug_info) for g in graphs],
         "functions": [encode_concrete(cf, enc, graph_index, input_signatures.get(id(cf)))
                       for cf in concretes],
         "signatures": {name: _signature_entry(name, sigs[name], i, enc)
@@ -190,7 +207,7 @@ def write_directory(export_dir, write_files) -> None:
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
     """`tf.saved_model.save`: writes `obj`'s traced functions, variables and signatures."""
-    doc, variables, constants = build(obj, signatures)
+    doc, variables, constants = build(obj, signatures, options)
 
     def write(tmp):
         write_npz(os.path.join(tmp, "variables.npz"), variables)

@@ -209,7 +209,7 @@ class GraphContext:
     # --- conversion ----------------------------------------------------------------------------
     def convert(self, value, dtype, dtype_hint, name):
         if isinstance(value, (Tensor, Variable)):
-            t = self._to_graph_tensor(value, None, name or "Const")
+            t = self._to_graph_tensor(value, None, name or const_op.tf_type)
             if dtype is not None and t.dtype is not dtype:
                 raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
                                  f"with dtype {t.dtype.name}: {t!r}")
@@ -217,10 +217,10 @@ class GraphContext:
         if dtype is None and dtype_hint is not None:
             try:
                 return self._to_graph_tensor(to_array(value, dtype_hint), dtype_hint,
-                                             name or "Const")
+                                             name or const_op.tf_type)
             except (TypeError, ValueError):
                 pass
-        return self._to_graph_tensor(value, dtype, name or "Const")
+        return self._to_graph_tensor(value, dtype, name or const_op.tf_type)
 
     def next_op_seed(self) -> int:
         return len(self.graph.operations)

@@ -33,10 +33,19 @@ def group_values(values, arity) -> list:
 
 
 class Operation:
-    """One node: an op record applied to inputs, with attrs, control inputs and outputs."""
+    """One node: an op record applied to inputs, with attrs, control inputs and outputs.
+
+    `inplace_input` is the in-place protocol, owned by this layer: None (the default), or the
+    index of an input whose buffer the op's kernel may write its result into (the op's record
+    names a NumPy ufunc, so the kernel runs as `ufunc(*inputs, out=inputs[i])`). Only the
+    memory optimization pass sets it, after proving the input dies at this op and has the
+    result's shape and dtype (`optimize.builder.may_write_into`); every rebuild of a graph
+    re-checks it; the executors (interpreter, generated code) read it. It is not an attr: it
+    never reaches a GraphDef, so a graph loaded from a file cannot claim it.
+    """
 
     __slots__ = ("graph", "name", "op_def", "inputs", "input_arity", "attrs", "control_inputs",
-                 "outputs", "source", "kernel_attrs", "__weakref__")
+                 "outputs", "source", "kernel_attrs", "inplace_input", "__weakref__")
 
     def __init__(self, graph, op_def, name: str, inputs, input_arity, attrs: dict,
                  output_types, control_inputs=(), source: SourceLocation | None = None):
@@ -49,8 +58,9 @@ class Operation:
         self.control_inputs = list(control_inputs)
         self.source = source
         self.outputs = [SymbolicTensor(self, i, t) for i, t in enumerate(output_types)]
+        self.inplace_input: int | None = None
         # attrs the kernel takes: not the type attrs the inputs already determine, nor the
-        # internal `_...` ones (annotations such as `_user_specified_name`, `_inplace`)
+        # internal `_...` ones (annotations such as `_user_specified_name`)
         self.kernel_attrs = {k: v for k, v in attrs.items()
                              if k not in op_def.type_attrs and not k.startswith("_")}
 
@@ -119,6 +129,32 @@ class Graph:
         self._ops.append(op)
         self._by_name[name] = op
         return op
+
+    def copy_operation(self, op: Operation, name: str, inputs, control_inputs,
+                       attrs: dict | None = None) -> Operation:
+        """A copy of `op` (of this or another graph) in this graph: same record, attrs (or
+        `attrs`), output types, source and in-place mark, reading `inputs` (tensors of this
+        graph) after `control_inputs`. `name` must be unique here (see `unique_name`)."""
+        new = self.add_operation(op.op_def, name, inputs, op.input_arity,
+                                 dict(op.attrs if attrs is None else attrs),
+                                 [t.tensor_type for t in op.outputs], control_inputs, op.source)
+        new.inplace_input = op.inplace_input
+        return new
+
+    def remove_operations(self, ops) -> None:
+        """Takes `ops` out of the graph. No remaining op may read them (a pass removes ops it
+        made and then replaced, or constants nothing reads any more)."""
+        ids = {id(op) for op in ops}
+        if not ids:
+            return
+        self._ops = [op for op in self._ops if id(op) not in ids]
+        self._by_name = {op.name: op for op in self._ops}
+
+    def release_name(self, name: str) -> None:
+        """Makes `name` free again after the op that took it was removed (only when no
+        numbered variant `name_1` was handed out since)."""
+        if self._name_counts.get(name.lower()) == 1:
+            del self._name_counts[name.lower()]
 
     @contextlib.contextmanager
     def name_scope(self, name: str):

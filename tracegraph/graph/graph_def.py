@@ -254,7 +254,7 @@ def _function_def(graph) -> FunctionDef:
             args.append(t)
     nodes = [_node(op, True, placeholders) for op in graph.operations if op not in placeholders]
     outputs = list(getattr(graph, "outputs", []))
-    out_names = [_arg_name(t) if t.op.type != "Placeholder" else f"output_{i}"
+    out_names = [_arg_name(t) if "placeholder" not in t.op.op_def.flags else f"output_{i}"
                  for i, t in enumerate(outputs)]
     ret = [(n, _input_name(t, True, placeholders)) for n, t in zip(out_names, outputs)]
     return FunctionDef(graph.name, [(placeholders[t.op], t.dtype) for t in args],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework.tensor import Tensor
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
 
@@ -44,6 +46,32 @@ class SymbolicTensor(Tensor):
     @property
     def tensor_type(self) -> TensorType:
         return TensorType(self._dtype, self._shape, self._value)
+
+    # --- what passes read (the IR's public surface; `set_shape` is the only writer) ----------
+    @property
+    def dims(self) -> tuple | None:
+        """The static shape as a tuple (None for an unknown dim), or None for unknown rank."""
+        return self._shape
+
+    @property
+    def known_shape(self) -> tuple | None:
+        """The static shape when every dim is known, else None."""
+        shape = self._shape
+        return None if shape is None or None in shape else shape
+
+    @property
+    def static_nbytes(self) -> int | None:
+        """The size of the value in bytes when the shape is fully known, else None (a string
+        or resource counts one byte per element)."""
+        shape = self.known_shape
+        if shape is None:
+            return None
+        return int(np.prod(shape, dtype=np.int64)) * max(self._dtype.size, 1)
+
+    @property
+    def known_value(self):
+        """The value inference computed at trace time (small constant results), or None."""
+        return self._value
 
     def consumers(self) -> list:
         return [op for op in self.op.graph.get_operations() if self in op.inputs]

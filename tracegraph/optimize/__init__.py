@@ -1,20 +1,20 @@
-"""Layer 7: the Grappler-style optimizer. Importing it registers every pass (one module each);
-`meta.ORDER` is the one place that orders them."""
+"""Layer 7: the Grappler-style optimizer. Importing it registers every pass (one module each,
+named after the pass it registers); `meta.ORDER` is the one place that orders them."""
 
 from . import (  # noqa: F401
-    arithmetic,
+    arithmetic_optimization,
+    auto_mixed_precision,
+    common_subgraph_elimination,
     constant_folding,
-    cse,
     debug_stripper,
-    dependency,
-    function_inlining,
-    layout,
-    loop,
-    memory,
-    mixed_precision,
+    dependency_optimization,
+    function_optimization,
+    layout_optimizer,
+    loop_optimization,
+    memory_optimization,
     no_effect,
     pruning,
-    remapper,
-    shape,
+    remapping,
+    shape_optimization,
 )
 from .meta import ORDER, optimize  # noqa: F401

@@ -32,7 +32,7 @@ class GraphBuilder:
         self.tensors: dict[int, object] = {}   # id(src tensor) -> dst tensor
         self.ops: dict[int, list] = {}         # id(src op) -> dst ops standing for it
         self._ctx = GraphContext(dst)
-        self._discarded: set = set()
+        self._discarded: list = []
         for t in getattr(src, "inputs", []):
             self.copy(t.op)
         for key, (external, ph) in getattr(src, "captures", {}).items():
@@ -65,14 +65,12 @@ class GraphBuilder:
 
     # --- building --------------------------------------------------------------------------
     def copy(self, op, inputs=None, attrs=None, control_inputs=None, name=None) -> Operation:
-        """`op` in the new graph, with its inputs mapped (or given), same attrs and types."""
+        """`op` in the new graph, with its inputs mapped (or given), same attrs and types, and
+        its in-place mark (`Operation.inplace_input`, re-checked by `finish`)."""
         dst = self.dst
         inputs = [self.tensor(t) for t in op.inputs] if inputs is None else list(inputs)
         controls = self.controls(op) if control_inputs is None else list(control_inputs)
-        types = [t.tensor_type for t in op.outputs]
-        new = dst.add_operation(op.op_def, dst.unique_name(name or op.name), inputs,
-                                op.input_arity, dict(op.attrs if attrs is None else attrs),
-                                types, controls, op.source)
+        new = dst.copy_operation(op, dst.unique_name(name or op.name), inputs, controls, attrs)
         for old_t, new_t in zip(op.outputs, new.outputs):
             self.tensors[id(old_t)] = new_t
         self.ops[id(op)] = [new]
@@ -91,9 +89,8 @@ class GraphBuilder:
     def discard(self, new_op) -> None:
         """Takes an op made in the new graph back out (it must have no consumers); its name is
         free again, so a replacement can take it."""
-        self._discarded.add(id(new_op))
-        if self.dst._name_counts.get(new_op.name.lower()) == 1:
-            del self.dst._name_counts[new_op.name.lower()]
+        self._discarded.append(new_op)
+        self.dst.release_name(new_op.name)
 
     def drop(self, op) -> None:
         """`op` disappears; control edges on it move to its own control inputs."""
@@ -115,10 +112,7 @@ class GraphBuilder:
                           name, source, controls)
 
     def finish(self) -> FuncGraph:
-        if self._discarded:
-            dst = self.dst
-            dst._ops = [op for op in dst._ops if id(op) not in self._discarded]
-            dst._by_name = {op.name: op for op in dst._ops}
+        self.dst.remove_operations(self._discarded)
         self.dst.outputs = [self.tensor(t) for t in getattr(self.src, "outputs", [])]
         self.dst.auto_control_deps = getattr(self.src, "auto_control_deps", True)
         _drop_stale_inplace(self.dst)
@@ -134,21 +128,22 @@ def may_write_into(op, index: int, uses: dict, outputs: set) -> bool:
     producer = t.op.op_def
     return ("fresh_output" in producer.flags and not producer.stateful
             and uses.get(id(t)) == [op] and id(t) not in outputs
-            and t._shape == out._shape and t.dtype is out.dtype)
+            and t.dims == out.dims and t.dtype is out.dtype)
 
 
 def _drop_stale_inplace(graph) -> None:
-    """An op copied with memory optimization's `_inplace` keeps it only while the rule still
-    holds in the new graph: a pass may have given it another input (a loop invariant hoisted
-    into a placeholder, a value merged with a duplicate that has other readers)."""
-    marked = [op for op in graph.operations if op.attrs.get("_inplace") is not None]
+    """An op copied with memory optimization's in-place mark (`Operation.inplace_input`) keeps
+    it only while the rule still holds in the new graph: a pass may have given it another input
+    (a loop invariant hoisted into a placeholder, a value merged with a duplicate that has
+    other readers)."""
+    marked = [op for op in graph.operations if op.inplace_input is not None]
     if not marked:
         return
     uses = consumers(graph)
     outputs = {id(t) for t in getattr(graph, "outputs", [])}
     for op in marked:
-        if not may_write_into(op, op.attrs["_inplace"], uses, outputs):
-            del op.attrs["_inplace"]
+        if not may_write_into(op, op.inplace_input, uses, outputs):
+            op.inplace_input = None
 
 
 def count_edges(graph: Graph) -> int:

@@ -21,12 +21,8 @@ def _foldable(op) -> bool:
 
 
 def _static_bytes(op) -> int | None:
-    total = 0
-    for t in op.outputs:
-        if t._shape is None or any(s is None for s in t._shape):
-            return None
-        total += int(np.prod(t._shape, dtype=np.int64)) * max(t.dtype.size, 1)
-    return total
+    sizes = [t.static_nbytes for t in op.outputs]
+    return None if None in sizes else sum(sizes)
 
 
 def _known(b: GraphBuilder, t, captured: dict):
@@ -58,7 +54,7 @@ def _anything_to_fold(graph) -> bool:
         if not _foldable(op) or not op.outputs:
             continue
         if all(id(t) in constant for t in op.inputs) or (
-                op.inputs and all(t._value is not None for t in op.outputs)):
+                op.inputs and all(t.known_value is not None for t in op.outputs)):
             return True
     return False
 
@@ -68,7 +64,7 @@ def constant_folding(graph, ctx):
     if not _anything_to_fold(graph):
         return graph
     b = GraphBuilder(graph)
-    captured = {id(ph): value._value for value, ph in b.dst.captures.values()
+    captured = {id(ph): np.asarray(value) for value, ph in b.dst.captures.values()
                 if isinstance(value, EagerTensor)}
     changed = False
     for op in b.pending():
@@ -89,7 +85,7 @@ def constant_folding(graph, ctx):
                     _replace(b, op, results, ctx)
                     changed = True
                     continue
-        known = [t._value for t in op.outputs]
+        known = [t.known_value for t in op.outputs]
         if op.inputs and all(v is not None for v in known):  # e.g. shape of a known shape
             _replace(b, op, known, ctx)
             changed = True
@@ -109,9 +105,7 @@ def _without_dead_constants(graph):
             and id(op.outputs[0]) not in read and id(op) not in controlled]
     if not dead:
         return graph
-    ids = {id(op) for op in dead}
-    graph._ops = [op for op in graph.operations if id(op) not in ids]
-    graph._by_name = {op.name: op for op in graph._ops}
+    graph.remove_operations(dead)
     return graph
 
 

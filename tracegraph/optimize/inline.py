@@ -24,9 +24,8 @@ def inline_graph(b: GraphBuilder, sub, inputs: list, prefix: str, controls: list
         new_controls = [ops[id(c)] for c in op.control_inputs if id(c) in ops]
         if not op.inputs or op.op_def.stateful or "resource_read" in op.op_def.flags:
             new_controls += [c for c in controls if c not in new_controls]
-        new = dst.add_operation(op.op_def, dst.unique_name(f"{prefix}/{op.name}"), new_inputs,
-                                op.input_arity, dict(op.attrs),
-                                [t.tensor_type for t in op.outputs], new_controls, op.source)
+        new = dst.copy_operation(op, dst.unique_name(f"{prefix}/{op.name}"), new_inputs,
+                                 new_controls)
         ops[id(op)] = new
         for old_t, new_t in zip(op.outputs, new.outputs):
             tensors[id(old_t)] = new_t

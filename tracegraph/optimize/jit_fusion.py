@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
+
 from ..graph.graph import FuncGraph
 from ..ops.cluster import (
     APPROXIMATED,
@@ -140,17 +142,44 @@ def _worth_alone(op) -> bool:
                                     for fn, dtype in APPROXIMATED.items())
 
 
-def jit_fusion(graph, ctx=None):
+def jit_fusion(graph, ctx=None, min_elements: int = 0):
     """The pass: `graph` with every cluster replaced by a `_FusedElementwise` op (sub-graphs of
-    control flow are fused too). Returns `graph` itself when nothing fuses."""
-    graph = _fuse_subgraphs(graph, ctx)
+    control flow are fused too). Returns `graph` itself when nothing fuses. With `min_elements`
+    (the default tf.function's use), only clusters whose values have at least that many
+    elements (static shapes) fuse, and loops are not compiled whole."""
+    if min_elements and not _has_large_value(graph, min_elements):
+        return graph
+    graph = _fuse_subgraphs(graph, ctx, min_elements)
     clusters = find_clusters(graph)
+    if min_elements:
+        clusters = [ops for ops in clusters if _elements(ops) >= min_elements]
     if not clusters:
         return graph
     return _rebuild(graph, clusters, ctx)
 
 
-def _fuse_subgraphs(graph, ctx):
+def _elements(ops) -> int:
+    """The largest static element count among the ops' outputs (0 if any is unknown)."""
+    largest = 0
+    for op in ops:
+        for t in op.outputs:
+            shape = t.tensor_type.shape
+            if shape is None or any(dim is None for dim in shape):
+                return 0
+            largest = max(largest, int(np.prod(shape, dtype=np.int64)))
+    return largest
+
+
+def _has_large_value(graph, min_elements: int) -> bool:
+    for op in graph.operations:
+        if "elementwise" in op.op_def.flags and _elements([op]) >= min_elements:
+            return True
+        if any(_has_large_value(sub, min_elements) for _, sub in op.subgraphs()):
+            return True
+    return False
+
+
+def _fuse_subgraphs(graph, ctx, min_elements: int = 0):
     holders = [op for op in graph.operations if op.subgraphs()]
     if not holders:
         return graph
@@ -161,13 +190,13 @@ def _fuse_subgraphs(graph, ctx):
         if not subs or op.op_def is fused_elementwise_op:
             b.copy(op)
             continue
-        if _scalar_loop(op):
+        if not min_elements and _scalar_loop(op):
             _emit_loop(b, op, ctx)
             changed = True
             continue
         attrs = dict(op.attrs)
         for key, sub in subs:
-            new = jit_fusion(sub, ctx)
+            new = jit_fusion(sub, ctx, min_elements)
             if new is not sub:
                 attrs[key] = new
                 changed = True
@@ -230,7 +259,7 @@ def _scalar_loop(op) -> bool:
     jit executor compiles it as one loop."""
     if op.op_def is not stateless_while_op or op.control_inputs:
         return False
-    if not all(t._shape == () and t.dtype.name in JIT_DTYPES for t in op.inputs):
+    if not all(t.dims == () and t.dtype.name in JIT_DTYPES for t in op.inputs):
         return False
     return _scalar_graph(op.attrs["cond"]) and _scalar_graph(op.attrs["body"])
 
@@ -243,7 +272,7 @@ def _scalar_graph(graph) -> bool:
     for inner in graph.operations:
         if inner.op_def.kernel is None:
             continue   # a placeholder
-        if any(t._shape != () or t.dtype.name not in JIT_DTYPES for t in inner.outputs):
+        if any(t.dims != () or t.dtype.name not in JIT_DTYPES for t in inner.outputs):
             return False
         if "constant" in inner.op_def.flags:
             continue

@@ -65,6 +65,9 @@ OPTIONS = [
         "TensorFlow replicates the graph across several devices; tracegraph has one CPU "
         "device (independent branches are the parallel executor's job)")),
     # tracegraph's own.
+    Option("arithmetic_rounding_changing", True, "arithmetic_optimization's rounding-changing "
+           "rules (1/(1/x) -> x), on by default like Grappler's; off, the pass keeps every "
+           "result bit for bit"),
     Option("experimental_verify", False, "run optimized and unoptimized graphs on the first "
            "call's inputs and raise naming the first pass that changed a result"),
 ]

@@ -21,9 +21,16 @@ class Rewrite:
     rule: str
     matched: list[str]
     replacement: list[str]
+    group: str = "exact"    # or "rounding-changing" (rules.ROUNDING_CHANGING): named in the text
+
+    @property
+    def exact(self) -> bool:
+        return self.group == "exact"
 
     def __str__(self):
-        return f"{self.rule}: {', '.join(self.matched)} -> {', '.join(self.replacement)}"
+        group = "" if self.exact else f" ({self.group})"
+        return (f"{self.rule}{group}: {', '.join(self.matched)} -> "
+                f"{', '.join(self.replacement)}")
 
 
 @dataclass
@@ -61,9 +68,9 @@ class PassContext:
     rewrites: list = field(default_factory=list)
     detail: str = ""
 
-    def rewrote(self, rule: str, matched, replacement) -> None:
+    def rewrote(self, rule: str, matched, replacement, group: str = "exact") -> None:
         self.rewrites.append(Rewrite(rule, [_name(m) for m in matched],
-                                     [_name(r) for r in replacement]))
+                                     [_name(r) for r in replacement], group))
 
 
 def _name(x) -> str:
@@ -79,7 +86,14 @@ class GraphPass:
     fn: Callable
     option: str | None           # the tf.config.optimizer key that turns it on or off
     run_once: bool = False       # layout, loop and memory run in the first round only
-    exact: bool = True           # False: may change rounding (documented in the module)
+    exact: bool = True           # False: always may change rounding (documented in the module)
+    rounding_option: str | None = None   # the option that turns on its rounding-changing rules
+
+    def exact_under(self, options: dict) -> bool:
+        """Whether the pass keeps every result bit for bit under `options`."""
+        if not self.exact:
+            return False
+        return self.rounding_option is None or not options.get(self.rounding_option, True)
 
     def enabled(self, options: dict) -> bool:
         if self.option is None:
@@ -93,8 +107,8 @@ PASSES: dict[str, GraphPass] = {}
 
 
 def graph_pass(name: str, option: str | None = None, run_once: bool = False,
-               exact: bool = True):
+               exact: bool = True, rounding_option: str | None = None):
     def register(fn):
-        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact)
+        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option)
         return fn
     return register

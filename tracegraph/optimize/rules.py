@@ -9,8 +9,21 @@ Patterns match tensors of the graph being built (so a rewrite sees what earlier 
 `Op(type, *args)` an op's output by TensorFlow type (commutative ops match either order; a
 tuple of types matches any of them, e.g. the types a record flag selects),
 `Const(v)` a constant whose every element equals v, `X`/`Y` any tensor (bound by name). A
-replacement is a bound variable or `New(type_name, *args, **attrs)`, built through the op
-record. A guard sees the bindings and the matched op and may veto.
+replacement is a bound variable, `New(type_name, *args, **attrs)` built through the op record
+(an attr may be `AttrOf(bound, attr)` or `DTypeOf(bound)`, read from the match), or a function
+`(builder, match, name, source, controls) -> tensor`. A guard sees the match and may veto; a
+replacement never declines once the guard accepted.
+
+A new op is named after what it is: `New("Sqrt", X)` replacing `f/Pow` is `f/Sqrt` (an op of
+the root's own type keeps the root's name), so the report reads `pow_half: f/Pow -> f/Sqrt`.
+
+Every rule is in a group: `EXACT` rules keep every result bit for bit (NaNs, infinities and
+signs of zero included); `ROUNDING_CHANGING` rules may change the last bit of a result and are
+applied only when the pass's rounding option is on (the report names the group).
+
+`rewrite(graph, ctx, rules)` is the sweep every table-driven pass runs: copy each op, match its
+output in the new graph (so a rewrite sees what earlier rewrites made), replace it when a rule
+applies, until nothing changes.
 """
 
 from __future__ import annotations
@@ -21,9 +34,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..ops.registry import get_op
-from .builder import constant_value
+from .builder import GraphBuilder, constant_value
 
-__all__ = ["Var", "X", "Y", "Z", "Op", "Const", "New", "Rule", "Rules", "Match"]
+__all__ = ["Var", "X", "Y", "Z", "Op", "Const", "New", "AttrOf", "DTypeOf", "Rule", "Rules",
+           "Match", "EXACT", "ROUNDING_CHANGING", "named_like", "rewrite"]
+
+EXACT = "exact"
+ROUNDING_CHANGING = "rounding-changing"
 
 
 @dataclass(frozen=True)
@@ -64,6 +81,20 @@ class New:
         object.__setattr__(self, "attrs", attrs)
 
 
+@dataclass(frozen=True)
+class AttrOf:
+    """An attr of a replacement: attr `attr` of the op whose output is bound as `bound`."""
+    bound: str
+    attr: str
+    default: object = None
+
+
+@dataclass(frozen=True)
+class DTypeOf:
+    """An attr of a replacement: the dtype of the tensor bound as `bound`."""
+    bound: str
+
+
 @dataclass
 class Match:
     rule: Rule
@@ -77,8 +108,12 @@ class Rule:
     pattern: Op
     replacement: object              # a Var, a New, or a function(builder, match) -> tensor
     guard: Callable | None = None    # guard(match) -> bool
-    exact: bool = True               # False: may change rounding (documented per rule)
+    group: str = EXACT               # or ROUNDING_CHANGING (documented per rule)
     note: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.group == EXACT
 
 
 class Rules:
@@ -155,13 +190,77 @@ def _match(pattern, tensor, bindings: dict, ops: list) -> bool:
     return False
 
 
-def build(replacement, match: Match, builder, name: str, source=None):
-    """The replacement tensor of a match, built in the new graph."""
+def _attr(value, match: Match):
+    if isinstance(value, AttrOf):
+        return match.bindings[value.bound].op.attrs.get(value.attr, value.default)
+    if isinstance(value, DTypeOf):
+        return match.bindings[value.bound].dtype
+    return value
+
+
+def named_like(root_name: str, type_: str) -> str:
+    """`type_` in the name scope of `root_name` (`f/Pow`, Sqrt -> `f/Sqrt`)."""
+    scope = root_name.rpartition("/")[0]
+    return f"{scope}/{type_}" if scope else type_
+
+
+def build(replacement, match: Match, builder, name: str, source=None, controls=()):
+    """The replacement tensor of a match, built in the new graph (`name`: the root's)."""
     if isinstance(replacement, Var):
         return match.bindings[replacement.name]
     if isinstance(replacement, New):
-        args = [build(a, match, builder, name, source) for a in replacement.args]
-        out = builder.apply(get_op(replacement.type), args, dict(replacement.attrs), name,
-                            source)
-        return out
-    return replacement(builder, match, name, source)
+        args = [build(a, match, builder, name, source, controls) for a in replacement.args]
+        attrs = {k: _attr(v, match) for k, v in replacement.attrs.items()}
+        own = name if replacement.type == match.ops[0].type else \
+            named_like(name, replacement.type)
+        return builder.apply(get_op(replacement.type), args, attrs, own, source, controls)
+    return replacement(builder, match, name, source, controls)
+
+
+# Sweeps until no rule applies. Each sweep only removes ops or specializes them, so a few reach
+# the fixed point; the cap only bounds the work on a pathological graph.
+MAX_SWEEPS = 8
+
+
+def rewrite(graph, ctx, rules: Rules, *, replacements_wait: bool = False, whole_graph=None):
+    """Applies `rules` until none matches (so the pass is idempotent: one rewrite can make a
+    match for an op the sweep already passed). `replacements_wait`: the ops a replacement makes
+    wait for the matched op's control inputs (else only the replacement's readers do, through
+    the stand-ins). `whole_graph` adds a rewrite that is not a local pattern: `plan(graph)`
+    finds its sites (falsy: none) and `apply(builder, op, plan, ctx)` builds `op` when it is
+    one, returning True (see arithmetic_optimization's add chains)."""
+    result = graph
+    for _ in range(MAX_SWEEPS):
+        swept = _sweep(result, ctx, rules, replacements_wait, whole_graph)
+        if swept is result:
+            break
+        result = swept
+    return result
+
+
+def _sweep(graph, ctx, rules, replacements_wait, whole_graph):
+    plan = whole_graph.plan(graph) if whole_graph is not None else None
+    if not plan and not any(rules.could_match(op) for op in graph.operations):
+        return graph
+    b = GraphBuilder(graph)
+    changed = False
+    for op in b.pending():
+        if plan and whole_graph.apply(b, op, plan, ctx):
+            changed = True
+            continue
+        if not rules.could_match(op):
+            b.copy(op)
+            continue
+        new = b.copy(op)
+        if len(new.outputs) != 1:
+            continue
+        match = rules.match(new.outputs[0])
+        if match is None:
+            continue
+        b.discard(new)
+        controls = b.controls(op) if replacements_wait else ()
+        out = build(match.rule.replacement, match, b, op.name, op.source, controls)
+        b.replace(op, [out])
+        ctx.rewrote(match.rule.name, [op] + list(match.ops[1:]), [out], group=match.rule.group)
+        changed = True
+    return b.finish() if changed else graph

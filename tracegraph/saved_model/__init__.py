@@ -8,14 +8,7 @@ and run a saved directory (the role of TensorFlow's `saved_model_cli`).
 from ..export.errors import SavedDataError
 from ..export.loading import load
 from ..export.saving import DEFAULT_SIGNATURE as DEFAULT_SERVING_SIGNATURE_DEF_KEY
-from ..export.saving import save
-
-
-class SaveOptions:
-    """Accepted for TensorFlow compatibility; tracegraph's format has no save options."""
-
-    def __init__(self, **kwargs):
-        self.options = kwargs
+from ..export.saving import SaveOptions, save
 
 
 class LoadOptions:

@@ -71,7 +71,7 @@ def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
             if not _is_output(leaf):
                 leaves.append(leaf)
                 continue
-            t = ctx.convert(leaf, None, None, "Const")
+            t = ctx.convert(leaf, None, None, None)
             graph.outputs.append(t)
             leaves.append(t)
     structure = pack_sequence_as(result, leaves) if is_nested(result) else leaves[0]

@@ -118,8 +118,8 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
                 f"To be compatible with tf.function, Python functions must return zero or more "
                 f"Tensors or None values; in compilation of {name}, found return value of type "
                 f"{type(leaf).__name__}, which is not a Tensor.")
-        t = ctx.convert(leaf, None, None, "Const")
-        t = ctx.apply(identity_op, (t,), NO_ATTRS, "Identity")
+        t = ctx.convert(leaf, None, None, None)
+        t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
         graph.outputs.append(t)
         out.append(t)
     return pack_sequence_as(result, out) if is_nested(result) else out[0]

@@ -8,13 +8,18 @@ from .. import dtypes as d
 from ..ops.registry import get_op
 from .builder import GraphBuilder
 from .passes import graph_pass
+from .rules import New
 
 
 def _to_half(b, t, name, source):
     """A float16 version of `t`, reusing the input of a float16 -> float32 cast."""
-    if t.op.type == "Cast" and t.op.inputs[0].dtype is d.float16:
+    if t.op.type == CAST.type and t.op.inputs[0].dtype is d.float16:
         return t.op.inputs[0]
-    return b.apply(get_op("Cast"), [t], {"DstT": d.float16}, name, source)
+    return b.apply(get_op(CAST.type), [t], {"DstT": d.float16}, name, source)
+
+
+# cast(x, float16) in and cast(y, float32) out; cast16(cast32(h)) = h for a float16 h
+CAST = New("Cast")
 
 
 @graph_pass("auto_mixed_precision", exact=False)
@@ -33,7 +38,7 @@ def auto_mixed_precision(graph, ctx):
                   for i, t in enumerate(op.inputs)]
         y = b.apply(op.op_def, halves, dict(op.kernel_attrs), op.name, op.source,
                     b.controls(op))
-        out = b.apply(get_op("Cast"), [y], {"DstT": d.float32}, f"{op.name}/cast_out",
+        out = b.apply(get_op(CAST.type), [y], {"DstT": d.float32}, f"{op.name}/cast_out",
                       op.source)
         b.replace(op, [out])
         ctx.rewrote("float16", [op], [y])

@@ -32,7 +32,7 @@ def _cannot_fail(op) -> bool:
     flags = op.op_def.flags
     if not flags & {"elementwise", "reduction"}:
         return False
-    if any(t._shape is None or None in t._shape for t in list(op.inputs) + op.outputs):
+    if any(t.known_shape is None for t in list(op.inputs) + op.outputs):
         return False
     data, rest = (op.inputs[:1], op.inputs[1:]) if "reduction" in flags else (op.inputs, ())
     return all(t.dtype.is_floating or t.dtype.is_complex or t.dtype.name == "bool"
@@ -67,7 +67,7 @@ def _hoistable(body) -> tuple[list, list]:
 def _rebuild_body(body, hoisted, needed):
     b = GraphBuilder(body)
     from ..shapes import TensorType
-    extra = [b.dst.placeholder(TensorType(t.dtype, t._shape), f"{t.op.name}_invariant")
+    extra = [b.dst.placeholder(TensorType(t.dtype, t.dims), f"{t.op.name}_invariant")
              for t in needed]
     b.dst.inputs = list(b.dst.inputs) + extra
     hoisted_ids = {id(op) for op in hoisted}
@@ -85,7 +85,7 @@ def _rebuild_body(body, hoisted, needed):
 def _extend_cond(cond, needed):
     from ..shapes import TensorType
     b = GraphBuilder(cond)
-    extra = [b.dst.placeholder(TensorType(t.dtype, t._shape), f"{t.op.name}_invariant")
+    extra = [b.dst.placeholder(TensorType(t.dtype, t.dims), f"{t.op.name}_invariant")
              for t in needed]
     b.dst.inputs = list(b.dst.inputs) + extra
     for op in cond.operations:
@@ -105,17 +105,15 @@ def _hoist(b: GraphBuilder, op, ctx) -> bool:
             if id(t) not in outer and "constant" in t.op.op_def.flags:
                 outer[id(t)] = b.constant(t.op.attrs["value"], f"{op.name}/{t.op.name}",
                                           t.op.source)
-        new = b.dst.add_operation(h.op_def, b.dst.unique_name(f"{op.name}/{h.name}"),
-                                  [outer[id(t)] for t in h.inputs], h.input_arity,
-                                  dict(h.attrs), [t.tensor_type for t in h.outputs], [],
-                                  h.source)
+        new = b.dst.copy_operation(h, b.dst.unique_name(f"{op.name}/{h.name}"),
+                                   [outer[id(t)] for t in h.inputs], [])
         for old_t, new_t in zip(h.outputs, new.outputs):
             outer[id(old_t)] = new_t
     extra = [outer[id(t)] for t in needed]
     attrs = dict(op.attrs)
     attrs["body"] = _rebuild_body(body, hoisted, needed)
     attrs["cond"] = _extend_cond(op.attrs["cond"], needed)
-    attrs["output_shapes"] = tuple(attrs.get("output_shapes", ())) + tuple(t._shape for t in
+    attrs["output_shapes"] = tuple(attrs.get("output_shapes", ())) + tuple(t.dims for t in
                                                                            needed)
     attrs["T"] = tuple(attrs.get("T", ())) + tuple(t.dtype for t in needed)
     inputs = [b.tensor(t) for t in op.inputs] + extra

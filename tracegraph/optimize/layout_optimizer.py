@@ -10,6 +10,7 @@ import numpy as np
 from ..ops.registry import get_op
 from .builder import GraphBuilder, constant_value, consumers
 from .passes import graph_pass
+from .rules import New
 
 TO_NHWC = np.array([0, 2, 3, 1], np.int32)
 TO_NCHW = np.array([0, 3, 1, 2], np.int32)
@@ -24,7 +25,7 @@ def _nchw_op(op) -> bool:
     if "data_format" not in op.op_def.flags or op.attrs.get("data_format") != "NCHW":
         return False
     x = op.inputs[0]
-    return x._shape is not None and len(x._shape) == 4
+    return x.ndim == 4
 
 
 def _converted_attrs(op) -> dict:
@@ -40,11 +41,16 @@ def _converted_attrs(op) -> dict:
     return attrs
 
 
+# transpose(x, TO_NHWC) in and transpose(y, TO_NCHW) out of a converted op; a pair of
+# transposes whose permutations compose to the identity cancels: T(T(x, p), q) = x
+TRANSPOSE = New("Transpose")
+
+
 def _convert(graph, ctx):
     if not any(_nchw_op(op) for op in graph.operations):
         return graph
     b = GraphBuilder(graph)
-    transpose = get_op("Transpose")
+    transpose = get_op(TRANSPOSE.type)
     for op in b.pending():
         if not _nchw_op(op):
             b.copy(op)
@@ -61,7 +67,7 @@ def _convert(graph, ctx):
 
 
 def _perm(t):
-    if t.op.type != "Transpose":
+    if t.op.type != TRANSPOSE.type:
         return None
     value = constant_value(t.op.inputs[1])
     return None if value is None else [int(v) for v in np.asarray(value)]
@@ -74,7 +80,7 @@ def _cancel(graph, ctx):
     b = GraphBuilder(graph)
     changed = False
     for op in b.pending():
-        q = _perm(op.outputs[0]) if op.type == "Transpose" else None
+        q = _perm(op.outputs[0]) if op.type == TRANSPOSE.type else None
         if q is not None:
             chain, t = [], op.inputs[0]
             while t.op.op_def.flags >= {"elementwise", "pure"} and len(t.op.inputs) == 1 and \

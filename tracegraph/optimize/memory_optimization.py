@@ -3,13 +3,13 @@ into the buffer of an input that dies at it (`np.add(a, b, out=a)`), when that i
 safe: the input is a fresh array made by its producer (not a view, a constant, an argument or
 a Variable's value), this op is its only reader, and it has the result's static shape and
 dtype (no broadcasting into it). The report gives the estimated peak of live intermediate
-bytes before and after. The rule is `builder.may_write_into`: every later rebuild of the graph
-drops an `_inplace` mark that no longer holds (another pass gave the op another input).
+bytes before and after. The mark is `Operation.inplace_input` (graph/graph.py documents the
+protocol; this pass is its only writer, the executors read it). The rule is
+`builder.may_write_into`: every later rebuild of the graph drops a mark that no longer holds
+(another pass gave the op another input).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ..graph.analysis import last_uses, needed_ops
 from ..ops.registry import is_placeholder_like
@@ -18,9 +18,7 @@ from .passes import graph_pass
 
 
 def _nbytes(t) -> int:
-    if t._shape is None or any(s is None for s in t._shape):
-        return 0
-    return int(np.prod(t._shape, dtype=np.int64)) * max(t.dtype.size, 1)
+    return t.static_nbytes or 0
 
 
 def peak_bytes(graph, inplace: dict) -> int:
@@ -52,11 +50,10 @@ def peak_bytes(graph, inplace: dict) -> int:
 
 def _inplace_input(op, uses, outputs) -> int | None:
     ufunc = op.op_def.ufunc
-    if ufunc is None or len(op.outputs) != 1 or op.attrs.get("_inplace") is not None:
+    if ufunc is None or len(op.outputs) != 1 or op.inplace_input is not None:
         return None
     out = op.outputs[0]
-    if out._shape is None or not out._shape or any(s is None for s in out._shape) or \
-            not out.dtype.is_numeric:
+    if not out.known_shape or not out.dtype.is_numeric:
         return None
     for i in range(len(op.inputs)):
         if may_write_into(op, i, uses, outputs):
@@ -80,7 +77,8 @@ def memory_optimization(graph, ctx):
     mapping = {}
     for op in b.pending():
         if id(op) in chosen:
-            new = b.copy(op, attrs={**op.attrs, "_inplace": chosen[id(op)]})
+            new = b.copy(op)
+            new.inplace_input = chosen[id(op)]   # the one writer of Operation.inplace_input
             mapping[id(new)] = chosen[id(op)]
             ctx.rewrote("in_place", [op.inputs[chosen[id(op)]]], [op])
         else:

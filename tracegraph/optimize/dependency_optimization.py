@@ -1,15 +1,23 @@
-"""Dependency optimization: remove Identity and NoOp nodes (consumers read the identity's
-input; control edges on a removed node move to its own control inputs), and control edges
-that are redundant (duplicates, or on an op that is already a data input)."""
+"""Dependency optimization: remove NoOp and identity nodes, and control edges that are
+redundant (duplicates, or on an op that is already a data input). Its rewrites, bit for bit:
+
+    NoOp             -> nothing: what waited for it waits for its control inputs
+    identity(x) = x  -> x: readers read x (records flagged `identity`: Identity, StopGradient,
+                        ...), unless the identity is an output of the graph
+    c -> op, c also a data input of op (or a duplicate edge) -> the data edge alone
+"""
 
 from __future__ import annotations
 
 from .builder import GraphBuilder
 from .passes import graph_pass
+from .rules import Op
+
+NO_OP = Op("NoOp")   # the one removal matched by type; identities are matched by flag
 
 
 def _removable(op, output_ids) -> bool:
-    if op.type == "NoOp":
+    if op.type == NO_OP.type:
         return True
     return "identity" in op.op_def.flags and id(op.outputs[0]) not in output_ids
 
