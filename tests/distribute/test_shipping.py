@@ -125,3 +125,17 @@ def test_reduce_replicas_sums_and_averages_in_replica_order():
     np.testing.assert_array_equal(shipping.reduce_replicas("MEAN", None, a, b)[0], [2.0, 4.0])
     np.testing.assert_array_equal(shipping.reduce_replicas("MEAN", 0, a, b)[0], 3.0)
     assert tf.distribute.ReduceOp.SUM.value == "SUM"
+
+
+def test_map_partitions_over_a_dask_dataframe():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40),
+                          "c": rng.normal(size=40), "label": np.arange(40)})
+    ddf = dd.from_pandas(frame, npartitions=3)
+    out = tf.distribute.map_partitions(models.chain, ddf, columns=["a", "b", "c"])
+    x = frame[["a", "b", "c"]].to_numpy(np.float32)
+    want = models.chain(tf.constant(x))
+    np.testing.assert_array_equal(out["y"].compute(scheduler="sync"), want["y"].numpy())
+    np.testing.assert_array_equal(out["norm"].compute(scheduler="sync"), want["norm"].numpy())

@@ -149,7 +149,7 @@ class RestoredFunction:
             return cf.call_in_graph(value_canonical)
         values = cf.flat_input_values(value_canonical)
         if not eager and active_tapes is not None and active_tapes():
-            from ..trace.taped_call import call_recorded   # one tape entry, as for tf.function
+            from ..trace.taped_call import call_recorded  # one tape entry, as for tf.function
             return call_recorded(cf, values, value_canonical, function_module.Function)
         if not kwargs and eager and all(type(a) is EagerTensor for a in args):
             self._remember_fast(args, cf)
