@@ -214,3 +214,37 @@ def test_a_graph_a_worker_cannot_load_fails_with_the_loaders_error(client):
     with pytest.raises(SavedDataError, match="OpFromTheFuture|op_from_the_future") as info:
         future.result(timeout=60)
     assert f"graph bundle {key[:12]}" in str(info.value)
+
+
+def test_a_worker_lost_during_a_step_does_not_change_the_gradients(client):
+    w = tf.Variable(_rng(6).normal(scale=0.1, size=(64, 64)).astype(np.float32))
+    x = _rng(7).normal(size=(8000, 64)).astype(np.float32)
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = x
+            for _ in range(12):
+                y = tf.tanh(tf.matmul(y, w) + x)
+            loss = tf.reduce_sum(y) / 8000.0
+        return loss, tape.gradient(loss, w)
+
+    strategy = DaskStrategy(client, num_replicas=4)
+    dx = strategy.distribute_values(x)
+    clean_loss, clean_grad = strategy.reduce(ReduceOp.SUM, strategy.run(step, args=(dx,)))
+    full_loss, full_grad = tf.function(step)(tf.constant(x))
+    np.testing.assert_allclose(clean_grad.numpy(), full_grad.numpy(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(float(clean_loss), float(full_loss), rtol=1e-5)
+
+    pids = client.run(os.getpid)
+    per_replica = strategy.run(step, args=(dx,))
+    deadline = time.time() + 60
+    while not any(client.processing().values()):
+        assert time.time() < deadline
+        time.sleep(0.02)
+    time.sleep(0.2)
+    assert not all(f.done() for f in per_replica.futures)
+    os.kill(pids[sorted(pids)[1]], signal.SIGKILL)
+    loss, grad = strategy.reduce(ReduceOp.SUM, per_replica)
+    np.testing.assert_array_equal(grad.numpy(), clean_grad.numpy())
+    assert float(loss) == float(clean_loss)
+    client.wait_for_workers(2, timeout=120)
