@@ -23,21 +23,26 @@ def outer_function():
     return outer
 
 
-@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
-def chain(x):
-    """Elementwise math and a row reduction, with a None batch dim in its input_signature."""
-    y = tf.nn.relu(x * 1.5 + 0.25) * tf.tanh(x) - 0.5 * x
-    return {"y": y, "norm": tf.reduce_sum(y * y, axis=1)}
+def make_chain():
+    """Elementwise math and a row reduction, with a None batch dim in its input_signature.
+    (Functions are made inside tests, after the suite's executor mode is set.)"""
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def chain(x):
+        y = tf.nn.relu(x * 1.5 + 0.25) * tf.tanh(x) - 0.5 * x
+        return {"y": y, "norm": tf.reduce_sum(y * y, axis=1)}
+    return chain
 
 
-@tf.function
-def branches(x):
+def make_branches():
     """The AutoGraph guide's data-dependent branch (per block: the sum decides)."""
-    if tf.reduce_sum(x) > 0:
-        y = x * 2.0
-    else:
-        y = -x
-    return y
+    @tf.function
+    def branches(x):
+        if tf.reduce_sum(x) > 0:
+            y = x * 2.0
+        else:
+            y = -x
+        return y
+    return branches
 
 
 class Dense(tf.Module):

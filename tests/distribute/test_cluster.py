@@ -58,16 +58,17 @@ def test_map_blocks_of_guide_functions_equals_single_process_bit_for_bit(client)
 
     x3 = _rng(1).normal(size=(999, 3)).astype(np.float32)
     arr = da.from_array(x3, chunks=100)
-    out = tf.distribute.map_blocks(models.chain, arr)
+    chain, branches = models.make_chain(), models.make_branches()
+    out = tf.distribute.map_blocks(chain, arr)
     y, norm = client.compute([out["y"], out["norm"]], sync=True)
-    whole = models.chain(tf.constant(x3))       # elementwise and per-row: exact on the whole
+    whole = chain(tf.constant(x3))       # elementwise and per-row: exact on the whole
     np.testing.assert_array_equal(y, whole["y"].numpy())
     np.testing.assert_array_equal(norm, whole["norm"].numpy())
 
     x3[:500] = np.abs(x3[:500])                  # blocks whose sums take different branches
     x3[500:] = -np.abs(x3[500:])
-    got = tf.distribute.map_blocks(models.branches, da.from_array(x3, chunks=250)).compute()
-    want = np.concatenate([p.numpy() for p in _per_block(models.branches, x3, [250] * 4)])
+    got = tf.distribute.map_blocks(branches, da.from_array(x3, chunks=250)).compute()
+    want = np.concatenate([p.numpy() for p in _per_block(branches, x3, [250] * 4)])
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(got[:500], x3[:500] * 2)
     np.testing.assert_array_equal(got[500:], -x3[500:])
@@ -89,7 +90,7 @@ def test_map_blocks_of_a_loaded_saved_model(client, tmp_path):
 
 def test_each_worker_loads_a_graph_once(client):
     x = _rng(3).normal(size=(640, 3)).astype(np.float32)
-    out = tf.distribute.map_blocks(models.chain, da.from_array(x, chunks=10))  # 64 blocks
+    out = tf.distribute.map_blocks(models.make_chain(), da.from_array(x, chunks=10))  # 64 blocks
     before = client.run(cache_info)
     out["y"].compute()
     out["norm"].compute()
@@ -207,7 +208,7 @@ def test_workers_run_a_function_from_a_module_they_cannot_import(client, tmp_pat
 
 
 def test_a_graph_a_worker_cannot_load_fails_with_the_loaders_error(client):
-    bundle = shipping.bundle_concrete(models.chain.get_concrete_function())
+    bundle = shipping.bundle_concrete(models.make_chain().get_concrete_function())
     key, data = models.repack(bundle.data, models.unknown_op)
     future = client.submit(shipping.run_block, key, data, np.ones((2, 3), np.float32),
                            pure=False)

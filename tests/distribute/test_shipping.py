@@ -24,7 +24,7 @@ def _blocks_of(fn, x, rows):
 
 
 def test_a_bundle_round_trips_and_is_keyed_by_its_bytes():
-    cf = models.chain.get_concrete_function()
+    cf = models.make_chain().get_concrete_function()
     bundle = bundle_concrete(cf)
     again = load_bundle(bundle.data, bundle.key)
     x = np.random.default_rng(0).normal(size=(7, 3)).astype(np.float32)
@@ -57,14 +57,14 @@ def test_a_bundle_carries_the_variables_its_graph_reads():
     (lambda d: d.replace(b"graph_bundle", b"graph_bundlX", 1), "not a tracegraph graph bundle"),
 ])
 def test_damaged_bundles_are_refused_with_a_clear_error(damage, message):
-    bundle = bundle_concrete(models.chain.get_concrete_function())
+    bundle = bundle_concrete(models.make_chain().get_concrete_function())
     bad = damage(bundle.data)
     with pytest.raises(SavedDataError, match=message):
         load_bundle(bad, bundle.key)
 
 
 def test_a_graph_with_an_unknown_op_fails_with_the_loaders_error():
-    bundle = bundle_concrete(models.chain.get_concrete_function())
+    bundle = bundle_concrete(models.make_chain().get_concrete_function())
     key, data = models.repack(bundle.data, models.unknown_op)
     with pytest.raises(SavedDataError, match="OpFromTheFuture|op_from_the_future"):
         load_bundle(data, key)
@@ -73,11 +73,11 @@ def test_a_graph_with_an_unknown_op_fails_with_the_loaders_error():
 def test_map_blocks_with_the_threaded_scheduler_matches_per_block_calls():
     x = np.random.default_rng(1).normal(size=(50, 3)).astype(np.float32)
     arr = da.from_array(x, chunks=(16, 2))
-    out = tf.distribute.map_blocks(models.chain, arr)
+    out = tf.distribute.map_blocks(models.make_chain(), arr)
     assert set(out) == {"y", "norm"}
     assert out["y"].chunks == ((16, 16, 16, 2), (3,)) and out["norm"].dtype == np.float32
     got_y, got_n = out["y"].compute(scheduler="threads"), out["norm"].compute(scheduler="sync")
-    parts = _blocks_of(models.chain, x, (16, 16, 16, 2))
+    parts = _blocks_of(models.make_chain(), x, (16, 16, 16, 2))
     np.testing.assert_array_equal(got_y, np.concatenate([p["y"].numpy() for p in parts]))
     np.testing.assert_array_equal(got_n, np.concatenate([p["norm"].numpy() for p in parts]))
 
@@ -97,9 +97,9 @@ def test_map_blocks_traces_once_for_every_block_size():
 def test_map_blocks_refuses_what_it_cannot_chunk():
     x = da.zeros((6, 3), chunks=3, dtype=np.float32)
     with pytest.raises(ValueError, match="rows"):
-        tf.distribute.map_blocks(models.chain, x, da.zeros((5, 3), dtype=np.float32))
+        tf.distribute.map_blocks(models.make_chain(), x, da.zeros((5, 3), dtype=np.float32))
     with pytest.raises(ValueError, match="expects"):
-        tf.distribute.map_blocks(models.chain, x.astype(np.float64))
+        tf.distribute.map_blocks(models.make_chain(), x.astype(np.float64))
     with pytest.raises(ValueError, match="must be known"):
         tf.distribute.map_blocks(tf.function(lambda v: tf.reshape(v, [-1, tf.shape(v)[0]])), x)
 
@@ -115,7 +115,7 @@ def test_without_dask_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)
     monkeypatch.setitem(sys.modules, "dask.array", None)
     with pytest.raises(ImportError, match=r"tracegraph\[distributed\]"):
-        tf.distribute.map_blocks(models.chain, np.ones((2, 3), np.float32))
+        tf.distribute.map_blocks(models.make_chain(), np.ones((2, 3), np.float32))
 
 
 def test_reduce_replicas_sums_and_averages_in_replica_order():
@@ -134,8 +134,8 @@ def test_map_partitions_over_a_dask_dataframe():
     frame = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40),
                           "c": rng.normal(size=40), "label": np.arange(40)})
     ddf = dd.from_pandas(frame, npartitions=3)
-    out = tf.distribute.map_partitions(models.chain, ddf, columns=["a", "b", "c"])
+    out = tf.distribute.map_partitions(models.make_chain(), ddf, columns=["a", "b", "c"])
     x = frame[["a", "b", "c"]].to_numpy(np.float32)
-    want = models.chain(tf.constant(x))
+    want = models.make_chain()(tf.constant(x))
     np.testing.assert_array_equal(out["y"].compute(scheduler="sync"), want["y"].numpy())
     np.testing.assert_array_equal(out["norm"].compute(scheduler="sync"), want["norm"].numpy())
