@@ -139,3 +139,16 @@ def test_map_partitions_over_a_dask_dataframe():
     want = models.make_chain()(tf.constant(x))
     np.testing.assert_array_equal(out["y"].compute(scheduler="sync"), want["y"].numpy())
     np.testing.assert_array_equal(out["norm"].compute(scheduler="sync"), want["norm"].numpy())
+
+
+def test_variables_travel_with_their_values_at_the_time_of_the_map():
+    m = models.SequentialModule()
+    x = np.random.default_rng(3).normal(size=(12, 3)).astype(np.float32)
+    arr = da.from_array(x, chunks=4)
+    before = m(tf.constant(x)).numpy()
+    first = tf.distribute.map_blocks(m.__call__, arr)
+    m.dense_2.b.assign(np.full(2, 5.0, np.float32))
+    second = tf.distribute.map_blocks(m.__call__, arr)
+    np.testing.assert_array_equal(first.compute(scheduler="sync"), before)
+    np.testing.assert_array_equal(second.compute(scheduler="sync"), m(tf.constant(x)).numpy())
+    assert first.name != second.name

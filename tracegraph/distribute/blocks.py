@@ -83,8 +83,9 @@ def map_blocks(fn, *arrays, name=None, **kwargs):
     (other axes are rechunked into one block) following the first array's row chunks. `fn` is a
     `tf.function` (with or without `input_signature`), a concrete function, a loaded saved
     model's function or signature, or a Python function (traced with `tf.function`). Keyword
-    arguments are Python values fixed at trace time. Returns a dask array per output, in the
-    function's output structure (a tensor, tuple, list or dict).
+    arguments are Python values fixed at trace time. Variables the function reads travel with
+    the graph, with their values at the time of this call. Returns a dask array per output, in
+    the function's output structure (a tensor, tuple, list or dict).
     """
     dask, da = require_dask("tracegraph.distribute.map_blocks")
     what = "map_blocks"

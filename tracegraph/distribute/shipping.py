@@ -177,15 +177,18 @@ class _Loaded:
         self.lock = threading.Lock()
 
     def run(self, inputs: list, values=None) -> list:
-        with self.lock:
-            if values is not None:
-                if len(values) != len(self.variables):
-                    raise ValueError(f"{len(values)} variable values for a graph that reads "
-                                     f"{len(self.variables)} Variables")
-                for v, value in zip(self.variables, values):
-                    v.handle.value = _checked(v, value)
+        if values is None:   # a map: the Variables keep the values shipped with the graph
             out = self.concrete._call_values([np.asarray(x) for x in inputs])
-        return [np.asarray(t.numpy()) for t in flatten(out)]
+            return [np.asarray(t.numpy()) for t in flatten(out)]
+        if len(values) != len(self.variables):
+            raise ValueError(f"{len(values)} variable values for a graph that reads "
+                             f"{len(self.variables)} Variables")
+        values = [_checked(v, value) for v, value in zip(self.variables, values)]
+        with self.lock:   # a step: set the Variables and run, as one unit per worker copy
+            for v, value in zip(self.variables, values):
+                v.handle.value = value
+            out = self.concrete._call_values([np.asarray(x) for x in inputs])
+            return [np.asarray(t.numpy()) for t in flatten(out)]
 
 
 def _checked(v: Variable, value):
