@@ -17,12 +17,17 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
 from .api import keras, optimizers
+from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
 )
 from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
+from .framework.device import device
+from .library.grids import meshgrid
+from .framework.ragged import RaggedTensor
+from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .graph.building import control_dependencies, name_scope
@@ -93,3 +98,6 @@ from .framework.gradients import custom_gradient, gradients
 from .framework.tape import GradientTape, UnconnectedGradients
 # tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
 from . import distribute  # noqa: E402
+
+from .framework.tensor_array import TensorArray  # noqa: E402
+from .framework.python_function import numpy_function, py_function  # noqa: E402

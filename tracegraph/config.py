@@ -2,6 +2,7 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the thread-pool sizes (`tf.config.threading`), fixed once the runtime has run its first op.
 - the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
   every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
   and validation.
@@ -10,14 +11,15 @@
 from __future__ import annotations
 
 import random as _random
-import threading
+import threading as _threading
+import types as _types
 
 __all__ = [
     "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
     "next_eager_op_seed",
 ]
 
-_lock = threading.Lock()
+_lock = _threading.Lock()
 _run_eagerly = False
 _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
@@ -86,3 +88,74 @@ def list_physical_devices(device_type=None) -> list:
 
 def list_logical_devices(device_type=None) -> list:
     return list_physical_devices(device_type)
+
+
+# ---- tf.config.threading --------------------------------------------------------------------
+# TensorFlow sizes its thread pools when the runtime starts (the first op); 0 means "the
+# system picks". tracegraph records the values (the parallel executor may read them) and refuses
+# changes after the first op, as TensorFlow does.
+_thread_counts = {"inter": 0, "intra": 0}
+_runtime_started = False
+
+
+def mark_runtime_started() -> None:
+    """Called by the eager context when it runs its first op."""
+    global _runtime_started
+    _runtime_started = True
+
+
+def _set_threads(kind: str, what: str, num_threads) -> None:
+    if isinstance(num_threads, bool) or not hasattr(num_threads, "__index__"):
+        raise TypeError(f"num_threads must be an integer, got {num_threads!r}")
+    num_threads = num_threads.__index__()
+    with _lock:
+        if _thread_counts[kind] == num_threads:
+            return
+        if _runtime_started:
+            raise RuntimeError(f"{what} parallelism cannot be modified after initialization.")
+        _thread_counts[kind] = num_threads
+
+
+def get_inter_op_parallelism_threads() -> int:
+    """Threads for running independent ops side by side (0: the system picks)."""
+    return _thread_counts["inter"]
+
+
+def set_inter_op_parallelism_threads(num_threads) -> None:
+    _set_threads("inter", "Inter op", num_threads)
+
+
+def get_intra_op_parallelism_threads() -> int:
+    """Threads used inside one op (0: the system picks)."""
+    return _thread_counts["intra"]
+
+
+def set_intra_op_parallelism_threads(num_threads) -> None:
+    _set_threads("intra", "Intra op", num_threads)
+
+
+threading = _types.SimpleNamespace(
+    get_inter_op_parallelism_threads=get_inter_op_parallelism_threads,
+    set_inter_op_parallelism_threads=set_inter_op_parallelism_threads,
+    get_intra_op_parallelism_threads=get_intra_op_parallelism_threads,
+    set_intra_op_parallelism_threads=set_intra_op_parallelism_threads,
+)
+
+
+# ---- tf.debugging.set_log_device_placement --------------------------------------------------
+# When on, every op the eager runtime executes is logged to stderr with its device (always the
+# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The eager context registers itself
+# as a listener so that the flag costs nothing while it is off.
+_log_device_placement = False
+_placement_listeners: list = []
+
+
+def set_log_device_placement(enabled) -> None:
+    global _log_device_placement
+    _log_device_placement = bool(enabled)
+    for listener in _placement_listeners:
+        listener(_log_device_placement)
+
+
+def log_device_placement() -> bool:
+    return _log_device_placement

@@ -1,7 +1,10 @@
 """`tf.nest`: flattening and rebuilding nested structures.
 
-Lists, tuples, namedtuples, dicts (in sorted key order, as TensorFlow does) and dataclass
-instances (their fields, in definition order) are structures; everything else is a leaf.
+Lists, tuples, namedtuples, dicts (in sorted key order, as TensorFlow does), dataclass
+instances (their fields, in definition order) and objects of TensorFlow's custom nest protocol
+(`__tf_flatten__() -> (metadata, components)` and the classmethod
+`__tf_unflatten__(metadata, components)`, e.g. `tf.TensorArray`) are structures; everything
+else is a leaf.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+def _custom(x) -> bool:
+    return hasattr(type(x), "__tf_flatten__") and not isinstance(x, type)
+
+
 def is_nested(x) -> bool:
     return isinstance(x, (list, tuple, dict)) or (dataclasses.is_dataclass(x)
-                                                  and not isinstance(x, type))
+                                                  and not isinstance(x, type)) or _custom(x)
 
 
 def _sorted_keys(d: dict) -> list:
@@ -32,6 +39,8 @@ def children(x) -> list:
         return [x[k] for k in _sorted_keys(x)]
     if isinstance(x, (list, tuple)):
         return list(x)
+    if _custom(x):
+        return list(x.__tf_flatten__()[1])
     return [getattr(x, f.name) for f in dataclasses.fields(x)]
 
 
@@ -62,6 +71,8 @@ def _rebuild(template, values: list):
         return tuple(values) if type(template) is tuple else type(template)(values)
     if isinstance(template, list):
         return list(values)
+    if _custom(template):
+        return type(template).__tf_unflatten__(template.__tf_flatten__()[0], tuple(values))
     fields = [f.name for f in dataclasses.fields(template)]
     return dataclasses.replace(template, **dict(zip(fields, values)))
 

@@ -21,6 +21,11 @@ def as_shape_tuple(shape) -> tuple | None:
         return shape._dims
     if isinstance(shape, int):
         return (shape,)
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        if hasattr(shape, "__index__"):
+            return (shape.__index__(),)
+        raise TypeError(f"Failed to convert '{shape!r}' to a shape: a shape is a single "
+                        "dimension (e.g. 10) or an iterable of dimensions (e.g. [1, 10, None]).")
     out = []
     for d in shape:
         if d is None:
@@ -28,7 +33,10 @@ def as_shape_tuple(shape) -> tuple | None:
         elif hasattr(d, "value") and not isinstance(d, int):  # a Dimension-like object
             out.append(None if d.value is None else int(d.value))
         else:
-            d = int(d)
+            if not hasattr(d, "__index__"):
+                raise TypeError(f"Dimension value must be integer or None or have an __index__ "
+                                f"method, got value '{d!r}' with type '{type(d)}'")
+            d = d.__index__()
             if d < -1:
                 raise ValueError(f"Dimension {d} must be >= -1.")
             out.append(None if d == -1 else d)

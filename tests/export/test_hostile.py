@@ -80,7 +80,7 @@ def test_attr_values_of_the_wrong_type_are_refused(saved):
 def test_unknown_op_types_are_refused(saved):
     doc = _doc(saved)
     gi, oi, op = _first_op(doc, "Relu")
-    op["op"] = op["type"] = "PyFunc"
+    op["op"] = op["type"] = "NoSuchOp"
     _write(saved, doc)
     _refused(saved, f"graphs[{gi}].ops[{oi}].op", "unknown op")
 

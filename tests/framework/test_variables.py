@@ -17,7 +17,8 @@ def test_variable_basics():
 
 def test_assign_family():
     v = tf.Variable(1.0)
-    assert v.assign(3.0) is v and v.numpy() == 3.0
+    written = v.assign(3.0)  # TensorFlow's UnreadVariable: same storage, not the Variable
+    assert written is not v and written.handle is v.handle and v.numpy() == 3.0
     v.assign_add(2.0)
     v.assign_sub(0.5)
     assert v.numpy() == 4.5 and v.read_value().numpy() == 4.5 and v.value().numpy() == 4.5

@@ -16,6 +16,7 @@ import tracegraph  # noqa: F401  (registers every op)
 from tracegraph import dtypes as d
 from tracegraph.framework.variables import ResourceHandle
 from tracegraph.ops.registry import all_ops
+from tracegraph.ops.tensor_list import TensorList
 from tracegraph.shapes import TensorType
 
 F = np.array([[0.5, 0.25, 1.5], [2.0, 0.75, 1.0]], np.float32)
@@ -253,6 +254,61 @@ SAMPLES.update({
                        "fused_ops": ("BiasAdd", "Tanh")})],
 })
 
+# TensorList ops (tf.TensorArray): lists are TensorList values of variant scalars.
+_LIST = TensorList((ROW, None, ROW * 2), d.float32, (3,))
+_LIST_ATTRS = {"element_dtype": d.float32, "element_shape": (3,)}
+SAMPLES.update({
+    "tensor_list_reserve": [((np.int32(3),), _LIST_ATTRS)],
+    "tensor_list_from_tensor": [((F,), {})],
+    "tensor_list_split": [((F, np.array([1, 1], np.int64)), {})],
+    "tensor_list_set_item": [((_LIST, np.int32(1), ROW), {}),
+                             ((_LIST, np.int32(4), ROW), {"resize_if_index_out_of_bounds": True})],
+    "tensor_list_scatter": [((_LIST, F, i32(2, 0)), {})],
+    "tensor_list_get_item": [((_LIST, np.int32(1)), _LIST_ATTRS)],
+    "tensor_list_stack": [((_LIST,), {**_LIST_ATTRS, "num_elements": 3}),
+                          ((_LIST,), _LIST_ATTRS)],
+    "tensor_list_gather": [((_LIST, i32(2, 0)), _LIST_ATTRS)],
+    "tensor_list_concat": [((_LIST,), _LIST_ATTRS)],
+    "tensor_list_length": [((_LIST,), {})],
+})
+
+
+def _python_double(*arrays):
+    return [a * 2 for a in arrays]
+
+
+# Ops calling Python (tf.py_function, tf.numpy_function): `func` maps arrays to arrays.
+SAMPLES.update({name: [(([F, ROW],), {"func": _python_double, "Tout": (d.float32, d.float32)})]
+                for name in ("py_function", "numpy_function", "numpy_function_stateless")})
+# Issue 14: text ops with ragged results, DecodeRaw, RegexFullMatch, RaggedTensorToTensor.
+_WORDS = np.array([b"a bc", b"", b"d e f"], dtype=object)
+SAMPLES.update({
+    "ragged_string_split": [((_WORDS,), {}), ((S,), {"unit": "BYTE"}),
+                            ((np.array([["h\u00e9".encode(), b"x"]], dtype=object),),
+                             {"unit": "UTF8_CHAR"})],
+    "unicode_decode": [((S,), {}), ((np.array(b"abc", dtype=object),), {})],
+    "decode_raw": [((np.array([b"abcd", b"efgh"], dtype=object),), {"out_type": d.int16}),
+                   ((np.array(b"abcd", dtype=object),), {"out_type": d.uint8})],
+    "regex_full_match": [((S, np.array(b"a.", dtype=object)), {})],
+    "ragged_to_tensor": [((i32(1, 2, 3), scalar(0, np.int32), [np.array([0, 2, 2, 3])]), {}),
+                         ((ROW, scalar(-1.0), [np.array([0, 1, 2]), np.array([0, 2, 3])]),
+                          {})],
+})
+
+# Issue 14: sparse ops on (indices, values, dense_shape).
+_SP_I = np.array([[0, 0], [1, 2]], np.int64)
+_SP_SHAPE = np.array([2, 3], np.int64)
+SAMPLES.update({
+    "sparse_to_dense": [((_SP_I, _SP_SHAPE, i32(1, 2), scalar(0, np.int32)), {})],
+    "sparse_dense_matmul": [((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {}),
+                            ((_SP_I, ROW[:2], _SP_SHAPE, F.T.copy()), {"adjoint_a": True,
+                                                              "adjoint_b": True})],
+    "sparse_add": [((_SP_I, ROW[:2], _SP_SHAPE, np.array([[0, 0], [0, 1]], np.int64), ROW[:2],
+                     _SP_SHAPE, scalar(0.0)), {})],
+    "sparse_dense_add": [((_SP_I, ROW[:2], _SP_SHAPE, F), {})],
+    "sparse_reorder": [((_SP_I[::-1].copy(), i32(1, 2), _SP_SHAPE), {})],
+})
+
 
 def _materialize(inputs):
     out = []
@@ -269,6 +325,8 @@ def _type(x, known_value=True, hide_dims=False, hide_rank=False):
         return [_type(v, known_value, hide_dims, hide_rank) for v in x]
     if isinstance(x, ResourceHandle):
         return TensorType(d.resource, (), x)
+    if isinstance(x, TensorList):
+        return TensorType(d.variant, (), x if known_value else None)
     arr = np.asarray(x)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
     shape = arr.shape
@@ -305,8 +363,16 @@ def _check_sample_dtypes(op, inputs):
         if spec.type_attr is None or spec.list_kind == "typelist":
             continue
         for v in (x if spec.list_kind else [x]):
-            dt = d.NUMPY_TO_DTYPE[np.asarray(v).dtype]
+            dt = _result_type(v)[0]
             assert dt in op.type_attrs[spec.type_attr].allowed, f"bad sample dtype {dt}"
+
+
+def _result_type(r):
+    """(dtype, shape) of a kernel result; a TensorList is the value of a variant scalar."""
+    if isinstance(r, TensorList):
+        return d.variant, ()
+    arr = np.asarray(r)
+    return d.NUMPY_TO_DTYPE[arr.dtype], arr.shape
 
 
 def _as_list(inferred):
@@ -343,21 +409,22 @@ def test_inference_matches_kernel(name, index, capsys):
     inferred = _as_list(op.infer(*[_type(x) for x in inputs], **full_attrs))
     assert len(inferred) == len(results), f"{name}: {len(inferred)} inferred outputs"
     for t, r in zip(inferred, results):
-        arr = np.asarray(r)
-        assert t.dtype is d.NUMPY_TO_DTYPE[arr.dtype], f"{name}: {t.dtype} vs {arr.dtype}"
+        dtype, shape = _result_type(r)
+        assert t.dtype is dtype, f"{name}: {t.dtype} vs {dtype}"
         if "data_dependent_shape" in op.flags:
-            assert _compatible(t.shape, arr.shape), f"{name}: {t.shape} vs {arr.shape}"
+            assert _compatible(t.shape, shape), f"{name}: {t.shape} vs {shape}"
         else:
-            assert t.shape == arr.shape, f"{name}: inferred {t.shape}, kernel {arr.shape}"
+            assert t.shape == shape, f"{name}: inferred {t.shape}, kernel {shape}"
     for hide in ({"known_value": False}, {"known_value": False, "hide_dims": True},
                  {"known_value": False, "hide_rank": True}):
         relaxed = _as_list(op.infer(*[_type(x, **hide) for x in _materialize(inputs)],
                                     **full_attrs))
         for t, r in zip(relaxed, results):
-            arr = np.asarray(r)
-            assert t.dtype is d.NUMPY_TO_DTYPE[arr.dtype]
-            assert _compatible(t.shape, arr.shape), f"{name} {hide}: {t.shape} vs {arr.shape}"
+            dtype, shape = _result_type(r)
+            assert t.dtype is dtype
+            assert _compatible(t.shape, shape), f"{name} {hide}: {t.shape} vs {shape}"
     if "elementwise" in op.flags and len(op.inputs) == 1:
         relaxed = _as_list(op.infer(_type(inputs[0], False, hide_dims=True), **full_attrs))
         assert relaxed[0].shape == (None,) * np.ndim(inputs[0]), f"{name} invented a dim"
     capsys.readouterr()
+

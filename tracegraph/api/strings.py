@@ -12,3 +12,10 @@ from ..library.strings import (  # noqa: F401
     to_number,
     upper,
 )
+from ..framework.ragged_ops import (  # noqa: F401, E402
+    bytes_split,
+    regex_full_match,
+    split,
+    unicode_decode,
+    unicode_split,
+)

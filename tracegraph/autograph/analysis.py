@@ -98,6 +98,16 @@ def _uses(node) -> set[str]:
     return out
 
 
+def _head_uses(loop) -> set[str]:
+    """What a loop reads before each iteration: a `while` test, and the extra tests the break
+    and return converters attach to a `for` loop (`not break_`): those flags are live at the
+    loop head, so an `if` setting them as the body's last statement must output them."""
+    out = _uses(loop.test) if isinstance(loop, ast.While) else set()
+    for test in getattr(loop, "ag_extra_tests", []):
+        out |= _uses(test)
+    return out
+
+
 def _target_names(target) -> set[str]:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
@@ -119,8 +129,7 @@ def liveness(fn: ast.FunctionDef) -> dict[int, set[str]]:
         head = set(out)
         while True:
             body_in = block(s.body, head) - target
-            new = head | body_in | block(s.orelse, out) | (
-                _uses(s.test) if isinstance(s, ast.While) else set())
+            new = head | body_in | block(s.orelse, out) | _head_uses(s)
             if new == head:
                 return head
             head = new

@@ -126,7 +126,9 @@ class _CrossChecked:
         self.exact = exact
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs)
+        # Unseeded random ops and Python calls (side effects) run once, on the executor only.
+        self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs) or
+                                     "calls_python" in op.op_def.flags
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .. import config
 from .plan import make_plan
 
 __all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
@@ -152,7 +153,7 @@ class ParallelFunction:
                                 for i, s in enumerate(sources))
 
     def __call__(self, *values):
-        threads = _threads or (os.cpu_count() or 1)
+        threads = _threads or config.get_inter_op_parallelism_threads() or (os.cpu_count() or 1)
         if threads < 2:
             results = [part(*values) for part in self.parts]
         else:

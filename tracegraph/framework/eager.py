@@ -16,6 +16,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, OpError, with_op_name
 from ..ops.convert import to_array
 from ..ops.registry import resolve_type_attrs, set_default_context
+from ..ops.tensor_list import TensorList
 from ..shapes import TensorType
 from .tensor import EagerTensor, Tensor
 from .variables import ResourceHandle, Variable
@@ -36,7 +37,10 @@ def tf_type_name(dtype: d.DType) -> str:
 
 
 def wrap(value) -> EagerTensor:
-    """An EagerTensor around a kernel result (Python objects become NumPy values)."""
+    """An EagerTensor around a kernel result (Python objects become NumPy values; a TensorList,
+    the value of a variant tensor, stays itself: eagerly, it is its own handle)."""
+    if type(value) is TensorList:
+        return value
     if type(value) is not _NDARRAY and not isinstance(value, _GENERIC):
         value = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
         if value.dtype.kind in "US":
@@ -105,7 +109,7 @@ def _value_of(x, dtype):
         return x._value
     if t is Variable or isinstance(x, Variable):
         return x._handle.value
-    if t is ResourceHandle:
+    if t is ResourceHandle or t is TensorList:
         return x
     if isinstance(x, Tensor):
         raise _symbolic_error(x)
@@ -120,6 +124,29 @@ class EagerContext:
     def __init__(self):
         self._states: dict = {}
         self._epoch = config.seed_epoch
+        self.apply = self._first_apply  # until the first op: marks the runtime as started
+
+    def _first_apply(self, op, inputs, attrs, name):
+        config.mark_runtime_started()
+        self._log_placement(config.log_device_placement())
+        return self.apply(op, inputs, attrs, name)
+
+    def _log_placement(self, enabled: bool) -> None:
+        """Installs (or removes) the logging `apply` of `tf.debugging.set_log_device_placement`."""
+        if enabled:
+            self.apply = self._logged_apply
+        else:
+            self.__dict__.pop("apply", None)
+
+    def placement_flag_changed(self, enabled: bool) -> None:
+        if self.__dict__.get("apply") != self._first_apply:  # else the first op decides
+            self._log_placement(enabled)
+
+    def _logged_apply(self, op, inputs, attrs, name):
+        import sys
+        print(f"{op.tf_type}: ({op.tf_type}): /job:localhost/replica:0/task:0/device:CPU:0",
+              file=sys.stderr)
+        return EagerContext.apply(self, op, inputs, attrs, name)
 
     # --- bind ------------------------------------------------------------------------------
     def apply(self, op, inputs, attrs, name):
@@ -187,6 +214,12 @@ class EagerContext:
             want = spec.fixed_dtype if attr is None else found.get(attr)
             if want is d.resource:
                 args.append(x._handle if isinstance(x, Variable) else x)
+                continue
+            if want is d.variant:  # a TensorList: the runtime value of a variant tensor
+                if type(x) is not TensorList:
+                    raise TypeError(f"Input '{spec.name}' of '{op.tf_type}' Op must be a list "
+                                    f"value (e.g. a tf.TensorArray's flow), got {x!r}.")
+                args.append(x)
                 continue
             v = _value_of(x, want)
             got = _NP_TO_DTYPE[v.dtype]
@@ -269,9 +302,12 @@ def _type_of(value) -> TensorType | list:
         return [_type_of(v) for v in value]
     if isinstance(value, ResourceHandle):
         return TensorType(d.resource, (), value)
+    if isinstance(value, TensorList):
+        return TensorType(d.variant, (), value)
     arr = value if isinstance(value, (_NDARRAY, _GENERIC)) else np.asarray(value)
     return TensorType(_NP_TO_DTYPE.get(arr.dtype, d.string), arr.shape, arr)
 
 
 EAGER = EagerContext()
 set_default_context(EAGER)
+config._placement_listeners.append(EAGER.placement_flag_changed)

@@ -10,6 +10,7 @@ read earlier stay what they were.
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 
 import numpy as np
@@ -26,13 +27,17 @@ _ids = itertools.count(1)
 
 
 class ResourceHandle:
-    """The storage behind a Variable: its current value, dtype, shape and a unique id."""
+    """The storage behind a Variable: its current value, dtype, shape, a unique id and the lock
+    its writes hold."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "id", "owner", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "id", "owner", "lock", "__weakref__")
 
     def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
         self.owner = None  # a weak reference to the Variable (tapes watch what it reads)
         self.value = value
+        # Held by every write kernel, so writes from several threads never interleave (an
+        # `assign_add` reads, adds and rebinds; NumPy releases the GIL while it adds).
+        self.lock = threading.Lock()
         self.dtype = dtype
         self.shape = shape
         self.name = name
@@ -125,7 +130,8 @@ class Variable(TensorOperators):
         shape = self.shape._dims
         if shape is not None and not shapes_compatible(shape, value.shape._dims):
             raise ValueError(
-                f"Cannot {what} value to variable '{self._name}': Shape mismatch. The variable "
+                # TensorFlow's exact text (its space before the name, none after "mismatch.").
+                f"Cannot {what} value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {format_shape(shape)}, and the assigned value shape "
                 f"{format_shape(value.shape._dims)} are incompatible.")
         return value
@@ -136,8 +142,8 @@ class Variable(TensorOperators):
         value = self._checked(value, what)
         written = bind(op_def, (self._handle, value), NO_ATTRS, name)
         if written is None:  # eager: writes have no outputs
-            return self if read_value else None
-        return _Written(self, written) if read_value else written
+            return _UnreadVariable(self, None) if read_value else None
+        return _UnreadVariable(self, written) if read_value else written
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Writes `value` (same dtype, compatible shape)."""
@@ -176,7 +182,8 @@ class Variable(TensorOperators):
         return Reference(self)
 
     def __repr__(self):
-        shape = format_shape(self._handle.shape)
+        shape = format_shape(self._handle.shape) if isinstance(self._handle, ResourceHandle) \
+            else format_shape(self.shape._dims)
         if getattr(current_context(), "executing_eagerly", True):
             return (f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}, "
                     f"numpy={numpy_text(self._handle.value, True)}>")
@@ -185,16 +192,18 @@ class Variable(TensorOperators):
     __str__ = __repr__
 
 
-class _Written(Variable):
-    """A Variable right after a write inside a graph: reads of it come after the write, and
-    `.op` is the write (TensorFlow's `UnreadVariable`)."""
+class _UnreadVariable(Variable):
+    """TensorFlow's `UnreadVariable`: what `assign` and friends return. It shares the
+    Variable's storage (reading it reads the current value) and prints as
+    `<tf.Variable 'UnreadVariable' ...>`; inside a graph, reads of it come after the write, and
+    `.op` is the write (eagerly `.op` is None)."""
 
     __slots__ = ("op",)
 
     def __init__(self, variable: Variable, op):
         self._handle = variable._handle
         self._trainable = variable._trainable
-        self._name = variable._name
+        self._name = "UnreadVariable"
         self.op = op
 
     @property

@@ -11,10 +11,12 @@ arithmetic stays static. Stateful ops keep program order and resource accesses a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
@@ -22,6 +24,7 @@ from ..ops.convert import to_array
 from ..ops.join_split import pack_op
 from ..ops.registry import check_allowed, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
+from ..ops.tensor_list import TensorList
 from ..shapes import TensorType, format_dims
 from .graph import FuncGraph, Graph, Operation, group_values
 from .source import user_location
@@ -124,6 +127,9 @@ class GraphContext:
         out_types = [out] if isinstance(out, TensorType) else list(out)
         if not op.stateful and op.kernel is not None and op.make_state is None and flat:
             _propagate_constants(op, grouped, kernel_attrs, out_types)
+        requested = current_device()
+        if requested:
+            full["_device"] = requested
         controls = self._control_inputs(op, flat)
         new = g.add_operation(op, op_name, flat, arity, full, out_types, controls, location)
         self._record_effects(new, flat)
@@ -162,6 +168,10 @@ class GraphContext:
             return self.apply(read_variable_op, (x.handle,), {"dtype": x.dtype}, None)
         if isinstance(x, ResourceHandle):
             return capture(g, x, name)
+        if isinstance(x, TensorList):
+            raise TypeError(f"A tf.TensorArray made outside this tf.function ({x!r}) cannot be "
+                            f"used inside it: create the TensorArray inside the function, or "
+                            f"pass its stacked values.")
         if isinstance(x, (list, tuple)) and _has_tensor(x):
             parts = [self._to_graph_tensor(v, dtype, name) for v in x]
             return self.apply(pack_op, (parts,), {"axis": 0}, None)
@@ -227,12 +237,17 @@ class GraphContext:
 
 
 def _small(value) -> bool:
-    return value is not None and not isinstance(value, ResourceHandle) and \
+    return value is not None and not isinstance(value, (ResourceHandle, TensorList)) and \
         np.size(value) <= _CONST_PROPAGATION_LIMIT
 
 
 def _propagate_constants(op, grouped, attrs, out_types) -> None:
-    """Computes output values at trace time when all inputs are known, small constants."""
+    """Computes output values at trace time when all inputs are known, small constants, and
+    the outputs are small too (`fill([2**32], 1.)` has small inputs but must not run here)."""
+    for t in out_types:
+        if t.shape is not None and all(s is not None for s in t.shape) and \
+                math.prod(t.shape) > _CONST_PROPAGATION_LIMIT:
+            return
     args = []
     for g in grouped:
         if isinstance(g, list):
@@ -250,6 +265,8 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
         return
     outs = [out] if op.num_outputs == 1 else list(out)
     for t, v in zip(out_types, outs):
+        if t.dtype is d.variant:  # a runtime object (a TensorList), never a constant
+            continue
         v = np.asarray(v, dtype=object if t.dtype is d.string else None)
         if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
             t.value = v

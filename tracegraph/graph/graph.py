@@ -69,6 +69,11 @@ class Operation:
         return self.op_def.tf_type
 
     @property
+    def device(self) -> str:
+        """The device requested with `tf.device` when the op was created ('' if none)."""
+        return self.attrs.get("_device", "")
+
+    @property
     def values(self):
         return tuple(self.outputs)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..ops.allocation import check_allocation
+from ..ops.arguments import int_arg
 from ..ops.array import (
     const_op,
     ensure_shape_op,
@@ -52,6 +54,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
         target = as_shape_tuple(shape)
         n = int(np.prod(target, dtype=np.int64))
         if np.size(arr) == 1:
+            check_allocation(target, arr.dtype)
             arr = np.full(target, np.asarray(arr).reshape(()), dtype=arr.dtype)
         elif np.size(arr) == n:
             arr = np.reshape(arr, target)
@@ -79,9 +82,13 @@ def reshape(tensor, shape, name=None):
 
 
 def shape_arg(shape):
-    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through."""
+    """Shapes given as TensorShape or with None dims become -1 vectors; tensors pass through.
+
+    Python dims keep their values: a float stays a float (the op rejects it, as TensorFlow
+    does) and dims of 2**31 or more make an int64 vector, never a wrapped int32 one.
+    """
     if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
-        return [-1 if s is None else int(s) for s in shape]
+        return [-1 if s is None else s for s in shape]
     if hasattr(shape, "as_list") and not _is_tensor_like(shape):
         return [-1 if s is None else s for s in shape.as_list()]
     if isinstance(shape, (list, tuple)):
@@ -110,8 +117,10 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
         dims = ()
     elif isinstance(axis, int):
         dims = (axis,)
+    elif isinstance(axis, (list, tuple)):
+        dims = tuple(int_arg(a, "axis") for a in axis)
     else:
-        dims = tuple(int(a) for a in axis)
+        dims = (int_arg(axis, "axis"),)
     return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
 
 
@@ -135,16 +144,28 @@ def fill(dims, value, name=None):
     return bind(fill_op, (shape_arg(dims), value), NO_ATTRS, name)
 
 
+def _integer_shape(shape):
+    """zeros/ones convert a Python shape to integers first, as TensorFlow does: a float dim is a
+    TypeError (`tf.zeros([2.9])`), never truncated."""
+    if isinstance(shape, (list, tuple)) and not any(_is_tensor_like(s) for s in shape):
+        for s in shape:
+            if s is not None and not isinstance(s, (int, np.integer)):
+                raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+    elif isinstance(shape, (float, np.floating, str, bytes)):
+        raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+    return shape_arg(shape)
+
+
 def zeros(shape, dtype=d.float32, name="zeros"):
     dtype = d.as_dtype(dtype)
     zero = "" if dtype is d.string else (False if dtype is d.bool else 0)
-    return bind(fill_op, (shape_arg(shape), to_array(zero, dtype)), NO_ATTRS, name)
+    return bind(fill_op, (_integer_shape(shape), to_array(zero, dtype)), NO_ATTRS, name)
 
 
 def ones(shape, dtype=d.float32, name="ones"):
     dtype = d.as_dtype(dtype)
     one = True if dtype is d.bool else 1
-    return bind(fill_op, (shape_arg(shape), to_array(one, dtype)), NO_ATTRS, name)
+    return bind(fill_op, (_integer_shape(shape), to_array(one, dtype)), NO_ATTRS, name)
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..ops.arguments import int_arg
 from ..ops.indexing import (
     clip_op,
     gather_nd_op,
@@ -69,8 +70,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if on.dtype != off.dtype:
         raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
                         "off_value")
-    return bind(one_hot_op, (indices, depth, on, off), {"axis": -1 if axis is None else axis},
-                name)
+    axis = -1 if axis is None else int_arg(axis, "axis")
+    return bind(one_hot_op, (indices, depth, on, off), {"axis": axis}, name)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -110,18 +111,20 @@ def _sort(values, axis, direction, name, want_indices):
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
                          f"Received: direction={direction}")
     values = convert_to_tensor(values)
+    axis = int_arg(axis, "axis")
     rank = values.shape.rank
-    if rank is None:
-        raise ValueError("sort needs a tensor of known rank")
+    if rank is None and axis != -1:
+        raise ValueError(f"sort of a tensor of unknown rank needs axis=-1, got axis={axis}; "
+                         "give the tensor a known rank (tf.ensure_shape) to sort another axis")
     n = shape(values)[axis]  # like TensorFlow: an out-of-range axis fails in StridedSlice
-    axis %= rank
+    axis = -1 if rank is None else axis % rank
     perm = None
     x = values
-    if axis != rank - 1:
+    if rank is not None and axis != rank - 1:
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = transpose(x, perm)
-    if values.shape[axis] is not None:
+    if rank is not None and values.shape[axis] is not None:
         n = values.shape[axis]
     flip = None
     if direction == "ASCENDING":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..ops.arguments import int_arg
+from ..ops.convert import to_array
 from ..ops.join_split import (
     check_unpack_axis,
     concat_op,
@@ -22,6 +24,8 @@ def concat(values, axis, name="concat"):
         values = [values]
     if not values:
         raise ValueError("tf.concat needs at least one tensor to concatenate")
+    if not isinstance(getattr(axis, "dtype", None), d.DType):
+        to_array(axis, d.int32)  # a str or float axis: TensorFlow's conversion TypeError
     if len(values) == 1:
         return identity(values[0], name=name)
     return bind(concat_op, (list(values), axis), NO_ATTRS, name)
@@ -32,17 +36,19 @@ def stack(values, axis=0, name="stack"):
     values = list(values)
     if not values:
         return constant([], d.float32, name=name)
+    axis = int_arg(axis, "axis")
     first = convert_to_tensor(values[0])
     rank = first.shape.rank
     if rank is not None:
-        check_unpack_axis(rank + 1, int(axis))
-    return bind(pack_op, (values,), {"axis": int(axis)}, name)
+        check_unpack_axis(rank + 1, axis)
+    return bind(pack_op, (values,), {"axis": axis}, name)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
     value = convert_to_tensor(value)
+    axis = int_arg(axis, "axis")
     if value.shape.rank is not None:
-        check_unpack_axis(value.shape.rank, int(axis))
+        check_unpack_axis(value.shape.rank, axis)
     if num is None:
         shape = value.shape
         if shape.rank is None or shape[axis] is None:

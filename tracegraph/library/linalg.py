@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..ops.linalg import (
     band_part_op,
     batch_matmul_op,
@@ -74,7 +75,17 @@ def _swap_last(x, transpose):
     return transpose(x, perm)
 
 
+def _eye_size(num_rows, num_columns):
+    for n in (num_rows, num_columns):
+        if n is not None and (isinstance(n, bool) or not hasattr(n, "__index__")):
+            raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer "
+                            f"values. Received: num_rows={num_rows}, num_columns={num_columns}")
+        if n is not None and n.__index__() < 0:
+            raise InvalidArgumentError(f"Dimension {n.__index__()} must be >= 0 [Op:Eye]")
+
+
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=d.float32, name=None):
+    _eye_size(num_rows, num_columns)
     return bind(eye_op, (), {"num_rows": int(num_rows),
                              "num_columns": None if num_columns is None else int(num_columns),
                              "batch_shape": tuple(int(b) for b in (batch_shape or ())),

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
+from ..ops.arguments import int_arg
 from ..ops.nn import (
     avg_pool_op,
     bias_add_op,
@@ -82,6 +83,8 @@ def leaky_relu(features, alpha=0.2, name=None):
 def _on_last_axis(op, logits, axis, name):
     logits = convert_to_tensor(logits)
     rank = logits.shape.rank
+    if axis is not None:
+        axis = int_arg(axis, "axis")
     if axis is None or axis == -1 or (rank is not None and axis == rank - 1):
         return bind(op, (logits,), NO_ATTRS, name)
     if rank is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import config
 from .. import dtypes as d
 from ..ops.random import (
+    check_seed,
     get_seed,
     multinomial_op,
     random_normal_op,
@@ -25,6 +26,7 @@ from .math import add, multiply, subtract
 
 def set_seed(seed):
     """`tf.random.set_seed`: makes random ops reproducible from here on."""
+    check_seed(seed)
     config.set_global_seed(seed)
 
 

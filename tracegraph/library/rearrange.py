@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import dtypes as d
 from ..ops.rearrange import (
     broadcast_to_op,
     mirror_pad_op,
@@ -11,7 +12,7 @@ from ..ops.rearrange import (
     slice_op,
     tile_op,
 )
-from ..ops.registry import NO_ATTRS, bind
+from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from .array import shape_arg
 
 
@@ -30,6 +31,11 @@ def reverse(tensor, axis, name=None):
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     mode = mode.upper()
     if mode == "CONSTANT":
+        tensor = convert_to_tensor(tensor)
+        if type(constant_values) is int and constant_values == 0 and \
+                tensor.dtype in (d.bool, d.string):
+            # The default pads with the dtype's zero, as TensorFlow's Pad op does.
+            constant_values = b"" if tensor.dtype is d.string else False
         return bind(pad_op, (tensor, paddings, constant_values), NO_ATTRS, name)
     if mode not in ("REFLECT", "SYMMETRIC"):
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '

@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     math_grad,
     nn,
     nn_grad,
+    python_call,
     random,
     rearrange,
     reduce,
@@ -27,5 +28,6 @@ from . import (  # noqa: F401
     slicing,
     state,
     strings,
+    tensor_list,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401

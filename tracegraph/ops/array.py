@@ -14,6 +14,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import gradutil as G
 from . import infer as I
+from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
 from .registry import (
@@ -316,6 +317,7 @@ def infer_fill(dims, value):
 def kernel_fill(dims, value):
     target = _ints(dims)
     _runtime(_check_fill, target, np.shape(value))
+    check_allocation(target, np.asarray(value).dtype)
     return np.full(target, value, dtype=np.asarray(value).dtype)
 
 

@@ -17,6 +17,7 @@ __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_py
 
 _PY_SCALARS = (bool, int, float, complex, str, bytes)
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 _OBJECT = np.dtype(object)
 
 
@@ -131,6 +132,9 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
             return dtype._np(value)
         raise _conversion_error(value, dtype)
     if t is int:
+        if not _INT64_MIN <= value <= _INT64_MAX and (dtype is None or dtype._kind in "iu"):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         if dtype is None:
             return np.int32(value) if _INT32_MIN <= value <= _INT32_MAX else np.int64(value)
         kind = dtype._kind
@@ -192,11 +196,18 @@ def _from_sequence(value, dtype):
     flat: list = []
     shape = _flatten(value, flat)
     kinds = {_scalar_kind(v) for v in flat}
+    if "c" in kinds and _scalar_kind(flat[0]) != "c":
+        # TensorFlow widens to the first element's kind: ints become floats, but a float or int
+        # sequence never becomes complex (`[2j, 1.0]` converts, `[1.0, 2j]` does not).
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     natural = _kinds_to_dtype(kinds) if flat else d.float32
     if dtype is None:
         dtype = natural
         if dtype is d.int32 and any(not _INT32_MIN <= v <= _INT32_MAX for v in flat):
             dtype = d.int64
+            if any(not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+                raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                                 "Tensor.")
     else:
         ok = {"f": "fc", "c": "c", "i": "iufc", "u": "iufc", "b": "biufc", "s": "s"}
         for k in kinds:
@@ -205,6 +216,9 @@ def _from_sequence(value, dtype):
     if dtype is d.string:
         return as_string_array(np.array(flat, dtype=object).reshape(shape))
     if dtype._kind in "iu":
+        if any(type(v) is int and not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to "
+                             "Tensor.")
         info = np.iinfo(dtype._np)
         span = info.max - info.min + 1
         flat = [(int(v) - info.min) % span + info.min if not info.min <= v <= info.max else v

@@ -10,6 +10,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
+from .allocation import check_allocation
 from .infer import runtime as _runtime
 from .registry import (
     ALL_TYPES,
@@ -285,6 +286,7 @@ def kernel_one_hot(indices, depth, on_value, off_value, axis=-1):
     indices = np.asarray(indices)
     n = int(depth)
     ax = _runtime(_one_hot_axis, indices.ndim, n, axis)
+    check_allocation(indices.shape + (n,), np.asarray(on_value).dtype)
     hot = indices[..., None] == np.arange(n)
     out = np.where(hot, on_value, off_value)
     return out if ax == indices.ndim else np.moveaxis(out, -1, ax)

@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
+from .allocation import check_allocation
 from .registry import (
     COMPLEX,
     FLOAT,
@@ -104,6 +105,8 @@ def infer_eye(num_rows=REQUIRED, num_columns=None, batch_shape=(), dtype=d.float
 
 
 def kernel_eye(num_rows=REQUIRED, num_columns=None, batch_shape=(), dtype=d.float32):
+    check_allocation(tuple(batch_shape) + (num_rows, num_rows if num_columns is None else
+                                           num_columns), dtype.as_numpy_dtype)
     m = np.eye(num_rows, num_rows if num_columns is None else num_columns,
                dtype=dtype.as_numpy_dtype)
     return np.broadcast_to(m, tuple(batch_shape) + m.shape).copy() if batch_shape else m

@@ -64,7 +64,15 @@ def kernel_pow(x, y):
     y_arr = np.asarray(y)
     if y_arr.dtype.kind in "iu" and np.any(y_arr < 0):
         raise InvalidArgumentError("Integers to negative integer powers are not allowed")
-    return np.power(x, y)
+    out = np.power(x, y)
+    if out.dtype.kind == "f" and np.any(y_arr == 0.5):
+        # NumPy computes x**0.5 as sqrt(x): -0.0 at -0.0 and nan at -inf, where C's pow (and
+        # TensorFlow) gives +0.0 and +inf.
+        x_arr = np.asarray(x)
+        fix = (y_arr == 0.5) & ((x_arr == 0) | np.isneginf(x_arr))
+        if np.any(fix):
+            out = np.where(fix, np.where(x_arr == 0, 0.0, np.inf).astype(out.dtype), out)
+    return out
 
 
 def kernel_div_no_nan(x, y):

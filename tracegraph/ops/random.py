@@ -13,8 +13,9 @@ import numpy as np
 from .. import config
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType
+from ..shapes import TensorType, format_dims
 from . import infer as I
+from .allocation import check_allocation
 from .registry import (
     ALL_TYPES,
     FLOAT,
@@ -29,8 +30,16 @@ DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
 
 
+def check_seed(seed, what: str = "seed") -> None:
+    """A seed is an integer or None; anything else is a TypeError that says so."""
+    if seed is not None and (not hasattr(seed, "__index__") or isinstance(seed, str)):
+        raise TypeError(f"`{what}` must be an integer or None, got {seed!r} of type "
+                        f"{type(seed).__name__}.")
+
+
 def get_seed(op_seed: int | None) -> tuple[int, int]:
     """TensorFlow's rule for the (seed, seed2) pair of a random op."""
+    check_seed(op_seed)
     global_seed = config.global_seed()
     if global_seed is not None:
         if op_seed is None:
@@ -50,11 +59,12 @@ def make_generator(attrs) -> np.random.Generator:
     return np.random.default_rng([seed & 0xFFFFFFFF, seed2 & 0xFFFFFFFF])
 
 
-def _shape_of(shape) -> tuple:
+def _shape_of(shape, np_dtype=np.float64) -> tuple:
     dims = tuple(int(s) for s in np.asarray(shape).reshape(-1))
     for s in dims:
         if s < 0:
             raise InvalidArgumentError(f"Dimension {s} must be >= 0")
+    check_allocation(dims, np_dtype)
     return dims
 
 
@@ -69,7 +79,7 @@ def infer_random(shape, dtype=REQUIRED, seed=0, seed2=0):
 def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
     """Values in [0, 1) drawn at the dtype's precision (rounding a float64 draw to a narrower
     dtype could give 1.0). Half precision uses 10 random mantissa bits, as TensorFlow does."""
-    dims = _shape_of(shape)
+    dims = _shape_of(shape, dtype.as_numpy_dtype)
     if dtype is d.float64:
         return rng.random(dims)
     if dtype is d.float16:
@@ -110,7 +120,7 @@ def kernel_uniform_int(rng, shape, minval, maxval, seed=0, seed2=0):
     if not minval < maxval:
         raise InvalidArgumentError(f"Need minval < maxval, got {minval} >= {maxval}")
     dt = np.asarray(minval).dtype
-    return rng.integers(int(minval), int(maxval), size=_shape_of(shape), dtype=dt)
+    return rng.integers(int(minval), int(maxval), size=_shape_of(shape, dt), dtype=dt)
 
 
 random_uniform_int_op = defop(
@@ -134,7 +144,13 @@ random_shuffle_op = defop("random_shuffle", "RandomShuffle", inputs=("value: T",
                           make_state=make_generator, flags={"random"})
 
 
+def _check_logits(shape) -> None:
+    if shape is not None and len(shape) != 2:
+        raise ValueError(f"logits should be a matrix, got shape {format_dims(shape)}")
+
+
 def infer_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
+    _check_logits(logits.shape)
     n = I.known_ints(num_samples)
     batch = None if logits.shape is None else logits.shape[0]
     return TensorType(output_dtype, (batch, None if n is None else n[0]))
@@ -142,6 +158,10 @@ def infer_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=d.int64
 
 def kernel_multinomial(rng, logits, num_samples, seed=0, seed2=0, output_dtype=d.int64):
     x = np.asarray(logits, dtype=np.float64)
+    try:
+        _check_logits(x.shape)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
     p = np.exp(x - x.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     n = int(num_samples)

@@ -7,6 +7,7 @@ import numpy as np
 from .. import dtypes as d
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
+from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
 from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
@@ -41,6 +42,9 @@ def _check_multiples(rank: int, m: list) -> None:
 def kernel_tile(input, multiples):  # noqa: A002
     m = _ints(multiples)
     _runtime(_check_multiples, np.ndim(input), m)
+    shape = np.shape(input)
+    check_allocation([a * b for a, b in zip((1,) * (len(m) - len(shape)) + shape, m)],
+                     np.asarray(input).dtype)
     return np.tile(input, m)
 
 
@@ -188,7 +192,9 @@ def infer_broadcast_to(input, shape):  # noqa: A002
 
 
 def kernel_broadcast_to(input, shape):  # noqa: A002
-    return np.broadcast_to(input, _ints(shape))
+    target = _ints(shape)
+    check_allocation(target, np.asarray(input).dtype)
+    return np.broadcast_to(input, target)
 
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),

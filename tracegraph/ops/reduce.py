@@ -151,7 +151,7 @@ def _scan(name, tf_type, fn, identity):
         if reverse:
             x = np.flip(x, ax)
         out = fn(x, axis=ax, dtype=x.dtype)
-        if exclusive:
+        if exclusive and x.shape[ax] > 0:  # an empty axis has nothing to shift
             out = np.roll(out, 1, axis=ax)
             index = [slice(None)] * x.ndim
             index[ax] = 0

@@ -75,6 +75,10 @@ FLAGS = MappingProxyType({
                    "it in NHWC between transposes",
     "float16_allowed": "auto mixed precision may compute it in float16 (TensorFlow's allow "
                        "list: matrix products and convolutions)",
+    "opaque_output": "its output is a runtime object, not an array (a TensorList of "
+                     "tf.TensorArray): never computed at trace time or folded into a constant",
+    "calls_python": "calls a Python function at run time (tf.py_function): results may differ "
+                    "run to run, and a graph holding it cannot be saved",
 })
 
 
@@ -305,8 +309,10 @@ def resolve_type_attrs(op: OpDef, inputs, dtype_of) -> dict:
 
     A type attr takes the dtype of the first tensor-like input bound to it (`dtype_of(x)` returns
     a DType for tensors and Variables, None for Python values). When only Python values bind it,
-    the attr's declared default decides, else the first value's own natural dtype (returned as
-    None here; the context converts that value first and uses its dtype for the rest).
+    the attr's declared default decides when every such value fits it (it is TensorFlow's
+    preferred dtype, not a cast: `[2**32]` becomes int64, `[2.5]` float32), else the first value's
+    own natural dtype (returned as None here; the context converts that value first and uses its
+    dtype for the rest).
     """
     found = {}
     for spec, x in zip(op.inputs, inputs):
@@ -324,9 +330,27 @@ def resolve_type_attrs(op: OpDef, inputs, dtype_of) -> dict:
             if dt is not None:
                 found[attr] = dt
     for attr, ta in op.type_attrs.items():
-        if attr not in found and ta.default is not None:
+        if attr not in found and ta.default is not None and all(
+                _fits(x, ta.default) for spec, x in zip(op.inputs, inputs)
+                if spec.type_attr == attr):
             found[attr] = ta.default
     return found
+
+
+def _fits(value, dtype) -> bool:
+    """Whether a Python value converts to an integer `dtype` without changing."""
+    if dtype._kind not in "iu":
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_fits(v, dtype) for v in value)
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, (int, np.integer)):
+        info = np.iinfo(dtype.as_numpy_dtype)
+        return info.min <= value <= info.max
+    if isinstance(value, (float, np.floating, complex, str, bytes)):
+        return False
+    return True  # NumPy arrays are cast, as TensorFlow does; tensors bring their own dtype
 
 
 def check_allowed(op: OpDef, attr: str, dtype, arg_name: str) -> None:
@@ -347,9 +371,10 @@ def is_pure(op: OpDef) -> bool:
 
 
 def is_foldable(op: OpDef) -> bool:
-    """Pure, and worth computing at optimization time: not already a constant, not a debug op
-    (the caller also excludes ops holding sub-graphs)."""
-    return is_pure(op) and not op.flags & {"constant", "debug"}
+    """Pure, and worth computing at optimization time: not already a constant, not a debug op,
+    not an op whose output is a runtime object rather than an array (`opaque_output`: a
+    TensorList) (the caller also excludes ops holding sub-graphs)."""
+    return is_pure(op) and not op.flags & {"constant", "debug", "opaque_output"}
 
 
 def is_hoistable(op: OpDef) -> bool:

@@ -8,6 +8,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes
 from . import infer as I
+from .allocation import check_allocation
 from .infer import runtime as _runtime
 from .registry import (
     FLOAT,
@@ -41,6 +42,12 @@ def kernel_range(start, limit, delta):
         raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {start}/{limit}"
                                    if delta > 0 else
                                    f"Requires start >= limit when delta < 0: {start}/{limit}")
+    dtype = np.asarray(start).dtype
+    if dtype.kind in "iu":
+        n = max(0, -((int(start) - int(limit)) // int(delta)))
+    else:
+        n = max(0, int(np.ceil((float(limit) - float(start)) / float(delta))))
+    check_allocation((n,), dtype)
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
 
 
@@ -66,6 +73,7 @@ def infer_linspace(start, stop, num):
 
 def kernel_linspace(start, stop, num):
     _runtime(_check_num, int(num))
+    check_allocation(np.shape(start) + (int(num),), np.asarray(start).dtype)
     return np.linspace(start, stop, int(num), dtype=np.asarray(start).dtype)
 
 

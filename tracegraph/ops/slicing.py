@@ -82,12 +82,55 @@ def infer_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  #
         return TensorType(input.dtype, None)
     if b is None or e is None or s is None:
         n = begin.shape[0] if begin.shape else None
-        if n is None or ellipsis_mask:
+        if n is None:
             return TensorType(input.dtype, None)
-        rank = len(input.shape) + bin(new_axis_mask).count("1") - bin(shrink_axis_mask).count("1")
-        return TensorType(input.dtype, (None,) * rank)
+        return TensorType(input.dtype, _partial_shape(input.shape, n, s, *masks))
     index = _dense_index(b, e, s, *masks)
     return TensorType(input.dtype, _out_shape(input.shape, index, strict=True))
+
+
+def _partial_shape(shape, n, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                   shrink_axis_mask):
+    """The output shape when begin or end values are unknown (`x[i]` with a tensor `i`), as
+    TensorFlow infers it: shrunk dims go, new axes are 1, the dims an ellipsis stands for and
+    whole-dim slices with a known stride keep their size; other dims are unknown."""
+    if ellipsis_mask & (ellipsis_mask - 1):
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    used = sum(1 for i in range(n) if not (ellipsis_mask | new_axis_mask) & (1 << i))
+    entries = []
+    for i in range(n):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            entries += ["keep"] * max(len(shape) - used, 0)
+        elif new_axis_mask & bit:
+            entries.append("new")
+        elif shrink_axis_mask & bit:
+            entries.append("shrink")
+        elif begin_mask & end_mask & bit and strides is not None and strides[i] != 0:
+            entries.append(strides[i])
+        else:
+            entries.append("unknown")
+    if not ellipsis_mask:
+        entries += ["keep"] * max(len(shape) - used, 0)
+    out, dim = [], 0
+    for entry in entries:
+        if entry == "new":
+            out.append(1)
+            continue
+        if dim >= len(shape):
+            raise ValueError(f"Index out of range using input dim {dim}; input has only "
+                             f"{len(shape)} dims")
+        size = shape[dim]
+        dim += 1
+        if entry == "shrink":
+            continue
+        if entry == "unknown" or size is None:
+            out.append(None)
+        elif entry == "keep":
+            out.append(size)
+        else:
+            out.append(len(range(*slice(None, None, entry).indices(size))))
+    return tuple(out)
 
 
 def kernel_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  # noqa: A002

@@ -2,7 +2,8 @@
 
 The handle is a Python object with a `.value` array. A resource tensor's known value (its
 `TensorType.value`) is the handle itself, which gives reads their shape at graph-building time.
-Writes rebind `handle.value` to a new array; they never mutate an array that may be shared.
+Writes rebind `handle.value` to a new array; they never mutate an array that may be shared,
+and they hold the handle's lock, so concurrent writes never lose an update.
 """
 
 from __future__ import annotations
@@ -29,15 +30,18 @@ def kernel_read(handle, dtype=REQUIRED):
 
 
 def kernel_assign(handle, value):
-    handle.value = value
+    with handle.lock:
+        handle.value = value
 
 
 def kernel_assign_add(handle, value):
-    handle.value = handle.value + value
+    with handle.lock:  # read-add-rebind is one step for other writers, as in TensorFlow
+        handle.value = handle.value + value
 
 
 def kernel_assign_sub(handle, value):
-    handle.value = handle.value - value
+    with handle.lock:
+        handle.value = handle.value - value
 
 
 read_variable_op = defop(

@@ -132,9 +132,18 @@ def _re2_rewrite(rewrite: str) -> str:
     return rewrite.replace("\\0", "\\g<0>")
 
 
+def compile_regex(pattern: bytes):
+    """A compiled pattern; a bad one is TensorFlow's InvalidArgumentError, not `re.error`."""
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        text = pattern.decode("utf-8", "replace")
+        raise InvalidArgumentError(f"Invalid pattern: {text}, error: {e.msg}") from None
+
+
 def kernel_regex_replace(input, pattern, rewrite, replace_global=True):  # noqa: A002
     def sub(s, p, r):
-        regex = re.compile(p)
+        regex = compile_regex(p)
         return regex.sub(_re2_rewrite(r.decode("utf-8")).encode("utf-8"), s,
                          count=0 if replace_global else 1)
     return _map(lambda s, p, r: sub(s, p, r), input, pattern, rewrite)

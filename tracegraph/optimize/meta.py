@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import warnings
+import weakref
 from dataclasses import dataclass, field
 
 from ..graph.graph import Graph
@@ -128,9 +129,20 @@ def _note(graph, name: str, note: str) -> PassReport:
     return PassReport(name, graph.name, n, n, e, e, 0.0, False, note=note)
 
 
+_EDGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # graph -> its edge count
+
+
+def _edges(graph) -> int:
+    """Edges of a graph, counted once: a pass that did nothing hands the next the same graph."""
+    n = _EDGES.get(graph)
+    if n is None:
+        n = _EDGES[graph] = count_edges(graph)
+    return n
+
+
 def _run(p, graph, opts, round_):
     ctx = PassContext(opts)
-    nodes, edges = len(graph.operations), count_edges(graph)
+    nodes, edges = len(graph.operations), _edges(graph)
     start = time.perf_counter()
     try:
         result = p.fn(graph, ctx)
@@ -141,7 +153,7 @@ def _run(p, graph, opts, round_):
     seconds = time.perf_counter() - start
     changed = result is not graph
     report = PassReport(p.name, graph.name, nodes, len(result.operations), edges,
-                        count_edges(result), seconds, changed, round_, ctx.rewrites,
+                        _edges(result), seconds, changed, round_, ctx.rewrites,
                         detail=ctx.detail)
     return result, report
 

@@ -240,7 +240,10 @@ def rewrite(graph, ctx, rules: Rules, *, replacements_wait: bool = False, whole_
 
 def _sweep(graph, ctx, rules, replacements_wait, whole_graph):
     plan = whole_graph.plan(graph) if whole_graph is not None else None
-    if not plan and not any(rules.could_match(op) for op in graph.operations):
+    # Matching only reads the graph: when no rule matches the graph as it is, a rebuild would
+    # copy every op and change nothing, so a pass with nothing to do costs only the matching.
+    if not plan and not any(len(op.outputs) == 1 and rules.could_match(op) and
+                            rules.match(op.outputs[0]) is not None for op in graph.operations):
         return graph
     b = GraphBuilder(graph)
     changed = False

@@ -135,8 +135,15 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 
 def _as_python_bool(pred):
+    """The eager predicate's truth value; None is rejected as TensorFlow's conversion does."""
+    if pred is None:
+        convert_to_tensor(pred)  # raises TensorFlow's ValueError for None
     if isinstance(pred, Tensor):
-        return pred.numpy()
+        value = pred.numpy()
+        if getattr(value, "size", 1) != 1:
+            raise ValueError(f"The predicate of tf.cond must be a scalar, got shape "
+                             f"{value.shape}.")
+        return value
     return pred
 
 

@@ -18,6 +18,16 @@ from .keys import TraceKey, make_key
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
 
 
+def _fits(got, want) -> bool:
+    """Whether every tensor of shape `got` (dims may be None) has shape `want`: a request for
+    `TensorSpec([None])` is not served by a trace for shape [2]."""
+    if want is None:
+        return True
+    if got is None or len(got) != len(want):
+        return False
+    return all(w is None or w == g for g, w in zip(got, want))
+
+
 @dataclasses.dataclass
 class Signature:
     structure: tuple
@@ -30,8 +40,7 @@ class Signature:
             if path != other:
                 return False
             if _is_tensor(want):
-                if not _is_tensor(got) or got[1] != want[1] or \
-                        not shapes_compatible(want[2], got[2]):
+                if not _is_tensor(got) or got[1] != want[1] or not _fits(got[2], want[2]):
                     return False
             elif got != want:
                 return False

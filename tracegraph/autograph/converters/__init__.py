@@ -8,12 +8,10 @@ from .break_statements import BreakConverter
 from .call_trees import CallTreeConverter
 from .conditional_expressions import ConditionalExpressionConverter
 from .continue_statements import ContinueConverter
-from .for_statements import ForConverter
-from .if_statements import IfConverter
+from .control_statements import ControlStatementsConverter
 from .logical_expressions import LogicalExpressionConverter
 from .return_statements import convert_returns
 from .try_statements import TryConverter
-from .while_statements import WhileConverter
 
 
 def _visit(converter_cls):
@@ -38,10 +36,9 @@ PIPELINE = [
     ("continue_statements", _visit(ContinueConverter)),
     # Returns become do_return/retval_ flags; must follow break (loops get both tests).
     ("return_statements", convert_returns),
-    # Statements into runtime operator calls; the jump flags are plain state by now.
-    ("if_statements", _blocks(IfConverter)),
-    ("while_statements", _blocks(WhileConverter)),
-    ("for_statements", _blocks(ForConverter)),
+    # if/while/for into runtime operator calls (one walk, innermost first, so a loop inside
+    # an `if` is converted too); the jump flags are plain state by now.
+    ("control_statements", _blocks(ControlStatementsConverter)),
     # Expressions, including the `and`/`not` the flags above introduced into loop tests.
     ("conditional_expressions", _visit(ConditionalExpressionConverter)),
     ("logical_expressions", _visit(LogicalExpressionConverter)),

@@ -1,0 +1,87 @@
+"""tf.device, tf.config.threading, set_log_device_placement and the UnreadVariable that
+assign returns (issue 14, item 14 parts). Expected values and texts were taken from
+TensorFlow 2.21."""
+
+import subprocess
+import sys
+
+import pytest
+
+import tracegraph as tf
+
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def test_device_scopes_keep_work_on_the_cpu_and_graphs_record_the_request():
+    with tf.device("CPU:0"):
+        assert tf.constant(1.0).device == CPU
+    with tf.device("GPU:0"):  # soft placement, as TensorFlow without a GPU
+        assert tf.ones([1]).device == CPU
+    with tf.device(None):
+        pass
+
+    @tf.function
+    def f(x):
+        with tf.device("/cpu:0"):
+            y = x + 1
+        return y * 2
+
+    graph = f.get_concrete_function(tf.TensorSpec([])).graph
+    devices = {op.type: op.device for op in graph.operations}
+    assert devices["AddV2"] == "/device:CPU:0" and devices["Mul"] == ""
+    assert f(tf.constant(1.0)).numpy() == 4.0
+    with pytest.raises(ValueError):
+        tf.device("not a device")
+
+
+def test_config_threading_is_tensorflows():
+    assert tf.config.threading.get_inter_op_parallelism_threads() == 0
+    assert tf.config.threading.get_intra_op_parallelism_threads() == 0
+    assert not hasattr(tf.config.threading, "Thread")
+    tf.constant(1)  # the runtime has started
+    with pytest.raises(RuntimeError, match="Inter op parallelism cannot be modified after "
+                                           "initialization."):
+        tf.config.threading.set_inter_op_parallelism_threads(3)
+    tf.config.threading.set_intra_op_parallelism_threads(0)  # unchanged: allowed
+
+
+def test_config_threading_before_the_first_op():
+    code = ("import tracegraph as tf\n"
+            "tf.config.threading.set_inter_op_parallelism_threads(2)\n"
+            "tf.config.threading.set_intra_op_parallelism_threads(3)\n"
+            "print(tf.config.threading.get_inter_op_parallelism_threads(),"
+            " tf.config.threading.get_intra_op_parallelism_threads())\n"
+            "tf.constant(1)\n"
+            "try:\n"
+            "    tf.config.threading.set_intra_op_parallelism_threads(4)\n"
+            "except RuntimeError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "2 3\nIntra op parallelism cannot be modified after initialization.\n"
+
+
+def test_assign_returns_an_unread_variable():
+    v = tf.Variable(1.0)
+    r = v.assign(2.0)
+    assert str(r) == repr(r) == "<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=2.0>"
+    assert type(r).__name__ == "_UnreadVariable"
+    assert str(v.assign_add(1.0)) == \
+        "<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>"
+    assert r.numpy() == 3.0 and float(r + 1) == 4.0  # it reads the current value
+    v2 = tf.Variable([1, 2])
+    assert str(v2.assign_sub([1, 1])) == ("<tf.Variable 'UnreadVariable' shape=(2,) "
+                                          "dtype=int32, numpy=array([0, 1], dtype=int32)>")
+    assert v.assign(5.0, read_value=False) is None
+
+
+def test_log_device_placement(capfd):
+    tf.debugging.set_log_device_placement(True)
+    try:
+        tf.matmul(tf.ones([1, 2]), tf.ones([2, 1]))
+    finally:
+        tf.debugging.set_log_device_placement(False)
+    tf.ones([1]) + 1
+    err = capfd.readouterr().err
+    assert "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0" in err
+    assert "AddV2" not in err

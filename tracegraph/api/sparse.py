@@ -1,0 +1,10 @@
+"""`tf.sparse`."""
+
+from ..framework.sparse import (  # noqa: F401
+    SparseTensor,
+    add,
+    from_dense,
+    reorder,
+    sparse_dense_matmul,
+    to_dense,
+)
