@@ -249,3 +249,16 @@ def test_a_worker_lost_during_a_step_does_not_change_the_gradients(client):
     np.testing.assert_array_equal(grad.numpy(), clean_grad.numpy())
     assert float(loss) == float(clean_loss)
     client.wait_for_workers(2, timeout=120)
+
+
+def test_values_from_a_function_and_local_results(client):
+    strategy = DaskStrategy(client, num_replicas=3)
+    w = tf.Variable(np.float32(2.0))
+    per_replica = strategy.experimental_distribute_values_from_function(
+        lambda ctx: np.full((2, 1), ctx.replica_id_in_sync_group, np.float32))
+    out = strategy.run(lambda x: x * w, args=(per_replica,))
+    local = strategy.experimental_local_results(out)
+    assert [t.numpy().ravel().tolist() for t in local] == [[0, 0], [2, 2], [4, 4]]
+    total = strategy.reduce("SUM", out, axis=0)
+    np.testing.assert_array_equal(total.numpy(), [12.0])
+    np.testing.assert_array_equal(strategy.reduce(ReduceOp.MEAN, out, axis=0).numpy(), [2.0])
