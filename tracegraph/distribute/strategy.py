@@ -133,7 +133,7 @@ class DaskStrategy:
             ctx.replica_id_in_sync_group = r
             v = value_fn(ctx)
             parts.append(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
-        import dask   # held as graph data, not scattered: dask can recompute a lost part
+        import dask  # held as graph data, not scattered: dask can recompute a lost part
         futures = self.client.compute([dask.delayed(p, pure=True) for p in parts])
         from .. import dtypes as d
         return PerReplica(futures, None, [TensorSpec(p.shape, d.as_dtype(p.dtype))
