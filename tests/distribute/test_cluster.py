@@ -171,8 +171,7 @@ def test_a_worker_lost_during_a_map_does_not_change_the_result(client):
     deadline = time.time() + 60
     while not any(client.processing().values()):
         assert time.time() < deadline
-        time.sleep(0.02)
-    time.sleep(0.2)
+        time.sleep(0.01)
     victim = sorted(pids)[0]
     assert not future.done()
     os.kill(pids[victim], signal.SIGKILL)   # a lost worker: no goodbye, its memory gone
@@ -224,7 +223,7 @@ def test_a_worker_lost_during_a_step_does_not_change_the_gradients(client):
     def step(x):
         with tf.GradientTape() as tape:
             y = x
-            for _ in range(12):
+            for _ in range(40):
                 y = tf.tanh(tf.matmul(y, w) + x)
             loss = tf.reduce_sum(y) / 8000.0
         return loss, tape.gradient(loss, w)
@@ -241,8 +240,7 @@ def test_a_worker_lost_during_a_step_does_not_change_the_gradients(client):
     deadline = time.time() + 60
     while not any(client.processing().values()):
         assert time.time() < deadline
-        time.sleep(0.02)
-    time.sleep(0.2)
+        time.sleep(0.01)
     assert not all(f.done() for f in per_replica.futures)
     os.kill(pids[sorted(pids)[1]], signal.SIGKILL)
     loss, grad = strategy.reduce(ReduceOp.SUM, per_replica)
