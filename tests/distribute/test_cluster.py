@@ -154,11 +154,11 @@ def test_a_worker_lost_during_a_map_does_not_change_the_result(client):
     @tf.function(input_signature=[tf.TensorSpec([None, 64], tf.float32)])
     def heavy(x):
         y = x
-        for _ in range(20):
+        for _ in range(40):
             y = tf.tanh(tf.matmul(y, tf.ones([64, 64]) * 0.01) + x)
         return y
 
-    x = _rng(4).normal(size=(16 * 1000, 64)).astype(np.float32)
+    x = _rng(4).normal(size=(32 * 1000, 64)).astype(np.float32)
     arr = da.from_array(x, chunks=(1000, 64))
     mapped = tf.distribute.map_blocks(heavy, arr)
     clean = client.compute(mapped).result(timeout=300)

@@ -164,7 +164,9 @@ class DaskStrategy:
                 "combine them with strategy.reduce and apply them on the driver (for example "
                 "with optimizer.apply_gradients outside strategy.run).")
         bundle = bundle_concrete(cf)
-        data = self.client.scatter(bundle.data, broadcast=True, hash=False)
+        # a task holding the bytes rather than scattered data: dask recomputes it if the
+        # workers holding it are lost; each worker fetches it once, with its first replica
+        data = self.client.submit(_hold, bundle.data, key=f"tracegraph-graph-{bundle.key}")
         self._bundles[key] = (bundle, data, step_fn)
         return bundle, data
 
@@ -181,7 +183,11 @@ class DaskStrategy:
             futures.append(self.client.submit(
                 run_replica, bundle.key, data, values, *[a.futures[r] for a in args],
                 pure=False, key=f"tracegraph-replica-{self._id}-{uuid.uuid4().hex[:8]}-{r}"))
-        return PerReplica(futures, bundle.structure, [None] * self._replicas)
+        out = PerReplica(futures, bundle.structure, [None] * self._replicas)
+        # held while the result lives: dask recomputes a replica lost with a worker only while
+        # the futures its task depends on (this step's values) are still referenced
+        out._depends = (values, data, [a.futures for a in args])
+        return out
 
     def reduce(self, reduce_op, value, axis=None):
         """Combines a `PerReplica` output over the replicas (and along `axis` within each, as
@@ -207,9 +213,10 @@ class DaskStrategy:
         return f"<DaskStrategy {self._replicas} replicas on {self.client!r}>"
 
 
-def _hold(values):
-    """The step's Variable values as one task result (workers fetch it once per step)."""
-    return values
+def _hold(value):
+    """A value as a task's result (a step's Variable values, a graph's bytes): workers fetch it
+    once, and dask can recompute it if a worker holding it is lost."""
+    return value
 
 
 def _written_variables(graph) -> list[str]:
