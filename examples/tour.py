@@ -196,6 +196,39 @@ def grappler():
         print("with debug_stripper on, it is gone:", test_function_2()(p1))
 
 
+def training():
+    section("Training: GradientTape in a tf.function, backward ops in the same graph")
+
+    class Linear(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(5.0)
+            self.b = tf.Variable(0.0)
+
+        def __call__(self, x):
+            return self.w * x + self.b
+
+    x = tf.linspace(-2.0, 2.0, 201)
+    y = x * 3.0 + 2.0 + tf.sin(x * 7.0) * 0.5
+    model = Linear()
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - model(x)))
+        dw, db = tape.gradient(loss, [model.w, model.b])
+        model.w.assign_sub(0.1 * dw)
+        model.b.assign_sub(0.1 * db)
+        return loss
+
+    for epoch in range(10):
+        loss = train_step(x, y)
+        print(f"epoch {epoch}: loss {loss.numpy():.5f}  w={model.w.numpy():.3f} "
+              f"b={model.b.numpy():.3f}")
+    print("\nThe generated code of the training step (forward, backward, updates):")
+    print(train_step.get_concrete_function(x, y).generated_code)
+
+
 def saved_model():
     section("Saved graphs: save here, load in a process without the source")
     import subprocess
@@ -282,5 +315,6 @@ if __name__ == "__main__":
     power_timing()
     autograph()
     grappler()
+    training()
     jit_compile()
     saved_model()

@@ -7,7 +7,7 @@ import os
 import pytest
 
 import tracegraph as tf
-from tracegraph.execute.compile import set_crosscheck
+from tracegraph.execute.crosscheck import set_crosscheck
 
 
 @pytest.fixture(autouse=True, scope="session")

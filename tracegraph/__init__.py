@@ -22,7 +22,6 @@ from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
 )
-from .execute import runner as _runner  # installs optimize + compile into the trace layer
 from .framework import eager as _eager  # installs the eager context
 from .framework.device import device
 from .library.grids import meshgrid
@@ -63,6 +62,23 @@ from .trace.concrete import ConcreteFunction
 from .trace.control_flow import cond, while_loop
 from .trace.function import Function, function
 
+# Wiring, the one place it happens: the trace layer runs graphs and converts Python with layers
+# below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
+# may not import, so both are installed into `trace/hooks.py` here, at import.
+from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.runner import prepare as _prepare  # noqa: E402
+from .trace import hooks as _trace_hooks  # noqa: E402
+
+_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
+
+# tf.types.experimental: the trace-type protocol and the types of traced functions.
+from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
+from .trace.trace_type import TraceType as _TraceType  # noqa: E402
+
+types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
+    TraceType=_TraceType, FunctionType=_FunctionType, ConcreteFunction=ConcreteFunction,
+    GenericFunction=Function))
+
 # tf.config.optimizer: the options' rules live in the optimizer's layer; wired here.
 config.optimizer = _types.SimpleNamespace(
     set_experimental_options=_optimizer_options.set_experimental_options,
@@ -87,17 +103,17 @@ def executing_eagerly() -> bool:
 def is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
 
-# tf.saved_model and tf.train: the export layer's own safe format.
-from . import saved_model  # noqa: E402
-from .api import train  # noqa: E402
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test
 from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
 from .framework.gradients import custom_gradient, gradients
 from .framework.tape import GradientTape, UnconnectedGradients
-# tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
-from . import distribute  # noqa: E402
+# tf.saved_model and tf.train: the export layer's own safe format.
+from . import saved_model  # noqa: E402
+from .api import train  # noqa: E402
 
 from .framework.tensor_array import TensorArray  # noqa: E402
 from .framework.python_function import numpy_function, py_function  # noqa: E402
+# tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
+from . import distribute  # noqa: E402

@@ -26,8 +26,14 @@ NO_RULE = {
     "string_to_number": "strings have no gradient",
     "real": "complex parts", "imag": "complex parts", "complex_abs": "complex parts",
     "range": "a sequence from its bounds", "unique": "not implemented yet",
-    "mirror_pad": "not implemented yet", "linspace": "not implemented yet",
-    "cholesky": "not implemented yet", "qr": "not implemented yet", "svd": "not implemented yet",
+"linspace": "not implemented yet",
+"qr": "not implemented yet", "svd": "not implemented yet",
+    "numpy_function": "TensorFlow registers none", "numpy_function_stateless": "same",
+    "py_function": "not implemented yet (TF runs the Python function under a tape)",
+    "tensor_list_get_item": "not implemented yet", "tensor_list_stack": "not implemented yet",
+    "tensor_list_gather": "not implemented yet", "tensor_list_concat": "not implemented yet",
+    "ragged_to_tensor": "not implemented yet", "sparse_dense_matmul": "not implemented yet",
+    "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
     "conv2d_backprop_input": "second order not implemented yet",
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
@@ -39,6 +45,8 @@ ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call
 POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
             "reciprocal", "floor_mod"}
 UNIT = {"asin", "acos", "atanh"}
+# Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
+SPD_INPUT = {"cholesky"}
 # Only the first output is differentiated: the second is the kernel's own gradient.
 FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy"}
 # Samples whose rule is partial: it raises NotImplementedError naming what is missing.
@@ -89,6 +97,8 @@ def _setup(name, index, seed=0):
             inputs[pos] = items
         else:
             v = _random_like(name, x, rng)
+            if name in SPD_INPUT:
+                v = v @ v.T + 2 * np.eye(len(v))
             if v.dtype.kind == "f":
                 slots.append((pos, None))
                 values.append(v)
@@ -103,6 +113,9 @@ def _make(name, inputs, attrs, slots, output):
     def f(*xs):
         args = [list(v) if isinstance(v, list) else v for v in inputs]
         for (pos, j), x in zip(slots, xs):
+            if name in SPD_INPUT:
+                n = x.shape.as_list()[-1]
+                x = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(n, dtype=x.dtype)
             if j is None:
                 args[pos] = x
             else:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.execute.compile import set_crosscheck
+from tracegraph.execute.crosscheck import set_crosscheck
 
 THREADS, CALLS, SIZE = 16, 50, 200_000
 

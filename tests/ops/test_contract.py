@@ -233,6 +233,10 @@ def _functional_samples() -> dict:
 SAMPLES.update(_functional_samples())
 SAMPLES.update({
     "relu_grad": [((F, F2 - 1), {})],
+    "mirror_pad_grad": [((np.arange(20, dtype=np.float32).reshape(4, 5),
+                          np.array([[1, 1], [1, 1]], np.int32)), {"mode": "REFLECT"}),
+                        ((np.arange(20, dtype=np.float32).reshape(4, 5),
+                          np.array([[2, 0], [0, 1]], np.int32)), {"mode": "SYMMETRIC"})],
     "strided_slice_grad": [((i32(2, 3), i32(0, 2), i32(2, 0), i32(1, -1), F[:, :2]), {}),
                            ((i32(2, 3), i32(1, 0), i32(2, 0), i32(1, 1), ROW),
                             {"shrink_axis_mask": 1, "end_mask": 2})],

@@ -10,7 +10,6 @@ import sysconfig
 import types
 import weakref
 
-from ..trace.function import set_autograph
 from .conversion import ConversionError, convert_function, converted_source
 
 __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
@@ -19,7 +18,11 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _STDLIB = sysconfig.get_paths().get("stdlib", "") + os.sep
 _SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc",
                  "tensorflow", "scipy", "pytest", "_pytest", "collections", "dataclasses")
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# A conversion is cached on the function it converts (under _CACHE_ATTR): the converted
+# function refers back to the original (its closure cells, `__wrapped_original__`), so a
+# weak-keyed mapping would keep both alive forever; on the function, the two form a cycle the
+# garbage collector frees with the function (issue 14 item 12).
+_CACHE_ATTR = "__ag_conversion__"
 
 
 def do_not_convert(func=None):
@@ -46,14 +49,17 @@ def _is_user_function(fn) -> bool:
 
 
 def _convert_cached(fn):
-    converted = _cache.get(fn)
-    if converted is None:
-        try:
-            converted = convert_function(fn)
-        except ConversionError:
-            converted = fn
-        _cache[fn] = converted
-    return converted
+    cached = fn.__dict__.get(_CACHE_ATTR)
+    # `functools.wraps` copies __dict__: a wrapper may carry its wrapped function's entry
+    if cached is not None and cached[0]() is fn:
+        return fn if cached[1] is None else cached[1]
+    try:
+        converted = convert_function(fn)
+    except ConversionError:
+        converted = fn
+    converted.__dict__.pop(_CACHE_ATTR, None)
+    fn.__dict__[_CACHE_ATTR] = (weakref.ref(fn), converted if converted is not fn else None)
+    return converted if converted is not fn else fn
 
 
 def maybe_convert(f):
@@ -75,8 +81,6 @@ def convert_for_tracing(fn):
     be converted, e.g. a builtin)."""
     return maybe_convert(fn)
 
-
-set_autograph(convert_for_tracing)
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:

@@ -4,12 +4,18 @@
         v1 = k_eye(num_rows=10, num_columns=None, batch_shape=(), dtype=int32)  # Eye ...
         v2 = x @ v1                                                             # MatMul ...
 
-One line per op, with the op type, its name and the user's line as a comment. Ops with an
-inline expression in their record (`{0} + {1}`) become plain Python operators; the rest call
-their kernel, bound as a global. Constants and captured values are globals, so a call passes only
-the arguments. Variable names are recycled as soon as a value is dead, which frees it without
-an extra statement. The source is registered with `linecache` so tracebacks show it, and a
-failing line is mapped back to its op to name it and the user's line in the error (R-4.6).
+One line per op, with the op's name (and its type when the name does not say it) and the user's
+line as a comment. Ops with an inline expression in their record (`{0} + {1}`) become plain
+Python operators, with scalar constants written in place (`s + 1.0`: NumPy keeps the array's
+dtype for a Python scalar operand); the rest call their kernel, bound as a global, with only the
+attrs that differ from the kernel's defaults. Other constants and captured values are globals,
+so a call passes only the arguments. Variable names are recycled as soon as a value is dead,
+which frees it without an extra statement. The source is registered with `linecache` so
+tracebacks show it (and dropped when the function is freed), and a failing line is mapped back
+to its op to name it and the user's line in the error (R-4.6).
+
+Every step is linear in the number of ops: globals are deduplicated through a dict keyed by
+identity, and the last use of each name is kept up to date as values are aliased.
 """
 
 from __future__ import annotations
@@ -19,31 +25,34 @@ import itertools
 import keyword
 import linecache
 import math
-import re
+import weakref
 
 import numpy as np
 
 from .. import dtypes as d
 from ..graph.graph import Graph
 from .errors import graph_error
+from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
 from .plan import Plan, make_plan
 
 __all__ = ["generate", "GeneratedFunction"]
 
 _counter = itertools.count()
 _COMMENT_COLUMN = 60
+class _Exprs(dict):
+    """slot -> expression, keeping for each name the latest schedule index any slot holding it
+    is used at (so deciding whether a name is dead is one lookup, not a scan)."""
 
+    def __init__(self, last_use: dict):
+        super().__init__()
+        self.last_use = last_use
+        self.latest: dict[str, int] = {}
 
-def _identifier(name: str, taken: set) -> str:
-    base = re.sub(r"\W", "_", name) or "arg"
-    if base[0].isdigit() or keyword.iskeyword(base):
-        base = f"_{base}"
-    candidate, n = base, 1
-    while candidate in taken:
-        candidate = f"{base}_{n}"
-        n += 1
-    taken.add(candidate)
-    return candidate
+    def __setitem__(self, slot, expr):
+        super().__setitem__(slot, expr)
+        use = self.last_use.get(slot, -1)
+        if self.latest.get(expr, -1) < use:
+            self.latest[expr] = use
 
 
 class GeneratedFunction:
@@ -69,6 +78,7 @@ class _Module:
         self.globals: dict = {"np": np, "__name__": "tracegraph.generated",
                               "__builtins__": __builtins__}
         self.global_names: set = set(self.globals)
+        self.bound: dict = {}              # (prefix, id(value)) -> global name
         self.lines: list[str] = []
         self.line_ops: dict[int, object] = {}
         self.free: list[str] = []
@@ -85,8 +95,11 @@ class _Emitter:
         self.module = module
         self.plan = plan
         self.compile_subgraph = compile_subgraph
-        self.expr: dict[int, str] = {}     # slot -> expression that holds its value
+        self.expr = _Exprs(plan.last_use)  # slot -> expression that holds its value
+        self.scalars: dict[int, object] = {}  # slot -> scalar constant not yet given a name
         self.owned: set[str] = set()       # names this emitter allocated (only these it frees)
+        self.index = -1                    # schedule index of the op being emitted
+        self.hook_outs: dict[str, int] = {}  # output name -> slot, for the emit hook running
 
     # --- names and globals -------------------------------------------------------------------
     @property
@@ -95,13 +108,37 @@ class _Emitter:
 
     def bind_global(self, prefix: str, value) -> str:
         m = self.module
-        for name, existing in m.globals.items():
-            if existing is value and name.startswith(prefix):
-                return name
-        name = _identifier(prefix, m.global_names)
+        name = m.bound.get((prefix, id(value)))
+        if name is not None:
+            return name
+        name = identifier(prefix, m.global_names)
         m.globals[name] = value
+        m.bound[(prefix, id(value))] = name   # the value stays alive in globals: ids are stable
         m.taken.add(name)
         return name
+
+    def value_expr(self, slot: int) -> str:
+        """The expression of a slot's value; a scalar constant gets its global name here."""
+        expr = self.expr.get(slot)
+        if expr is None:
+            expr = self.bind_global("c", self.scalars[slot])
+            self.expr[slot] = expr
+        return expr
+
+    def alias(self, out: str, expr: str) -> None:
+        """For emit hooks: the output the hook was given as `out` is held by `expr` (no copy
+        line); `out`, which no line has used yet, goes back to the free list."""
+        self.expr[self.hook_outs[out]] = expr
+        self.expr.latest.pop(out, None)
+        self.owned.discard(out)
+        self.module.free.append(out)
+
+    def free_if_dead(self, name: str) -> None:
+        """For emit hooks: returns a name of theirs no later op reads to the free list."""
+        if name in self.owned and name not in self.module.reserved and \
+                self.expr.latest.get(name, -1) <= self.index:
+            self.owned.discard(name)
+            self.module.free.append(name)
 
     def temp(self) -> str:
         m = self.module
@@ -140,7 +177,7 @@ class _Emitter:
         text = f"{pad}{text}"
         if op is not None:
             where = f"  {op.source.short()}" if op.source is not None else ""
-            comment = f"# {op.type:<12} {op.name}{where}"
+            comment = f"# {_describe(op)}{where}"
             text = f"{text:<{_COMMENT_COLUMN}}  {comment}" if len(text) < _COMMENT_COLUMN \
                 else f"{text}  {comment}"
             m.line_ops[len(m.lines)] = (op, self)
@@ -163,18 +200,31 @@ class _Emitter:
             sub.expr[plan.slot(t)] = e
         for index, op in enumerate(plan.schedule):
             sub.emit_op(index, op)
-        return [sub.expr[plan.slot(t)] for t in plan.outputs]
+        return [sub.value_expr(plan.slot(t)) for t in plan.outputs]
 
     # --- ops ---------------------------------------------------------------------------------
     def emit_op(self, index: int, op) -> None:
         plan = self.plan
         op_def = op.op_def
-        ins = [self.expr[plan.slot(t)] for t in op.inputs]
+        self.index = index
+        in_slots = [plan.slot(t) for t in op.inputs]
         out_slots = [plan.slot(t) for t in op.outputs]
         if "constant" in op_def.flags:
-            self.expr[out_slots[0]] = self.bind_global("c", op.attrs["value"])
+            value = op.attrs["value"]
+            if scalar_literal(value) is not None:
+                self.scalars[out_slots[0]] = value   # named only if a line needs a name
+            else:
+                self.expr[out_slots[0]] = self.bind_global("c", value)
             return
         template = op_def.expr(op.attrs) if callable(op_def.expr) else op_def.expr
+        if template is not None and len(in_slots) == 2 and op_def.emit is None and \
+                BINARY_TEMPLATE.fullmatch(template) and \
+                sum(s in self.scalars and s not in self.expr for s in in_slots) == 1:
+            # one operand is an array, the other a scalar constant written in place
+            ins = [scalar_literal(self.scalars[s]) if s in self.scalars and s not in self.expr
+                   else self.expr[s] for s in in_slots]
+        else:
+            ins = [self.value_expr(s) for s in in_slots]
         if template == "{0}":  # identity: an alias, no line
             self.expr[out_slots[0]] = ins[0]
             return
@@ -191,7 +241,9 @@ class _Emitter:
             outs = [self.temp() for _ in out_slots]
             for s, name in zip(out_slots, outs):
                 self.expr[s] = name
+            self.hook_outs = dict(zip(outs, out_slots))
             op_def.emit(self, op, ins, outs)
+            self.index = index   # the hook's inlined graphs do not move this emitter
             self.release(index, op)
             return
         self.release(index, op)
@@ -209,7 +261,8 @@ class _Emitter:
 
     def kernel_call(self, op, ins) -> str:
         op_def = op.op_def
-        kernel = self.bind_global(f"k_{op_def.name}", op_def.kernel)
+        kernel_fn = op_def.kernel
+        kernel = self.bind_global(f"k_{op_def.name}", kernel_fn)
         args = []
         if op_def.make_state is not None:
             args.append(self.bind_global("s", op_def.make_state(op.kernel_attrs)))
@@ -221,7 +274,10 @@ class _Emitter:
             else:
                 args.append("[" + ", ".join(ins[i:i + n]) + "]")
                 i += n
+        defaults = kernel_defaults(kernel_fn)
         for key, value in op.kernel_attrs.items():
+            if key in defaults and is_default(value, defaults[key]):
+                continue
             if isinstance(value, Graph):
                 value = self.compile_subgraph(value)
                 args.append(f"{key}={self.bind_global('f_' + key, value)}")
@@ -236,17 +292,19 @@ class _Emitter:
         for t in op.inputs:
             slot = plan.slot(t)
             name = self.expr.get(slot)
-            if name == keep:
+            if name == keep or name is None:
                 continue
+            # A name may be shared by aliases (identities): free it when none is used later.
             if plan.last_use.get(slot) == index and name in self.owned and \
-                    name not in m.free and name not in m.reserved and \
-                    self._root_dead(name, index):
+                    name not in m.reserved and self.expr.latest.get(name, -1) <= index:
+                self.owned.discard(name)   # back in the pool: freed once only
                 m.free.append(name)
 
-    def _root_dead(self, name: str, index: int) -> bool:
-        """A name may be shared by aliases (identities): free it when none is used later."""
-        plan = self.plan
-        return all(plan.last_use.get(s, -1) <= index for s, e in self.expr.items() if e == name)
+
+def _describe(op) -> str:
+    """The op's name, and its type too when the name does not start with it."""
+    short = op.name.rsplit("/", 1)[-1]
+    return op.name if short.startswith(op.type) else f"{op.name} ({op.type})"
 
 
 def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
@@ -255,16 +313,16 @@ def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
     em = _Emitter(module, plan, compile_subgraph)
     params = []
     for t in plan.inputs:
-        param = _identifier(t.op.name.split("/")[-1], module.taken)
+        param = identifier(t.op.name.split("/")[-1], module.taken)
         params.append(param)
         em.expr[plan.slot(t)] = param
     for slot, value in plan.constants.items():
         em.expr[slot] = em.bind_global("capture", value)
     for index, op in enumerate(plan.schedule):
         em.emit_op(index, op)
-    outs = [em.expr[plan.slot(t)] for t in plan.outputs]
+    outs = [em.value_expr(plan.slot(t)) for t in plan.outputs]
     ret = "(" + ", ".join(outs) + ("," if len(outs) == 1 else "") + ")"
-    fn_name = _identifier(name, set(module.globals))
+    fn_name = identifier(name, set(module.globals))
     body = module.lines or ["        pass"]
     header = [f"def {fn_name}({', '.join(params)}):", "    try:"]
     footer = [f"        return {ret}", "    except Exception as e:",
@@ -276,7 +334,10 @@ def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:
     code = compile(source, filename, "exec")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(code, module.globals)
-    return GeneratedFunction(module.globals[fn_name], source, filename, module.globals)
+    fn = module.globals[fn_name]
+    # The traceback text lives as long as the function (a trace evicted or freed drops it).
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
+    return GeneratedFunction(fn, source, filename, module.globals)
 
 
 def _make_raiser(line_ops: dict):
@@ -289,7 +350,11 @@ def _make_raiser(line_ops: dict):
         frame_locals = tb.tb_frame.f_locals
         args = []
         for t in op.inputs:
-            expr = em.expr.get(em.plan.slot(t))
+            slot = em.plan.slot(t)
+            if slot in em.scalars and slot not in em.expr:
+                args.append(em.scalars[slot])
+                continue
+            expr = em.expr.get(slot)
             args.append(frame_locals.get(expr, em.globals.get(expr)))
         return graph_error(error, op, op.grouped_inputs(args))
     return _raise

@@ -1,13 +1,13 @@
 """What makes a ConcreteFunction runnable: optimize a copy of its graph with the current
 options, compile it with the chosen executor, and, in the optimizer's verify mode, check the
-passes on the first call's inputs. Installed into the trace layer at import (`set_runner`)."""
+passes on the first call's inputs. `tracegraph/__init__.py` installs `prepare` into the trace
+layer (`trace/hooks.py`)."""
 
 from __future__ import annotations
 
 from ..framework.tensor import EagerTensor
 from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
-from ..trace.concrete import set_runner
 from .compile import compile_graph
 from .jit import numba_available
 
@@ -89,5 +89,3 @@ def _verifying(concrete, compiled, report):
     first_call.source = getattr(compiled, "source", None)
     return first_call
 
-
-set_runner(prepare)

@@ -148,9 +148,9 @@ class RestoredFunction:
         if not ctx.executing_eagerly:
             return cf.call_in_graph(value_canonical)
         values = cf.flat_input_values(value_canonical)
-        if not eager and active_tapes is not None and active_tapes():
-            from ..trace.taped_call import call_recorded  # one tape entry, as for tf.function
-            return call_recorded(cf, values, value_canonical, function_module.Function)
+        recorded = getattr(function_module, "_call_recorded", None)
+        if not eager and recorded is not None and active_tapes is not None and active_tapes():
+            return recorded(cf, values, value_canonical)   # one tape entry, as for tf.function
         if not kwargs and eager and all(type(a) is EagerTensor for a in args):
             self._remember_fast(args, cf)
         return cf._call_values(values)
@@ -230,8 +230,8 @@ class SignatureFunction:
         if sorted(kwargs) != sorted(expected):
             raise TypeError(f"Signature '{self.name}' expects the keyword arguments "
                             f"{expected}, got {sorted(kwargs)}.")
-        from ..trace.concrete import _check_value
-        values = [_check_value(self.name, k, spec, kwargs[k]) for k, spec in self.input_keys]
+        from ..trace.binding import check_value
+        values = [check_value(self.name, k, spec, kwargs[k]) for k, spec in self.input_keys]
         out = self.concrete._call_values(values)
         leaves = flatten(out)
         return {k: leaves[i] for k, i in self.output_keys}

@@ -9,7 +9,7 @@ import functools
 from .. import dtypes as d
 from ..library import array as array_ops
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import GRADIENT_HOOKS, bind, context_scope
+from ..ops.registry import GRADIENT_HOOKS, bind, context_scope, is_placeholder_like
 from .backprop import UnconnectedGradients, _differentiable, _finish, backprop
 from .tape import GradientTape, _base_context, active_tapes
 from .tensor import Tensor
@@ -128,7 +128,7 @@ def replay(graph, inputs) -> list:
     for ph, v in zip(list(graph.inputs) + list(graph.capture_placeholders), inputs):
         values[id(ph)] = v
     for op in graph.operations:
-        if op.type == "Placeholder" or op.op_def.tf_type == "NoOp":
+        if is_placeholder_like(op.op_def):  # an input: mapped above
             continue
         args = op.grouped_inputs([values.get(id(t), t) for t in op.inputs])
         out = bind(op.op_def, tuple(args), _bind_attrs(op), None)

@@ -94,7 +94,7 @@ class Module:
         predicate = predicate or (lambda _: True)
         ignored = _IGNORED | self._TF_MODULE_IGNORED_PROPERTIES
         return _flatten_module(self, recursive, predicate, attribute_traversal_key, ignored,
-                               with_path, (), set(), [id(self)])
+                               with_path, (), {id(self)}, [id(self)])
 
     @classmethod
     def with_name_scope(cls, method):

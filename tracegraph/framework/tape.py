@@ -177,20 +177,25 @@ class GradientTape:
         self._used = False
 
     def _record_apply(self, ctx, op, inputs, attrs, name):
-        found = resolve_type_attrs(op, inputs, _dtype_of)
-        new_inputs, flat = [], []
-        for spec, x in zip(op.inputs, inputs):
-            if spec.list_kind is None:
-                v = self._prepare(ctx, op, spec, x, found)
-                new_inputs.append(v)
-                flat.append(v)
-            else:
-                vs = [self._prepare(ctx, op, spec, item, found) for item in x]
-                new_inputs.append(vs)
-                flat.extend(vs)
-        out = ctx.inner.apply(op, tuple(new_inputs), attrs, name)
-        flat = [self._resource(x) for x in flat]
         tracked = self._tracked
+        if op.single_type_attr and all(isinstance(x, Tensor) for x in inputs):
+            # the common case (math on tensors): nothing to convert, no resource input
+            out = ctx.inner.apply(op, inputs, attrs, name)
+            flat = inputs
+        else:
+            found = resolve_type_attrs(op, inputs, _dtype_of)
+            new_inputs, flat = [], []
+            for spec, x in zip(op.inputs, inputs):
+                if spec.list_kind is None:
+                    v = self._prepare(ctx, op, spec, x, found)
+                    new_inputs.append(v)
+                    flat.append(v)
+                else:
+                    vs = [self._prepare(ctx, op, spec, item, found) for item in x]
+                    new_inputs.append(vs)
+                    flat.extend(vs)
+            out = ctx.inner.apply(op, tuple(new_inputs), attrs, name)
+            flat = [self._resource(x) for x in flat]
         if not self._recording or not any(_key(x) in tracked for x in flat):
             return out
         n = op.num_outputs

@@ -30,7 +30,7 @@ class ResourceHandle:
     """The storage behind a Variable: its current value, dtype, shape, a unique id and the lock
     its writes hold."""
 
-    __slots__ = ("value", "dtype", "shape", "name", "id", "owner", "lock", "__weakref__")
+    __slots__ = ("value", "dtype", "shape", "name", "id", "lock", "owner", "__weakref__")
 
     def __init__(self, value, dtype: d.DType, shape: tuple | None, name: str):
         self.owner = None  # a weak reference to the Variable (tapes watch what it reads)

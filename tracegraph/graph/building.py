@@ -60,9 +60,17 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         return found[1]
     if isinstance(value, SymbolicTensor):
         if graph.outer_graph is None:
-            raise ValueError(
-                f"Tensor {value.name} belongs to another tf.function graph and cannot be used "
-                f"in graph {graph.name!r}. Pass it as an argument or return it instead.")
+            where = value.op.source
+            defined = f"\n\n{value!r} was defined here:\n    File \"{where.filename}\", line " \
+                      f"{where.lineno}, in {where.function}" if where is not None else ""
+            raise TypeError(
+                f"{value!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it.\nPlease see "
+                "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be"
+                f"_return_values for more information.{defined}\n\nThe tensor {value!r} "
+                f"cannot be accessed from here, because it was defined in "
+                f"FuncGraph(name={value.graph.name}, id={id(value.graph)}), which is out of "
+                "scope.")
         external = value if value.graph is graph.outer_graph else \
             capture(graph.outer_graph, value, name)
         tensor_type = TensorType(value.dtype, value._shape, value._value)

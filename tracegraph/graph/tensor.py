@@ -123,8 +123,9 @@ class SymbolicTensor(Tensor):
             "may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
             "supported inside a tf.function.")
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f"numpy() is only available on eager tensors; {self.name} is a symbolic tensor "
-            "inside a tf.function graph. Return it from the function to get its value, or use "
-            "tf.print to see it at run time.")
+        # As TensorFlow (and its guide "Better performance with tf.function", which prints
+        # this message): a graph tensor has no value to read, inside its function or leaked
+        # out of it. Return it from the function to get its value, or tf.print it.
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")

@@ -104,9 +104,10 @@ def emit_while(em, op, ins, outs) -> None:
         if test_again != test:
             em.line(f"{test} = {test_again}")
     for name, out in zip(loop_vars, outs):
-        em.line(f"{out} = {name}")
+        em.alias(out, name)   # the loop's results stay in the loop variables: no copies
     for name in loop_vars:
         em.release_name(name)
+        em.free_if_dead(name)
 
 
 _WHILE = dict(inputs=("input: list(T)",),

@@ -135,7 +135,11 @@ def broadcast_back(g, x, axes: list[int]):
     """The gradient of a reduction over `axes` (keep_dims or not) spread over `x`'s shape."""
     full = dims(x)
     kept = [1 if i in axes else n for i, n in enumerate(full)]
-    g = reshape(g, as_shape(kept))
+    if g.shape.rank == 0:  # a scalar broadcasts as it is
+        return op("broadcast_to", g, as_shape(full)) if full else g
+    static = all(isinstance(n, (int, np.integer)) for n in kept)
+    if not (static and g.shape.rank is not None and g.shape.as_list() == kept):
+        g = reshape(g, as_shape(kept))
     if all(isinstance(n, (int, np.integer)) for n in full) and kept == full:
         return g
     return op("broadcast_to", g, as_shape(full))

@@ -10,6 +10,7 @@ from . import gradutil as G
 from .linalg import (
     band_part_op,
     batch_matmul_op,
+    cholesky_op,
     cross_op,
     det_op,
     einsum_op,
@@ -174,3 +175,17 @@ def _einsum_grad(op, g):
             part = G.op("broadcast_to", part, G.as_shape(dims))
         grads.append(G.unbroadcast(part, x))
     return grads
+
+
+@defgrad(cholesky_op)
+def _cholesky_grad(op, g):
+    """Symmetric in the input (the kernel reads one triangle), as TensorFlow's."""
+    lower = op.outputs[0]
+    inv = bind(inverse_op, (lower,))
+    middle = _mm(lower, g, adj_a=True)
+    middle = G.op("subtract", middle, G.op("multiply", 0.5, bind(matrix_diag_op, (
+        bind(matrix_diag_part_op, (middle,)),))))
+    middle = bind(band_part_op, (middle, np.int64(-1), np.int64(0)))
+    grad = _mm(_mm(inv, middle, adj_a=True), inv)
+    grad = G.op("add", grad, G.op("conj", G.op("transpose", grad, _last_two_swapped(grad))))
+    return G.op("multiply", grad, 0.5)

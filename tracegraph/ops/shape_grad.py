@@ -1,14 +1,26 @@
 """Gradient rules of the joining, splitting and rearranging records (concat, stack, split,
-tile, slice, reverse, pad, broadcast_to, roll), set as the records' `gradient` fields."""
+tile, slice, reverse, pad, mirror_pad, broadcast_to, roll), set as the records' `gradient`
+fields, and `MirrorPadGrad`, the backprop record of MirrorPad."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes as d
+from ..shapes import TensorType
 from . import gradutil as G
+from . import infer as I
 from .join_split import concat_op, pack_op, split_op, split_v_op, unpack_op
-from .rearrange import broadcast_to_op, pad_op, reverse_op, roll_op, slice_op, tile_op
-from .registry import defgrad
+from .rearrange import (
+    broadcast_to_op,
+    mirror_pad_op,
+    pad_op,
+    reverse_op,
+    roll_op,
+    slice_op,
+    tile_op,
+)
+from .registry import INDEX, NUMBER, REQUIRED, TypeAttr, bind, defgrad, defop
 
 # ---- gradient rules ---------------------------------------------------------------------------
 
@@ -102,3 +114,44 @@ def _broadcast_to_grad(op, g):
 @defgrad(roll_op)
 def _roll_grad(op, g):
     return G.op("roll", g, G.op("negative", op.inputs[1]), op.inputs[2]), None, None
+
+
+def kernel_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
+    """Folds the gradient of a mirror-padded tensor back onto the elements that were copied."""
+    g = np.asarray(input)
+    pads = np.asarray(paddings).reshape(-1, 2)
+    numpy_mode = "reflect" if mode == "REFLECT" else "symmetric"
+    for axis, (before, after) in enumerate(pads.tolist()):
+        n = g.shape[axis] - before - after
+        source = np.pad(np.arange(n), (before, after), mode=numpy_mode)
+        moved = np.moveaxis(g, axis, 0)
+        out = np.zeros((n,) + moved.shape[1:], dtype=g.dtype)
+        np.add.at(out, source, moved)
+        g = np.moveaxis(out, 0, axis)
+    return np.ascontiguousarray(g)
+
+
+def infer_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
+    pads = I.known_ints(paddings)
+    if input.shape is None or pads is None:
+        return TensorType(input.dtype, None if input.shape is None else
+                          (None,) * len(input.shape))
+    pairs = np.asarray(pads).reshape(-1, 2)
+    return TensorType(input.dtype, tuple(None if n is None else n - int(b) - int(a)
+                                         for n, (b, a) in zip(input.shape, pairs)))
+
+
+mirror_pad_grad_op = defop(
+    "mirror_pad_grad", "MirrorPadGrad", inputs=("input: T", "paddings: Tpaddings"),
+    attrs={"T": TypeAttr(NUMBER), "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
+    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags={"pure"})
+
+
+@defgrad(mirror_pad_op)
+def _mirror_pad_grad(op, g):
+    return bind(mirror_pad_grad_op, (g, op.inputs[1]), {"mode": op.attrs["mode"]}), None
+
+
+@defgrad(mirror_pad_grad_op)
+def _mirror_pad_grad_grad(op, g):
+    return bind(mirror_pad_op, (g, op.inputs[1]), {"mode": op.attrs["mode"]}), None

@@ -12,28 +12,29 @@ import inspect
 import numpy as np
 
 from .. import config
-from .. import dtypes as d
 from ..framework.eager import wrap
-from ..framework.tensor import EagerTensor, Tensor
-from ..framework.variables import ResourceHandle, Variable
+from ..framework.tensor import EagerTensor
+from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
-from ..shapes import TensorSpec, format_shape, shapes_compatible
-from .keys import VariableSpec, canonicalize, describe_leaf
+from ..shapes import TensorSpec
+from . import hooks
+from .binding import (
+    SPECS,
+    check_value,
+    is_python,
+    leaf_items,
+    leaves_by_path,
+    missing,
+    same_python_value,
+    spec_text,
+    traced_value,
+)
+from .function_type import FunctionType, function_type_of
+from .keys import VariableSpec, WeakArgument, canonicalize
 
-__all__ = ["ConcreteFunction", "set_runner"]
-
-# How a ConcreteFunction gets runnable code: installed by the execute layer (it optimizes a copy
-# of the graph and compiles it), so this layer never imports the layers below it.
-_RUNNER = None
-
-
-def set_runner(runner) -> None:
-    """`runner(concrete) -> (compiled callable, graph that runs, optimizer report)`."""
-    global _RUNNER
-    _RUNNER = runner
-
+__all__ = ["ConcreteFunction"]
 _NDARRAY = np.ndarray
 
 
@@ -53,6 +54,7 @@ class ConcreteFunction:
         self._prepared_graph = None
         self._by_options: dict = {}   # optimizer options key -> (compiled, graph, report)
         self._options_version = -1
+        self._inference_fn = None
         self.optimizer_report = None
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
@@ -83,6 +85,8 @@ class ConcreteFunction:
         args, kwargs = [], {}
         params = self._signature.parameters if self._signature is not None else {}
         for name, value in self._canonical:
+            value = pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
+                                             for v in flatten(value)])
             param = params.get(name)
             if param is not None and param.kind is inspect.Parameter.KEYWORD_ONLY:
                 kwargs[name] = value
@@ -109,13 +113,13 @@ class ConcreteFunction:
     # --- calling ---------------------------------------------------------------------------------
     def _prepare(self):
         if self._compiled is None or self._options_version != config.optimizer_version:
-            if _RUNNER is None:
+            if hooks.runner is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
             key = config.optimizer_key
             prepared = self._by_options.get(key)
             if prepared is None:
-                prepared = self._by_options[key] = _RUNNER(self)
+                prepared = self._by_options[key] = hooks.runner(self)
             self._compiled, self._prepared_graph, self.optimizer_report = prepared
         return self._compiled
 
@@ -149,25 +153,79 @@ class ConcreteFunction:
         return pack_sequence_as(self.structured_outputs, leaves)
 
     def __call__(self, *args, **kwargs):
-        """Calls with the traced signature's arguments (Python values may be left out)."""
+        """Calls with the traced signature's arguments. Python values may be left out; given,
+        they must be the values traced with (TypeError otherwise, as in TensorFlow). A call
+        that does not bind to the Python signature may pass just the tensor inputs, by
+        position or name (TensorFlow's flat signature)."""
         try:
-            canonical = canonicalize(self._signature, args, kwargs)
+            canonical = self._bind_structured(args, kwargs)
+        except TypeError as structured_error:
+            try:
+                values = self._bind_flat(args, kwargs)
+            except TypeError as flat_error:
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `{structured_error}`. "
+                    f"Received args: {args!r} and kwargs: {kwargs!r} for signature: "
+                    f"{self._signature_text()}.\nFallback to flat signature also failed due "
+                    f"to: {flat_error}") from None
+        else:
             values = self.flat_input_values(canonical)
-        except TypeError:
-            names = [p for p, _ in self._input_paths]
-            if len(args) > len(names):
-                raise
-            bound = dict(zip(names, args))
-            bound.update(kwargs)
-            values = [_check_value(self.name, p, spec, bound[p]) if p in bound else
-                      _missing(self.name, p, spec) for p, spec in self._input_paths]
         return self._call_values(values)
+
+    def _bind_structured(self, args, kwargs) -> list:
+        """Canonical arguments of a call: Python arguments left out take their traced values;
+        given ones must equal them."""
+        traced = dict(self._canonical)
+        if self._signature is not None:
+            bound = self._signature.bind_partial(*args, **kwargs)
+            for name, param in self._signature.parameters.items():
+                if name not in bound.arguments and name in traced and \
+                        param.kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                           inspect.Parameter.VAR_KEYWORD) and \
+                        is_python(traced[name]):
+                    bound.arguments[name] = traced_value(traced[name])
+            args, kwargs = bound.args, bound.kwargs
+        canonical = canonicalize(self._signature, args, kwargs)
+        for name, value in canonical:
+            if name not in traced:
+                raise TypeError(f"unexpected argument '{name}'")
+            wanted, given = leaf_items(traced[name], name), leaf_items(value, name)
+            if [p for p, _ in wanted] != [p for p, _ in given]:
+                raise TypeError(f"Can not cast {value!r} to {spec_text(traced[name])}")
+            for (_, want), (_, got) in zip(wanted, given):
+                if not isinstance(want, SPECS) and not same_python_value(want, got):
+                    raise TypeError(f"Can not cast {got!r} to Literal[{want!r}]")
+        return canonical
+
+    def _bind_flat(self, args, kwargs) -> list:
+        """The tensor inputs alone, by position then name (TensorFlow's flat signature)."""
+        names = [p for p, _ in self._input_paths]
+        if len(args) > len(names):
+            raise TypeError(f"{self.name}({', '.join(names)}) takes {len(names)} positional "
+                            f"arguments, got {len(args)}.")
+        unexpected = [k for k in kwargs if k not in names]
+        if unexpected:
+            raise TypeError(f"{self.name}({', '.join(names)}) got unexpected keyword "
+                            f"arguments: {', '.join(unexpected)}.")
+        bound = dict(zip(names, args))
+        bound.update(kwargs)
+        missing = [p for p in names if p not in bound]
+        if missing:
+            raise TypeError(f"{self.name}({', '.join(names)}) missing required arguments: "
+                            f"{', '.join(missing)}.")
+        return [check_value(self.name, p, spec, bound[p], i)
+                for i, (p, spec) in enumerate(self._input_paths)]
+
+    def _signature_text(self) -> str:
+        parts = [f"{name}: {spec_text(value)}" for name, value in self._canonical]
+        return f"({', '.join(parts)})"
 
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
-        by_path = _leaves_by_path(canonical)
-        return [_check_value(self.name, path, spec, by_path[path]) if path in by_path else
-                _missing(self.name, path, spec) for path, spec in self._input_paths]
+        by_path = leaves_by_path(canonical)
+        return [check_value(self.name, path, spec, by_path[path], i) if path in by_path else
+                missing(self.name, path, spec)
+                for i, (path, spec) in enumerate(self._input_paths)]
 
     def call_in_graph(self, canonical):
         """Records a call of this function in the graph being built; returns its outputs."""
@@ -175,7 +233,7 @@ class ConcreteFunction:
         from ..ops.registry import bind, current_context
         from .control_flow import _has_stateful
         ctx = current_context()
-        by_path = _leaves_by_path(canonical)
+        by_path = leaves_by_path(canonical)
         args = []
         for path, spec in self._input_paths:
             value = by_path[path]
@@ -192,94 +250,68 @@ class ConcreteFunction:
             leaves[pos] = v
         return pack_sequence_as(self.structured_outputs, leaves)
 
-    # --- printing --------------------------------------------------------------------------------
+    # --- TensorFlow 2.21's introspection and printing -------------------------------------------
+    @property
+    def function_type(self) -> FunctionType:
+        """The parameters with their type constraints and the output type (an inspect.Signature,
+        printed `(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)`)."""
+        return function_type_of(self._signature, self._canonical, self.structured_outputs,
+                                self.graph.external_captures)
+
+    @property
+    def inference_fn(self) -> AtomicFunction:
+        """The graph as a function of its flat inputs (TensorFlow's `AtomicFunction`)."""
+        if self._inference_fn is None:
+            self._inference_fn = AtomicFunction(self)
+        return self._inference_fn
+
     def pretty_printed_signature(self, verbose: bool = True) -> str:
-        tensor_params, python_params = [], []
+        function_type = self.function_type
+        return function_type.describe() if verbose else str(function_type)
+
+    def short_signature(self) -> str:
+        """One line: the name, tensor parameters by name, Python ones with their value."""
+        params = []
         for name, value in self._canonical:
             if any(isinstance(v, (TensorSpec, VariableSpec)) for v in flatten(value)):
-                tensor_params.append((name, value))
+                params.append(name)
             else:
-                python_params.append((name, value))
-        header = ", ".join([n for n, _ in tensor_params] + [f"{n}={v!r}" for n, v in
-                                                              python_params])
-        lines = [f"{self.name}({header})"]
-        if tensor_params:
-            lines.append("  Args:")
-            lines += [f"    {n}: {_describe_structure(v)}" for n, v in tensor_params]
-        lines.append("  Returns:")
-        lines.append(f"    {_describe_structure(self.structured_outputs)}")
-        return "\n".join(lines)
+                params.append(f"{name}={value!r}")
+        tensors = [p for p in params if "=" not in p]
+        return f"{self.name}({', '.join(tensors + [p for p in params if '=' in p])})"
+
+    def __str__(self):
+        return self.function_type.describe("ConcreteFunction ")
 
     def __repr__(self):
-        return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]}>"
+        return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
 
 
-def _leaves_by_path(canonical) -> dict:
-    from ..nest import is_nested
-    out = {}
+class AtomicFunction:
+    """A ConcreteFunction's graph called with flat inputs: the tensor arguments in order, then
+    nothing else (captures are bound). `name` is TensorFlow's `__inference_<name>_<n>`."""
 
-    def walk(value, path):
-        if is_nested(value):
-            if isinstance(value, dict):
-                for k in sorted(value, key=repr):
-                    walk(value[k], f"{path}[{k!r}]")
-            elif isinstance(value, (list, tuple)):
-                for i, v in enumerate(value):
-                    walk(v, f"{path}[{i}]")
-            else:
-                import dataclasses
-                for f in dataclasses.fields(value):
-                    walk(getattr(value, f.name), f"{path}.{f.name}")
-        else:
-            out[path] = value
-    for name, value in canonical:
-        walk(value, name)
-    return out
+    _count = 0
 
+    def __init__(self, concrete: ConcreteFunction):
+        AtomicFunction._count += 1
+        self._concrete = concrete
+        self.name = f"__inference_{concrete.name}_{AtomicFunction._count}".encode()
+        self.graph = concrete.graph
 
-def _missing(fn_name: str, path: str, spec):
-    raise TypeError(f"{fn_name}: missing argument '{path}' ({spec!r}).")
+    @property
+    def function_type(self) -> FunctionType:
+        return self._concrete.function_type
 
+    def __call__(self, *args):
+        cf = self._concrete
+        if len(args) != len(cf._input_paths):
+            raise TypeError(f"{self.name.decode()} takes {len(cf._input_paths)} flat inputs, "
+                            f"got {len(args)}.")
+        values = [check_value(cf.name, p, spec, v, i)
+                  for i, ((p, spec), v) in enumerate(zip(cf._input_paths, args))]
+        outs = cf._prepare()(*values)
+        return [wrap(v) for v in outs]
 
-def _check_value(fn_name: str, path: str, spec, value):
-    """The raw value fed for one input, checked against the traced spec."""
-    if isinstance(spec, VariableSpec):
-        if not isinstance(value, Variable):
-            raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "
-                            f"got {value!r}.")
-        return value.handle
-    if type(value) is EagerTensor:
-        arr = value._value
-    elif isinstance(value, Variable):
-        arr = value.handle.value
-    elif isinstance(value, Tensor):
-        raise TypeError(f"{fn_name}: argument '{path}' is a symbolic tensor; call the "
-                        "ConcreteFunction eagerly or from inside another tf.function.")
-    else:
-        from ..ops.convert import to_array
-        arr = to_array(value, spec.dtype)
-    dtype = d.NUMPY_TO_DTYPE[arr.dtype]
-    if dtype is not spec.dtype:
-        raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a tensor "
-                        f"with dtype {dtype.name} and shape {format_shape(arr.shape)}.")
-    if not shapes_compatible(spec.shape._dims, arr.shape):
-        raise ValueError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
-                         f"tensor with shape {format_shape(arr.shape)}.")
-    return arr
-
-
-def _describe_structure(value) -> str:
-    if isinstance(value, (SymbolicTensor,)):
-        return f"{value.dtype.name} Tensor, shape={format_shape(value._shape)}"
-    if isinstance(value, TensorSpec):
-        return f"{value.dtype.name} Tensor, shape={format_shape(value.shape._dims)}"
-    if isinstance(value, VariableSpec):
-        return f"{value.dtype.name} Variable, shape={format_shape(value.shape)}"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_describe_structure(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_describe_structure(v) for v in value) + "]"
-    if isinstance(value, tuple):
-        inner = ", ".join(_describe_structure(v) for v in value)
-        return f"({inner}{',' if len(value) == 1 else ''})"
-    return describe_leaf(value)
+    def __repr__(self):
+        return f"<AtomicFunction> {self.name.decode()}{self.function_type}"

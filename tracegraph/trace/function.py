@@ -26,6 +26,7 @@ from ..nest import flatten
 from ..ops.registry import _state as _registry_state
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
+from . import hooks
 from .concrete import ConcreteFunction
 from .keys import canonicalize, make_key
 from .retrace import RetraceDetector
@@ -33,16 +34,7 @@ from .signatures import input_signature_canonical, signature_of
 from .taped_call import call_recorded
 from .tracing import trace_function
 
-__all__ = ["function", "Function", "CacheEvictionWarning", "set_autograph"]
-
-# AutoGraph's conversion, installed by the autograph layer at import (this layer does not import
-# the layers below it): `convert(python_function) -> the function to trace`.
-_AUTOGRAPH = None
-
-
-def set_autograph(convert) -> None:
-    global _AUTOGRAPH
-    _AUTOGRAPH = convert
+__all__ = ["function", "Function", "CacheEvictionWarning"]
 
 DEFAULT_MAX_TRACES = 128
 _FAST_CACHE_MAX = 512
@@ -67,10 +59,18 @@ class Function:
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  jit_compile=None, reduce_retracing=False, max_traces=DEFAULT_MAX_TRACES,
-                 executor="codegen"):
+                 executor="codegen", _bound_to=None):
         if not callable(python_function):
             raise TypeError(f"tf.function expects a callable, got {python_function!r}")
         self._python_function = python_function
+        # A method's Function for one instance (see __get__) holds the instance weakly, as
+        # TensorFlow does: calling a tf.function method does not keep the object alive.
+        self._instance_ref = None
+        if _bound_to is not None:
+            try:
+                self._instance_ref = weakref.ref(_bound_to)
+            except TypeError:   # not weakly referenceable: held like any bound method
+                self._instance_ref = lambda: _bound_to
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = _check_signature(input_signature)
         self._autograph = autograph
@@ -85,11 +85,16 @@ class Function:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
             self._signature = None
+        if _bound_to is not None and self._signature is not None and \
+                self._signature.parameters:
+            self._signature = self._signature.replace(
+                parameters=list(self._signature.parameters.values())[1:])
         self._lock = threading.RLock()
         self._cache: OrderedDict = OrderedDict()   # trace key -> ConcreteFunction (LRU)
         self._traces: list = []                    # [(Signature, ConcreteFunction)]
         self._fast: dict = {}                      # (dtype, shape, ...) -> ConcreteFunction
         self._tracing_count = 0
+        self.evicted_traces = 0                    # traces dropped by the LRU bound so far
         self._detector = RetraceDetector(self._name)
         self._variables_frozen = False
         self._bound_instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -99,7 +104,17 @@ class Function:
     # --- public API ----------------------------------------------------------------------------
     @property
     def python_function(self):
-        return self._python_function
+        return self._bind(self._python_function)
+
+    def _bind(self, fn):
+        """`fn` bound to this Function's instance (fn itself for a plain Function)."""
+        if self._instance_ref is None:
+            return fn
+        instance = self._instance_ref()
+        if instance is None:
+            raise ReferenceError(f"tf.function {self._name}: the object this method was bound "
+                                 "to has been deleted.")
+        return types.MethodType(fn, instance)
 
     @property
     def input_signature(self):
@@ -116,11 +131,13 @@ class Function:
         return self._lookup_or_trace(key_canonical)
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
-        return "\n\n".join(cf.pretty_printed_signature(verbose) for _, cf in self._traces)
+        """Every trace's signature, in TensorFlow 2.21's layout (one line each unless verbose)."""
+        return ("\n\n" if verbose else "\n").join(cf.pretty_printed_signature(verbose)
+                                                  for _, cf in self._traces)
 
     def cached_signatures(self) -> list[str]:
         """One line per cached trace, oldest first."""
-        return [cf.pretty_printed_signature().splitlines()[0] for _, cf in self._traces]
+        return [cf.short_signature() for _, cf in self._traces]
 
     def clear_cache(self) -> None:
         """Drops every trace; the next call traces again."""
@@ -156,19 +173,23 @@ class Function:
 
     def _call_slow(self, args, kwargs):
         if _config._run_eagerly:
-            return self._python_function(*args, **kwargs)
+            return self._bind(self._python_function)(*args, **kwargs)
         if not current_context().executing_eagerly:
             return self._call_in_graph(args, kwargs)
         self._detector.calls += 1
-        key_canonical, value_canonical = self._canonical(args, kwargs)
-        cf = self._lookup_or_trace(key_canonical)
-        cf.last_used = self._detector.calls
-        values = cf.flat_input_values(value_canonical)
-        if not kwargs:
-            self._remember_fast(args, cf)
-        if current_context() is not EAGER and active_tapes():
-            return call_recorded(cf, values, value_canonical, Function)
-        return cf._call_values(values)
+        try:
+            key_canonical, value_canonical = self._canonical(args, kwargs)
+            cf = self._lookup_or_trace(key_canonical)
+            cf.last_used = self._detector.calls
+            values = cf.flat_input_values(value_canonical)
+            if not kwargs:
+                self._remember_fast(args, cf)
+            if current_context() is not EAGER and active_tapes():
+                return _call_recorded(cf, values, value_canonical)
+            return cf._call_values(values)
+        except BaseException:
+            self._detector.failed()   # as in TensorFlow, a failed call is not counted
+            raise
 
     def _remember_fast(self, args, cf) -> None:
         """Lets later calls with the same positional tensor types and Python values (ints,
@@ -242,9 +263,25 @@ class Function:
         return canonical
 
     def _trace(self, canonical, key) -> ConcreteFunction:
-        self._detector.traced(key.leaves)
-        cf = trace_function(self._python_function, self._name, self._signature, canonical,
-                            self._on_variable_created, self.executor, self._traced_callable())
+        created = []
+
+        def on_variable_created(variable) -> None:
+            if self._variables_frozen:
+                raise ValueError(_VARIABLE_ERROR)
+            created.append(variable)
+
+        cf = trace_function(self.python_function, self._name, self._signature, canonical,
+                            on_variable_created, self.executor, self._traced_callable())
+        if created:
+            # As TensorFlow: a first trace that created Variables is traced again with
+            # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
+            # creates nothing the second time and captures the Variable; a Variable created
+            # on every call raises TensorFlow's ValueError now, on the first call.
+            self._variables_frozen = True
+            self._tracing_count += 1
+            cf = trace_function(self.python_function, self._name, self._signature, canonical,
+                                on_variable_created, self.executor, self._traced_callable())
+        self._detector.traced(key.leaves)   # only traces that succeeded count
         cf.last_used = self._detector.calls
         self._tracing_count += 1
         self._variables_frozen = True
@@ -253,31 +290,33 @@ class Function:
         return cf
 
     def _evict(self) -> None:
-        """Drops least recently used traces beyond `max_traces`, loudly."""
+        """Drops least recently used traces beyond `max_traces`. The first eviction warns;
+        later ones are only counted (`evicted_traces`): a loop of distinct calls does not
+        print a warning per call."""
         while self.max_traces is not None and len(self._traces) > self.max_traces:
             oldest = min(range(len(self._traces)),
                          key=lambda i: getattr(self._traces[i][1], "last_used", -1))
             _, old = self._traces.pop(oldest)
             self._cache = OrderedDict((k, v) for k, v in self._cache.items() if v is not old)
             self._fast = {k: v for k, v in self._fast.items() if v is not old}
-            warnings.warn(
-                f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
-                f"traces); evicting the least recently used trace "
-                f"{old.pretty_printed_signature().splitlines()[0]}. Calling it again will "
-                "retrace. Raise `max_traces` or reduce the number of distinct signatures.",
-                CacheEvictionWarning, stacklevel=5)
+            self.evicted_traces += 1
+            if self.evicted_traces == 1:
+                warnings.warn(
+                    f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
+                    f"traces); evicting the least recently used trace "
+                    f"{old.short_signature()}. Calling it again will "
+                    "retrace. Raise `max_traces` or reduce the number of distinct signatures. "
+                    f"Further evictions are not reported one by one; "
+                    f"`{self._name}.evicted_traces` counts them.",
+                    CacheEvictionWarning, stacklevel=5)
 
     def _traced_callable(self):
         """The function run while tracing: AutoGraph's conversion when autograph=True."""
-        if not self._autograph or _AUTOGRAPH is None:
-            return self._python_function
+        if not self._autograph or hooks.autograph is None:
+            return self.python_function
         if self._converted is None:
-            self._converted = _AUTOGRAPH(self._python_function)
-        return self._converted
-
-    def _on_variable_created(self, variable) -> None:
-        if self._variables_frozen:
-            raise ValueError(_VARIABLE_ERROR)
+            self._converted = hooks.autograph(self._python_function)
+        return self._bind(self._converted)
 
     # --- methods: one Function per instance ----------------------------------------------------
     def __get__(self, instance, owner=None):
@@ -288,9 +327,9 @@ class Function:
         except TypeError:
             bound = instance.__dict__.get(f"_tf_function_{id(self)}")
         if bound is None:
-            bound = Function(types.MethodType(self._python_function, instance), self._name,
-                             self._input_signature, self._autograph, self._jit_compile,
-                             self._reduce_retracing, self.max_traces, self.executor)
+            bound = Function(self._python_function, self._name, self._input_signature,
+                             self._autograph, self._jit_compile, self._reduce_retracing,
+                             self.max_traces, self.executor, _bound_to=instance)
             try:
                 self._bound_instances[instance] = bound
             except TypeError:
@@ -337,3 +376,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return decorate
     return decorate(func)
 
+
+
+def _call_recorded(cf, values, value_canonical):
+    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py); the
+    loader's restored functions call it too."""
+    return call_recorded(cf, values, value_canonical, Function)

@@ -23,9 +23,10 @@ from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import Variable
 from ..nest import is_nested
 from ..shapes import TensorSpec, format_shape
+from .trace_type import has_trace_type, trace_type_of
 
 __all__ = ["TraceKey", "make_key", "canonicalize", "rebuild_call", "describe_leaf", "leaf_spec",
-           "VariableSpec"]
+           "VariableSpec", "WeakArgument", "hold_weakly"]
 
 
 class _WeakIdentity:
@@ -66,9 +67,47 @@ class VariableSpec:
 
     dtype: d.DType
     shape: tuple | None
+    trainable: bool = dataclasses.field(default=True, compare=False)
+    alias_id: int | None = dataclasses.field(default=None, compare=False)
 
     def __repr__(self):
-        return f"VariableSpec(shape={format_shape(self.shape)}, dtype={self.dtype!r})"
+        return (f"VariableSpec(shape={format_shape(self.shape)}, dtype={self.dtype!r}, "
+                f"trainable={self.trainable}, alias_id={self.alias_id})")
+
+
+class WeakArgument:
+    """A Python object argument as a trace remembers it: weakly, printed as it was traced."""
+
+    __slots__ = ("ref", "text")
+
+    def __init__(self, ref, text: str):
+        self.ref = ref
+        self.text = text
+
+    def get(self):
+        """The object, or this placeholder once the object is gone."""
+        obj = self.ref()
+        return self if obj is None else obj
+
+    def __repr__(self):
+        return self.text
+
+
+_PLAIN = (bool, int, float, complex, str, bytes, np.generic, np.ndarray, Tensor, Variable,
+          TensorSpec)
+
+
+def hold_weakly(value):
+    """A leaf as a trace keeps it: objects keyed by identity become `WeakArgument`s."""
+    if value is None or isinstance(value, _PLAIN) or isinstance(value, VariableSpec):
+        return value
+    try:
+        ref = weakref.ref(value)
+    except TypeError:   # not weakly referenceable: kept, as its key keeps it
+        return value
+    # TensorFlow 2.21's text, stray parenthesis included
+    return WeakArgument(ref, f"Weakref[<weakref at {id(ref):#x}; to '{type(value).__name__}' "
+                             f"at {id(value):#x}>])")
 
 
 def _python_key(value):
@@ -89,7 +128,7 @@ def leaf_spec(value):
     if isinstance(value, np.ndarray):
         return TensorSpec(value.shape, d.NUMPY_TO_DTYPE.get(value.dtype, d.string))
     if isinstance(value, Variable):
-        return VariableSpec(value.dtype, value.handle.shape)
+        return VariableSpec(value.dtype, value.handle.shape, value.trainable)
     return None
 
 
@@ -118,6 +157,10 @@ def _leaf_key(value, path: str, variables: dict):
 
 
 def _key(value, path: str, variables: dict, leaves: list):
+    if has_trace_type(value):   # a user-defined trace key (tf.types.experimental.TraceType)
+        k = ("TT", trace_type_of(value))
+        leaves.append((path, value, k))
+        return k
     if is_nested(value) and not isinstance(value, type):
         if isinstance(value, dict):
             items = []

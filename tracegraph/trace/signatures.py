@@ -14,6 +14,7 @@ import dataclasses
 from ..nest import is_nested
 from ..shapes import TensorSpec, most_specific_common, shapes_compatible
 from .keys import TraceKey, make_key
+from .trace_type import same_or_subtype
 
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
 
@@ -42,6 +43,9 @@ class Signature:
             if _is_tensor(want):
                 if not _is_tensor(got) or got[1] != want[1] or not _fits(got[2], want[2]):
                     return False
+            elif _is_trace_type(want):
+                if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
+                    return False
             elif got != want:
                 return False
         return True
@@ -69,6 +73,10 @@ class Signature:
             elif got != want:
                 return None
         return _replace_leaves(canonical, relaxed)
+
+
+def _is_trace_type(leaf_key) -> bool:
+    return isinstance(leaf_key, tuple) and len(leaf_key) == 2 and leaf_key[0] == "TT"
 
 
 def _is_tensor(leaf_key) -> bool:
@@ -100,8 +108,8 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
     """(key canonical, value canonical) for a call under an input_signature.
 
     The key uses the signature's specs, so every matching call shares one trace; the values are
-    the arguments converted to the specs' dtypes. A mismatch is a TypeError (dtype, structure)
-    or ValueError (shape) naming the argument, the expected spec and what was received.
+    the arguments converted to the specs' dtypes. A mismatch (dtype, shape, structure) is a
+    TypeError naming the argument, the expected spec and what was received.
     """
     from ..framework.eager import wrap
     from ..nest import flatten, pack_sequence_as
@@ -138,8 +146,9 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
                                 f"tensor with dtype {got.dtype.name} and shape "
                                 f"{format_shape(got.shape._dims)}.")
             if not shapes_compatible(s.shape._dims, got.shape._dims):
-                raise ValueError(f"{name}: argument '{pname}' expected {s!r} but received a "
-                                 f"tensor with shape {format_shape(got.shape._dims)}.")
+                # TypeError, as TensorFlow's binding of inputs ("Can not cast TensorSpec...")
+                raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
+                                f"tensor with shape {format_shape(got.shape._dims)}.")
             converted.append(v)
         keys.append((pname, spec))
         values.append((pname, converted[0] if isinstance(spec, TensorSpec) else

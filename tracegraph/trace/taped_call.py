@@ -8,6 +8,7 @@ from ..framework.gradients import graph_gradient, record_custom
 from ..framework.tensor import Tensor
 from ..library import array as array_ops
 from ..nest import flatten
+from .binding import leaves_by_path
 
 __all__ = ["call_recorded"]
 
@@ -15,9 +16,8 @@ __all__ = ["call_recorded"]
 def call_recorded(cf, values, value_canonical, function_class):
     """An eager call under a GradientTape: the call is one tape entry whose gradient runs the
     function's graph again under a tape (so Variables it reads get their gradients too)."""
-    from .concrete import _leaves_by_path
     out = cf._call_values(values)
-    by_path = _leaves_by_path(value_canonical)
+    by_path = leaves_by_path(value_canonical)
     inputs = []
     for path, _ in cf._input_paths:
         leaf = by_path.get(path)

@@ -22,7 +22,8 @@ from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorShape, TensorType, format_shape
 from .concrete import ConcreteFunction
-from .keys import VariableSpec, leaf_spec, rebuild_call
+from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
+from .trace_type import has_trace_type, placeholder_of, trace_type_of
 
 __all__ = ["trace_function", "SymbolicVariable"]
 
@@ -73,6 +74,8 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
         return ph
 
     def walk(value, path, param):
+        if has_trace_type(value):
+            return placeholder_of(trace_type_of(value))
         if is_nested(value) and not isinstance(value, type):
             if isinstance(value, dict):
                 items = {k: walk(value[k], f"{path}[{k!r}]", param)
@@ -93,13 +96,22 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
 
 
 def _spec_structure(canonical: list) -> list:
-    """Canonical arguments with tensor leaves as TensorSpecs (what the signature shows)."""
+    """Canonical arguments with tensor leaves as TensorSpecs (what the signature shows) and
+    Python objects held weakly (README: a trace does not keep its arguments alive)."""
+    aliases: dict = {}
+
+    def leaf(v):
+        spec = leaf_spec(v)
+        if isinstance(spec, VariableSpec):   # which earlier argument is the same Variable
+            return dataclasses.replace(spec, alias_id=aliases.setdefault(id(v), len(aliases)))
+        return spec if spec is not None else hold_weakly(v)
+
     def walk(value):
+        if has_trace_type(value):
+            return trace_type_of(value)   # printed, and compared by ConcreteFunction calls
         if is_nested(value) and not isinstance(value, type):
-            leaves = [leaf_spec(v) or v for v in flatten(value)]
-            return pack_sequence_as(value, leaves)
-        spec = leaf_spec(value)
-        return spec if spec is not None else value
+            return pack_sequence_as(value, [leaf(v) for v in flatten(value)])
+        return leaf(value)
     return [(name, walk(value)) for name, value in canonical]
 
 

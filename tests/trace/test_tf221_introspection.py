@@ -1,0 +1,167 @@
+"""Issue 14 item 14 (trace parts): `ConcreteFunction.function_type`, `inference_fn`, printing of
+concrete functions and `pretty_printed_concrete_signatures()` in TensorFlow 2.21's layout (the
+expected texts are what TensorFlow 2.21 prints for the same code), and the
+`tf.types.experimental.TraceType` protocol (`__tf_tracing_type__`) from the guide "Better
+performance with tf.function"."""
+
+import collections
+import inspect
+import re
+
+import pytest
+
+import tracegraph as tf
+
+F32 = "TensorSpec(shape={}, dtype=tf.float32, name=None)"
+
+
+@tf.function
+def f(x, n=2, *, scale=1.0):
+    return x * n * scale, {"s": tf.reduce_sum(x)}
+
+
+def test_function_type_and_printing_as_tensorflow():
+    cf = f.get_concrete_function(tf.TensorSpec([None, 3], tf.float32), 3)
+    signature = (f"(x: {F32.format('(None, 3)')}, n: Literal[3], *, scale: Literal[1.0]) -> "
+                 f"Tuple[{F32.format('(None, 3)')}, Dict[['s', {F32.format('()')}]]]")
+    assert str(cf.function_type) == signature
+    assert isinstance(cf.function_type, inspect.Signature)
+    assert list(cf.function_type.parameters) == ["x", "n", "scale"]
+    assert str(cf) == (
+        "ConcreteFunction Input Parameters:\n"
+        f"  x (POSITIONAL_OR_KEYWORD): {F32.format('(None, 3)')}\n"
+        "  n (POSITIONAL_OR_KEYWORD): Literal[3]\n"
+        "  scale (KEYWORD_ONLY): Literal[1.0]\n"
+        "Output Type:\n"
+        f"  Tuple[{F32.format('(None, 3)')}, Dict[['s', {F32.format('()')}]]]\n"
+        "Captures:\n  None")
+    assert re.fullmatch(rf"<ConcreteFunction {re.escape(signature)} at 0x[0-9A-F]+>", repr(cf))
+
+
+def test_pretty_printed_concrete_signatures_verbose_and_not():
+    g = tf.function(lambda x, n: x * n)
+    g(tf.constant([1.0, 2.0]), 4)
+    g(tf.constant(1.0), 5)
+    verbose = g.pretty_printed_concrete_signatures()
+    assert verbose.split("\n\n")[0] == (
+        f"Input Parameters:\n  x (POSITIONAL_OR_KEYWORD): {F32.format('(2,)')}\n"
+        "  n (POSITIONAL_OR_KEYWORD): Literal[4]\nOutput Type:\n"
+        f"  {F32.format('(2,)')}\nCaptures:\n  None")
+    assert g.pretty_printed_concrete_signatures(verbose=False) == (
+        f"(x: {F32.format('(2,)')}, n: Literal[4]) -> {F32.format('(2,)')}\n"
+        f"(x: {F32.format('()')}, n: Literal[5]) -> {F32.format('()')}")
+
+
+def test_structures_variables_captures_and_var_args_print_as_tensorflow():
+    P = collections.namedtuple("P", ["a", "b"])
+    cf = tf.function(lambda p, s, t, n, o: p.a).get_concrete_function(
+        P(tf.TensorSpec([]), 2), "str", (), None, True)
+    lines = str(cf).splitlines()
+    assert lines[1] == ("  p (POSITIONAL_OR_KEYWORD): "
+                        f"P[['a', {F32.format('()')}], ['b', Literal[2]]]")
+    assert lines[2:6] == ["  s (POSITIONAL_OR_KEYWORD): Literal['str']",
+                          "  t (POSITIONAL_OR_KEYWORD): Tuple[]",
+                          "  n (POSITIONAL_OR_KEYWORD): Literal[None]",
+                          "  o (POSITIONAL_OR_KEYWORD): Literal[True]"]
+    cf = tf.function(lambda *args, **kw: args[0]).get_concrete_function(
+        tf.TensorSpec([]), 2, k=tf.TensorSpec([]))
+    assert str(cf).splitlines()[1:4] == [
+        f"  args_0 (POSITIONAL_ONLY): {F32.format('()')}", "  args_1 (POSITIONAL_ONLY): Literal[2]",
+        f"  k (KEYWORD_ONLY): {F32.format('()')}"]
+    v = tf.Variable(2.0)
+    c = tf.constant([1.0, 2.0])
+    cf = tf.function(lambda x, w: x * v + c + w).get_concrete_function(tf.TensorSpec([2]), v)
+    text = str(cf).splitlines()
+    assert text[2] == ("  w (POSITIONAL_OR_KEYWORD): VariableSpec(shape=(), dtype=tf.float32, "
+                       "trainable=True, alias_id=0)")
+    captures = text[text.index("Captures:") + 1:]
+    assert [re.sub(r"^  \d+: ", "", line) for line in captures] == [
+        "TensorSpec(shape=(), dtype=tf.resource, name=None)", F32.format("(2,)")]
+    none = tf.function(lambda a: None).get_concrete_function(tf.TensorSpec([]))
+    assert "Output Type:\n  Literal[None]" in str(none)
+
+
+def test_inference_fn_runs_the_flat_graph():
+    cf = f.get_concrete_function(tf.TensorSpec([None, 3], tf.float32), 3)
+    fn = cf.inference_fn
+    assert type(fn).__name__ == "AtomicFunction"
+    assert re.fullmatch(rb"__inference_f_\d+", fn.name)
+    assert str(fn.function_type) == str(cf.function_type)
+    out = fn(tf.ones([2, 3]))
+    assert [o.numpy().tolist() for o in out] == [[[3.0] * 3] * 2, 6.0]
+
+
+# --- tf.types.experimental.TraceType (the guide's Fruit example) -----------------------------
+
+class FruitTraceType(tf.types.experimental.TraceType):
+    def __init__(self, fruit):
+        self.fruit_type = type(fruit)
+        self.fruit_value = fruit
+
+    def is_subtype_of(self, other):
+        return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == other for other in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        return self.fruit_value
+
+    def __eq__(self, other):
+        return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+    def __hash__(self):
+        return hash(self.fruit_type)
+
+    def __repr__(self):
+        return f"FruitTraceType({self.fruit_type.__name__})"
+
+
+class FruitWithTraceType:
+    def __tf_tracing_type__(self, context):
+        return FruitTraceType(self)
+
+
+class AppleWithTraceType(FruitWithTraceType):
+    flavor = tf.constant([1, 2])
+
+
+class MangoWithTraceType(FruitWithTraceType):
+    flavor = tf.constant([3, 4])
+
+
+class Apple:
+    flavor = tf.constant([1, 2])
+
+
+def test_user_defined_trace_types_key_traces():
+    @tf.function
+    def get_mixed_flavor(fruit_a, fruit_b):
+        return fruit_a.flavor + fruit_b.flavor
+
+    assert get_mixed_flavor(Apple(), Apple()).numpy().tolist() == [2, 4]
+    get_mixed_flavor(Apple(), Apple())   # new objects, keyed by identity: traces again
+    assert get_mixed_flavor.experimental_get_tracing_count() == 2
+    assert get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType()).numpy().tolist() == [4, 6]
+    assert get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType()).numpy().tolist() == [4, 6]
+    assert get_mixed_flavor.experimental_get_tracing_count() == 3   # reused
+    assert get_mixed_flavor(MangoWithTraceType(), MangoWithTraceType()).numpy().tolist() == [6, 8]
+    assert get_mixed_flavor.experimental_get_tracing_count() == 4
+    cf = get_mixed_flavor.get_concrete_function(AppleWithTraceType(), MangoWithTraceType())
+    assert str(cf.function_type) == ("(fruit_a: FruitTraceType(AppleWithTraceType), fruit_b: "
+                                     "FruitTraceType(MangoWithTraceType)) -> "
+                                     "TensorSpec(shape=(2,), dtype=tf.int32, name=None)")
+
+
+def test_trace_type_must_be_hashable():
+    class Bad(tf.types.experimental.TraceType):
+        is_subtype_of = most_specific_common_supertype = None
+        __eq__ = object.__eq__
+        __hash__ = None
+
+    class Arg:
+        def __tf_tracing_type__(self, context):
+            return Bad()
+
+    with pytest.raises(TypeError, match="unhashable Bad"):
+        tf.function(lambda a: 1)(Arg())

@@ -1,0 +1,139 @@
+"""The executors' cross-check, a testing aid (the test suite turns it on for every test): every
+graph compiled for the code generator also gets the reference interpreter, and each call runs
+both and compares outputs, printed text, variable updates and raised errors; any difference is an
+AssertionError. It attaches to `compile.py` through its compile hook only, so production
+compiling and calling never look at it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+
+import numpy as np
+
+from ..ops.registry import is_unseeded_random
+from .compile import set_compile_hook
+from .parallel import ParallelFunction
+
+__all__ = ["set_crosscheck", "crosscheck"]
+
+_enabled = False
+
+
+def set_crosscheck(enabled: bool) -> None:
+    """Run every graph on both executors and compare (slow)."""
+    global _enabled
+    _enabled = bool(enabled)
+    set_compile_hook(_cross_checked if _enabled else None)
+
+
+def crosscheck() -> bool:
+    return _enabled
+
+
+def _cross_checked(fn, graph, build, executor):
+    # Parts on threads use one BLAS thread each: matmul sums in another order.
+    exact = _exact(graph) and not isinstance(fn, ParallelFunction)
+    return _CrossChecked(fn, build("interpreter"), graph, exact=exact)
+
+
+def _exact(graph) -> bool:
+    """Whether the jit executor's kernels for `graph`'s clusters reproduce NumPy bit for bit
+    (else the cross-check compares with the tolerance of the approximated functions)."""
+    from .jit import cluster_is_exact
+    return all(cluster_is_exact(sub) for op in _all_ops(graph) for _, sub in op.subgraphs()
+               if getattr(sub, "jit_cluster", False) or getattr(sub, "jit_loop", False))
+
+
+class _CrossChecked:
+    """Runs the reference interpreter first (on a snapshot of the state), then the executor,
+    and compares everything observable."""
+
+    def __init__(self, fn, reference, graph, exact: bool = True):
+        self.fn = fn
+        self.exact = exact
+        self.reference = reference
+        self.source = getattr(fn, "source", None)
+        # Unseeded random ops and Python calls (side effects) run once, on the executor only.
+        self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs) or
+                                     "calls_python" in op.op_def.flags
+                                     for op in _all_ops(graph))
+        self.handles = list(_captured_handles(graph))
+
+    def __call__(self, *values):
+        if not self.deterministic:
+            return self.fn(*values)
+        from ..framework.variables import ResourceHandle
+        handles = self.handles + [v for v in values if isinstance(v, ResourceHandle)
+                                  and v not in self.handles]
+        before = [h.value for h in handles]
+        ref_out, ref_err, ref_text, ref_state = _observe(self.reference, values, handles)
+        for h, v in zip(handles, before):
+            h.value = v
+        out, err, text, state = _observe(self.fn, values, handles)
+        _compare(ref_out, out, ref_err, err, ref_text, text, ref_state, state, self.exact)
+        sys.stdout.write(text[0])
+        sys.stderr.write(text[1])
+        if err is not None:
+            raise err
+        return out
+
+
+def _all_ops(graph):
+    for op in graph.operations:
+        yield op
+        for _, sub in op.subgraphs():
+            yield from _all_ops(sub)
+
+
+def _captured_handles(graph):
+    from ..framework.variables import ResourceHandle
+    seen = []
+    for value, _ in getattr(graph, "captures", {}).values():
+        if isinstance(value, ResourceHandle) and value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _observe(fn, values, handles):
+    out_buf, err_buf = io.StringIO(), io.StringIO()
+    error = None
+    out = None
+    with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
+        try:
+            out = fn(*values)
+        except Exception as e:  # compared below, then re-raised
+            error = e
+    return out, error, (out_buf.getvalue(), err_buf.getvalue()), [h.value for h in handles]
+
+
+def _same(a, b, exact: bool = True) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind in "fc" and not exact:   # approximations, sums in another order
+        finite = np.abs(a[np.isfinite(a)])
+        scale = float(finite.max()) if finite.size else 0.0
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-6 + 1e-5 * scale, equal_nan=True))
+    if a.dtype.kind in "fc":
+        return bool(np.array_equal(a, b, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def _compare(ref_out, out, ref_err, err, ref_text, text, ref_state, state,
+             exact: bool = True) -> None:
+    if (ref_err is None) != (err is None) or (err is not None and type(err) is not
+                                              type(ref_err)):
+        raise AssertionError(f"executors disagree on errors: interpreter {ref_err!r}, "
+                             f"executor {err!r}")
+    if ref_text != text:
+        raise AssertionError(f"executors printed different text: {ref_text!r} vs {text!r}")
+    if err is None:
+        for i, (a, b) in enumerate(zip(ref_out, out)):
+            if not _same(a, b, exact):
+                raise AssertionError(f"executors disagree on output {i}: {a!r} vs {b!r}")
+    for i, (a, b) in enumerate(zip(ref_state, state)):
+        if not _same(a, b, exact):
+            raise AssertionError(f"executors disagree on variable {i}: {a!r} vs {b!r}")
