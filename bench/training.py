@@ -1,6 +1,6 @@
 """One SGD training step of a 784-256-10 MLP (batch 128): GradientTape, sparse softmax
 cross-entropy, updates by `assign_sub`; eager, as a tf.function, and the tf.function's first
-call (trace + optimize + compile + run).
+call (trace + optimize + compile + run); and the same step with `tf.optimizers.Adam`.
 
     python bench/training.py [--compare /root/.cache/tracegraph-tf221/bin/python]
 """
@@ -36,6 +36,32 @@ def _model(tf):
             p.assign_sub(LR * g)
         return loss
     return step, tf.constant(x), tf.constant(y)
+
+
+def _adam_model(tf):
+    """The same MLP trained with tf.optimizers.Adam (TensorFlow's Keras 3 Adam)."""
+    x, y, w1, w2 = _data()
+    params = [tf.Variable(w1), tf.Variable(np.zeros(HIDDEN, np.float32)),
+              tf.Variable(w2), tf.Variable(np.zeros(OUT, np.float32))]
+    optimizer = tf.optimizers.Adam(0.001)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(tf.matmul(x, params[0]) + params[1])
+            logits = tf.matmul(h, params[2]) + params[3]
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        grads = tape.gradient(loss, params)
+        optimizer.apply_gradients(zip(grads, params))
+        return loss
+    return step, tf.constant(x), tf.constant(y)
+
+
+def adam_graph(tf):
+    step, x, y = _adam_model(tf)
+    f = tf.function(step)
+    f(x, y)
+    return lambda: f(x, y)
 
 
 def eager(tf):
@@ -89,6 +115,8 @@ WORKLOADS = [
     Workload("MLP 784-256-10 training step, eager", eager, number=100, numpy=numpy_step),
     Workload("MLP 784-256-10 training step, first call (trace+optimize+run)", first_call,
              number=3, repeat=5),
+    Workload("MLP 784-256-10 training step with tf.optimizers.Adam, tf.function", adam_graph,
+             number=200),
 ]
 
 if __name__ == "__main__":

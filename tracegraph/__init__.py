@@ -116,3 +116,5 @@ from .api import train  # noqa: E402
 
 from .framework.tensor_array import TensorArray  # noqa: E402
 from .framework.python_function import numpy_function, py_function  # noqa: E402
+# tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
+from . import distribute  # noqa: E402

@@ -75,3 +75,24 @@ def train(tf, spec, in_function: bool, steps: int = STEPS):
     for _ in range(steps):
         run()
     return w.numpy(), b.numpy()
+
+
+def train_with_tape(tf, spec, in_function: bool, steps: int = STEPS):
+    """The same training with the gradient from tf.GradientTape and `apply_gradients`."""
+    x_np, y_np, w0 = data()
+    x, y = tf.constant(x_np), tf.constant(y_np)
+    w = tf.Variable(w0, name="w")
+    b = tf.Variable(tf.zeros([1]), name="b")
+    optimizer = make_optimizer(tf, spec)
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+        grads = tape.gradient(loss, [w, b])
+        optimizer.apply_gradients(zip(grads, [w, b]))
+        return loss
+
+    run = tf.function(step) if in_function else step
+    for _ in range(steps):
+        run()
+    return w.numpy(), b.numpy()

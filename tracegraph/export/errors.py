@@ -20,5 +20,9 @@ class SavedDataError(DataLossError, ValueError):
     def __init__(self, file, field: str, problem: str):
         self.file = str(file)
         self.field = field
+        self.problem = problem
         where = f"{self.file}, field {field}" if field else self.file
         super().__init__(f"Cannot load {where}: {problem}")
+
+    def __reduce__(self):  # pickles whole (a worker's load error travels to the driver)
+        return type(self), (self.file, self.field, self.problem)

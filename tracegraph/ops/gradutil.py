@@ -81,8 +81,11 @@ def unbroadcast(g, x):
     for i, n in enumerate(xd):
         if n == 1 and gd[lead + i] != 1:
             axes.append(lead + i)
-    if axes:
-        g = reduce_sum(g, axes, keepdims=False)
+    inner = [a for a in axes if a >= lead]   # x's own size-1 dims stay (x's rank is kept
+    if inner:                                # even when some dims are unknown)
+        g = reduce_sum(g, inner, keepdims=True)
+    if lead:
+        g = reduce_sum(g, list(range(lead)), keepdims=False)
     if static_shape(x) is not None:
         return reshape_like(g, x)
     return g
