@@ -308,6 +308,54 @@ def jit_compile():
     print(f"AutoGraph while loop of 1000 scalar iterations compiled whole: {t_loop * 1e6:.1f} us")
 
 
+def tensorboard_and_images(logdir="tour_logs"):
+    """A small training loop writing a TensorBoard logdir, and a picture of its graph."""
+    import importlib.util
+    import shutil
+    section("TensorBoard and graph images")
+    w = tf.Variable(tf.zeros([3, 1]))
+    step = tf.Variable(0, dtype=tf.int64)
+    x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [2.0, 0.0, -1.0], [1.0, 1.0, 1.0]])
+    y = tf.matmul(x, tf.constant([[0.5], [-1.0], [2.0]]))
+
+    @tf.function
+    def train_step(lr):
+        pred = tf.matmul(x, w)
+        grad = tf.matmul(x, pred - y, transpose_a=True) * (2.0 / 4.0)  # d mse / d w
+        w.assign_sub(lr * grad)
+        loss = tf.reduce_mean(tf.square(pred - y))
+        tf.summary.scalar("loss", loss, step=step)
+        tf.summary.histogram("w", w, step=step)
+        step.assign_add(1)
+        return loss
+
+    concrete = train_step.get_concrete_function(tf.constant(0.05))
+    if importlib.util.find_spec("tensorboard") is None:
+        print("(pip install 'tracegraph[tensorboard]' to write a TensorBoard logdir)")
+        for _ in range(50):
+            loss = train_step(tf.constant(0.05))
+    else:
+        writer = tf.summary.create_file_writer(logdir)
+        with writer.as_default():
+            tf.summary.trace_on(graph=True)
+            for _ in range(50):
+                loss = train_step(tf.constant(0.05))
+            tf.summary.trace_export("train_step", step=0)
+        writer.close()
+        print(f"wrote {logdir}/ (loss and w for 50 steps, the traced and optimized graphs)")
+        print(f"view it with: tensorboard --logdir {logdir}")
+    print(f"loss after 50 steps: {float(loss):.5f}")
+    if shutil.which("dot") and importlib.util.find_spec("graphviz"):
+        import os
+        os.makedirs(logdir, exist_ok=True)
+        path = concrete.optimized_graph.to_image(os.path.join(logdir, "train_step.svg"))
+        print(f"the optimized graph as an image: {path}")
+    else:
+        dot = concrete.graph.to_dot()
+        print(f"graph.to_dot(): {dot.count(' -> ')} edges of DOT text (pip install "
+              "'tracegraph[graphviz]' and Graphviz's dot for SVG/PNG images)")
+
+
 if __name__ == "__main__":
     eager_basics()
     polymorphism()
@@ -318,3 +366,4 @@ if __name__ == "__main__":
     training()
     jit_compile()
     saved_model()
+    tensorboard_and_images()

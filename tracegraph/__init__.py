@@ -17,6 +17,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
 from .api import keras, optimizers
+from .api import onnx, summary
 from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,

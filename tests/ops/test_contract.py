@@ -172,6 +172,11 @@ SAMPLES.update({
     "size": [((F,), {})], "rank": [((F,), {})],
     "fill": [((i32(2, 2), scalar(7, np.int32)), {})],
     "zeros_like": [((F,), {})], "ones_like": [((I,), {})],
+    "write_summary": [(("WRITER", np.int64(3), F, np.array(b"loss", dtype=object),
+                        np.array(b"", dtype=object)), {})],
+    "write_histogram_summary": [(("WRITER", np.int64(1), np.array(b"h", dtype=object), F,
+                                  np.array(b"", dtype=object)), {"buckets": 4})],
+    "flush_summary_writer": [(("WRITER",), {})],
 })
 
 
@@ -314,11 +319,26 @@ SAMPLES.update({
 })
 
 
+class RecordingWriter:
+    """Stands in for the export layer's event writer: keeps what the summary kernels write."""
+
+    def __init__(self):
+        self.records, self.flushes = [], 0
+
+    def write_tensor(self, step, tag, array, metadata):
+        self.records.append((step, tag, array, metadata))
+
+    def flush(self):
+        self.flushes += 1
+
+
 def _materialize(inputs):
     out = []
     for x in inputs:
         if isinstance(x, str) and x == "HANDLE":
             out.append(handle(F.copy()))
+        elif isinstance(x, str) and x == "WRITER":
+            out.append(ResourceHandle(RecordingWriter(), d.resource, (), "writer"))
         else:
             out.append(x)
     return out

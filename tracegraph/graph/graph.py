@@ -230,6 +230,24 @@ class Graph:
     def __str__(self):
         return self.to_text()
 
+    def to_dot(self, rankdir: str = "TB") -> str:
+        """The graph in Graphviz's DOT language (sub-graphs as clusters)."""
+        from .dot import graph_to_dot
+        return graph_to_dot(self, rankdir=rankdir)
+
+    def to_image(self, path, format: str | None = None, rankdir: str = "TB") -> str:  # noqa: A002
+        """Writes an SVG/PNG/PDF picture of the graph to `path` (the `graphviz` extra)."""
+        from .dot import write_image
+        return write_image(self, path, format, rankdir=rankdir)
+
+    def _repr_svg_(self):
+        """Notebooks show the graph as a picture when the `graphviz` extra is installed."""
+        from .dot import render
+        try:
+            return render(self, "svg").decode("utf-8")
+        except (ImportError, RuntimeError):
+            return None
+
     def as_default(self):
         """`with graph.as_default():` builds ops into this graph (TensorFlow 1 style)."""
         from ..ops.registry import context_scope

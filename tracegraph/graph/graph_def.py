@@ -13,7 +13,8 @@ import numpy as np
 from .. import dtypes as d
 from .graph import Graph
 
-__all__ = ["GraphDef", "NodeDef", "AttrValue", "FunctionDef", "graph_to_graph_def"]
+__all__ = ["GraphDef", "NodeDef", "AttrValue", "FunctionDef", "graph_to_graph_def",
+           "function_library"]
 
 PRODUCER_VERSION = 1286
 _SHAPE_ATTRS = {"shape", "output_shapes", "_output_shapes", "element_shape"}
@@ -225,26 +226,46 @@ def _input_name(tensor, inside_function: bool, placeholders: dict) -> str:
     return op.name if tensor.value_index == 0 else f"{op.name}:{tensor.value_index}"
 
 
-def _node(op, inside_function: bool, placeholders: dict) -> NodeDef:
+def _node(op, inside_function: bool, placeholders: dict, names: dict) -> NodeDef:
     inputs = [_input_name(t, inside_function, placeholders) for t in op.inputs]
     inputs += [f"^{c.name}" for c in op.control_inputs]
-    attr = {k: AttrValue(k, v) for k, v in op.attrs.items()}
+    attr = {}
+    for k, v in op.attrs.items():
+        attr[k] = AttrValue(k, v)
+        if isinstance(v, Graph):  # the function's name in this GraphDef's library
+            attr[k].payload = _Raw([("name", _quote(names[id(v)]))])
     return NodeDef(op.name, op.type, inputs, attr)
 
 
-def _collect_functions(graph: Graph, out: dict) -> None:
-    for op in graph.operations:
-        for _, sub in op.subgraphs():
-            if sub.name not in out:
-                _collect_functions(sub, out)
-                out[sub.name] = _function_def(sub)
+def function_library(graph: Graph) -> tuple[dict, dict]:
+    """(name -> sub-graph, id(sub-graph) -> name) for every sub-graph at any depth, callees
+    first. Distinct graphs with one name (a function traced for two signatures) get distinct
+    names: `inner`, `inner_1`, ..."""
+    graphs: dict = {}
+    names: dict = {}
+
+    def walk(g):
+        for op in g.operations:
+            for _, sub in op.subgraphs():
+                if id(sub) in names:
+                    continue
+                name, i = sub.name, 1
+                while name in graphs:
+                    name, i = f"{sub.name}_{i}", i + 1
+                names[id(sub)] = name
+                graphs[name] = None  # reserves the name while its callees are collected
+                walk(sub)
+                del graphs[name]
+                graphs[name] = sub  # listed after its callees
+    walk(graph)
+    return graphs, names
 
 
 def _arg_name(ph) -> str:
     return ph.op.name.replace("/", "_").lower()
 
 
-def _function_def(graph) -> FunctionDef:
+def _function_def(graph, name: str, names: dict) -> FunctionDef:
     placeholders = {}
     args = []
     for t in list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
@@ -252,18 +273,19 @@ def _function_def(graph) -> FunctionDef:
         if t.op not in placeholders:
             placeholders[t.op] = _arg_name(t)
             args.append(t)
-    nodes = [_node(op, True, placeholders) for op in graph.operations if op not in placeholders]
+    nodes = [_node(op, True, placeholders, names) for op in graph.operations
+             if op not in placeholders]
     outputs = list(getattr(graph, "outputs", []))
     out_names = [_arg_name(t) if "placeholder" not in t.op.op_def.flags else f"output_{i}"
                  for i, t in enumerate(outputs)]
     ret = [(n, _input_name(t, True, placeholders)) for n, t in zip(out_names, outputs)]
-    return FunctionDef(graph.name, [(placeholders[t.op], t.dtype) for t in args],
+    return FunctionDef(name, [(placeholders[t.op], t.dtype) for t in args],
                        [(n, t.dtype) for n, t in zip(out_names, outputs)], nodes, ret,
                        [t._shape for t in args])
 
 
 def graph_to_graph_def(graph: Graph) -> GraphDef:
-    functions: dict = {}
-    _collect_functions(graph, functions)
-    nodes = [_node(op, False, {}) for op in graph.operations]
-    return GraphDef(nodes, list(functions.values()))
+    graphs, names = function_library(graph)
+    functions = [_function_def(sub, name, names) for name, sub in graphs.items()]
+    nodes = [_node(op, False, {}, names) for op in graph.operations]
+    return GraphDef(nodes, functions)

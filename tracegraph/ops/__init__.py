@@ -28,6 +28,7 @@ from . import (  # noqa: F401
     slicing,
     state,
     strings,
+    summary,
     tensor_list,
 )
 from .registry import all_ops, bind, defop, get_op  # noqa: F401

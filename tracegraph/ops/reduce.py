@@ -13,6 +13,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from . import gradutil as G
 from . import infer as I
+from . import lowering as L
 from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, defgrad, defop
 
 
@@ -103,13 +104,13 @@ def _all(x, axes, keep):
     return np.all(x, axis=axes, keepdims=keep)
 
 
-sum_op = _reducer("reduce_sum", "Sum", _sum, NUMBER, onnx="ReduceSum")
-mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER, onnx="ReduceMean")
-prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER, onnx="ReduceProd")
-max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL, onnx="ReduceMax")
-min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL, onnx="ReduceMin")
-any_op = _reducer("reduce_any", "Any", _any, "bool")
-all_op = _reducer("reduce_all", "All", _all, "bool")
+sum_op = _reducer("reduce_sum", "Sum", _sum, NUMBER, onnx=L.reduce("ReduceSum"))
+mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER, onnx=L.reduce("ReduceMean"))
+prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER, onnx=L.reduce("ReduceProd"))
+max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL, onnx=L.reduce("ReduceMax"))
+min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL, onnx=L.reduce("ReduceMin"))
+any_op = _reducer("reduce_any", "Any", _any, "bool", onnx=L.reduce_bool("ReduceMax"))
+all_op = _reducer("reduce_all", "All", _all, "bool", onnx=L.reduce_bool("ReduceMin"))
 
 
 def _arg_reducer(name, tf_type, fn, onnx):
@@ -137,11 +138,11 @@ def _arg_reducer(name, tf_type, fn, onnx):
                  infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"}, onnx=onnx)
 
 
-argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax, "ArgMax")
-argmin_op = _arg_reducer("argmin", "ArgMin", np.argmin, "ArgMin")
+argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax, L.arg("ArgMax"))
+argmin_op = _arg_reducer("argmin", "ArgMin", np.argmin, L.arg("ArgMin"))
 
 
-def _scan(name, tf_type, fn, identity):
+def _scan(name, tf_type, fn, identity, onnx=None):
     def kernel(x, axis, exclusive=False, reverse=False):
         x = np.asarray(x)
         ax = int(axis)
@@ -162,10 +163,10 @@ def _scan(name, tf_type, fn, identity):
                  attrs={"T": TypeAttr(NUMBER), "Tidx": TypeAttr(INDEX, d.int32),
                         "exclusive": False, "reverse": False},
                  infer=lambda x, axis, **_: TensorType(x.dtype, x.shape), kernel=kernel,
-                 flags={"pure"})
+                 flags={"pure"}, onnx=onnx)
 
 
-cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0)
+cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0, onnx=L.lower_cumsum)
 cumprod_op = _scan("cumprod", "Cumprod", np.cumprod, 1)
 
 

@@ -147,7 +147,8 @@ class OpDef:
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None
-        self.onnx = onnx
+        self.onnx = onnx  # ONNX lowering: an op name (same inputs, no attrs) or a callable
+                          # lower(ctx, *inputs) -> names (ops/lowering.py); None: no lowering
         self.gradient = gradient
         # The NumPy ufunc equal to the kernel on same-dtype arrays: lets the memory optimizer
         # write the result into a dead input's buffer (`ufunc(a, b, out=a)`).

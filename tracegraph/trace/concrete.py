@@ -139,6 +139,8 @@ class ConcreteFunction:
         compiled = self._compiled
         if compiled is None or self._options_version != config.optimizer_version:
             compiled = self._prepare()
+        if config.call_recorder is not None:  # tf.summary.trace_on
+            config.call_recorder(self)
         out = compiled(*values)
         if self._single:
             v = out[0]
