@@ -40,7 +40,7 @@ __all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "JitKernel"
            "PARALLEL_THRESHOLD", "APPROX_ULPS"]
 
 # Outputs with at least this many elements run their outer loop on numba's threads.
-PARALLEL_THRESHOLD = 1 << 17
+PARALLEL_THRESHOLD = 1 << 20
 
 _numba = None
 
