@@ -20,7 +20,8 @@ def _data():
     return x, y, w1, w2
 
 
-def _model(tf):
+def _model(tf, optimizer=None):
+    """The MLP's training step: SGD by `assign_sub`, or `optimizer.apply_gradients`."""
     x, y, w1, w2 = _data()
     params = [tf.Variable(w1), tf.Variable(np.zeros(HIDDEN, np.float32)),
               tf.Variable(w2), tf.Variable(np.zeros(OUT, np.float32))]
@@ -32,29 +33,18 @@ def _model(tf):
             loss = tf.reduce_mean(
                 tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
         grads = tape.gradient(loss, params)
-        for p, g in zip(params, grads):
-            p.assign_sub(LR * g)
+        if optimizer is None:
+            for p, g in zip(params, grads):
+                p.assign_sub(LR * g)
+        else:
+            optimizer.apply_gradients(zip(grads, params))
         return loss
     return step, tf.constant(x), tf.constant(y)
 
 
 def _adam_model(tf):
     """The same MLP trained with tf.optimizers.Adam (TensorFlow's Keras 3 Adam)."""
-    x, y, w1, w2 = _data()
-    params = [tf.Variable(w1), tf.Variable(np.zeros(HIDDEN, np.float32)),
-              tf.Variable(w2), tf.Variable(np.zeros(OUT, np.float32))]
-    optimizer = tf.optimizers.Adam(0.001)
-
-    def step(x, y):
-        with tf.GradientTape() as tape:
-            h = tf.nn.relu(tf.matmul(x, params[0]) + params[1])
-            logits = tf.matmul(h, params[2]) + params[3]
-            loss = tf.reduce_mean(
-                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
-        grads = tape.gradient(loss, params)
-        optimizer.apply_gradients(zip(grads, params))
-        return loss
-    return step, tf.constant(x), tf.constant(y)
+    return _model(tf, tf.optimizers.Adam(0.001))
 
 
 def adam_graph(tf):

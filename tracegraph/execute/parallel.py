@@ -106,14 +106,9 @@ def components(plan) -> list[list]:
 
 
 def _cost(ops) -> int:
-    total = 0
-    for op in ops:
-        for t in op.outputs:
-            shape = t.tensor_type.shape
-            if shape is None or any(dim is None for dim in shape):
-                return HEAVY_ELEMENTS
-            total += int(np.prod(shape, dtype=np.int64))
-    return total
+    """Elements the ops produce in all (an unknown shape counts as heavy)."""
+    sizes = [t.static_size for op in ops for t in op.outputs]
+    return HEAVY_ELEMENTS if None in sizes else sum(sizes)
 
 
 def split_for_threads(graph, inputs, outputs, constants, force: bool = False):

@@ -60,13 +60,17 @@ class SymbolicTensor(Tensor):
         return None if shape is None or None in shape else shape
 
     @property
+    def static_size(self) -> int | None:
+        """The number of elements when the shape is fully known, else None."""
+        shape = self.known_shape
+        return None if shape is None else int(np.prod(shape, dtype=np.int64))
+
+    @property
     def static_nbytes(self) -> int | None:
         """The size of the value in bytes when the shape is fully known, else None (a string
         or resource counts one byte per element)."""
-        shape = self.known_shape
-        if shape is None:
-            return None
-        return int(np.prod(shape, dtype=np.int64)) * max(self._dtype.size, 1)
+        size = self.static_size
+        return None if size is None else size * max(self._dtype.size, 1)
 
     @property
     def known_value(self):

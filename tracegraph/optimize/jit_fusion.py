@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import heapq
 
-import numpy as np
-
 from ..graph.graph import FuncGraph
 from ..ops.cluster import (
     APPROXIMATED,
@@ -160,14 +158,8 @@ def jit_fusion(graph, ctx=None, min_elements: int = 0):
 
 def _elements(ops) -> int:
     """The largest static element count among the ops' outputs (0 if any is unknown)."""
-    largest = 0
-    for op in ops:
-        for t in op.outputs:
-            shape = t.tensor_type.shape
-            if shape is None or any(dim is None for dim in shape):
-                return 0
-            largest = max(largest, int(np.prod(shape, dtype=np.int64)))
-    return largest
+    sizes = [t.static_size for op in ops for t in op.outputs]
+    return 0 if None in sizes else max(sizes, default=0)
 
 
 def _has_large_value(graph, min_elements: int) -> bool:
