@@ -165,23 +165,90 @@ def test_clusters_inside_control_flow():
     np.testing.assert_array_equal(jit.numpy(), plain.numpy())
 
 
-@pytest.mark.parametrize("name,fn,low,high", [
-    ("tanh", tf.tanh, -12.0, 12.0),
-    ("exp", tf.exp, -104.0, 89.0),
-])
-def test_approximations_stay_within_their_stated_ulps(name, fn, low, high):
-    rng = np.random.default_rng(3)
-    x = np.concatenate([rng.uniform(low, high, 2_000_000), rng.uniform(-1, 1, 1_000_000),
-                        np.geomspace(1e-30, 1, 10_000), -np.geomspace(1e-30, 1, 10_000),
-                        [0.0, -0.0, np.inf, -np.inf, np.nan]]).astype(np.float32)
-    got = tf.function(fn, jit_compile=True)(tf.constant(x)).numpy()
-    with np.errstate(over="ignore"):
+def _jit_vs_correctly_rounded(name, x):
+    """The compiled helper's results (through a jit_compile=True function, as users get them)
+    and NumPy's float64 function rounded to float32 (the correctly rounded result: float64 is
+    accurate to far less than the half ulp of float32 at which rounding could flip)."""
+    got = tf.function(getattr(tf, name), jit_compile=True)(tf.constant(x)).numpy()
+    with np.errstate(over="ignore", invalid="ignore"):   # signalling NaNs among random bits
         ref = getattr(np, name)(x.astype(np.float64)).astype(np.float32)
-    finite = np.isfinite(ref) & np.isfinite(x) & (np.abs(ref) >= np.finfo(np.float32).tiny)
-    assert ulps(got[finite], ref[finite]).max() <= APPROX_ULPS[(name, "float32")]
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
-    special = ~np.isfinite(x)
-    np.testing.assert_array_equal(got[special & ~np.isnan(x)], ref[special & ~np.isnan(x)])
+    return got, ref
+
+
+def _check_ulps(name, got, ref):
+    nan = np.isnan(ref)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    # Distances between bit patterns: subnormal results, 0 and inf count as their neighbours'
+    # ulps, and a wrong sign (-0.0 for 0.0 included) is a huge distance.
+    worst = ulps(got[~nan], ref[~nan]).max(initial=0)
+    assert worst <= APPROX_ULPS[(name, "float32")], worst
+    return worst
+
+
+def _edges(name):
+    """Inputs at which the result is exact (first) and inputs near where the helper's
+    behaviour changes (second), both signs and both float32 neighbours of each edge."""
+    big = [np.finfo(np.float32).max, 1e30, 200.0]
+    if name == "tanh":   # +-0, subnormals, +-1 past the clamp at 9.02 (tanh rounds to 1 from
+        exact = [0.0, 1e-45, 1e-40, np.finfo(np.float32).tiny, 2.0 ** -30, 9.02, 9.03, 20.0]
+        exact += big     # 9.011 on); near the clamp and where the old helper switched branch
+        exact += [-v for v in exact]
+        edges = [9.0109, 9.02, 0.55, 1.0, 4.0]
+        edges += [-v for v in edges]
+    else:   # overflow to inf from 88.72284, underflow to 0 below -103.97208; the last normal
+        exact = [0.0, -0.0, 1e-45, -1e-45, 1e-10, -1e-10, 88.72284, 89.0, -103.97209, -104.0,
+                 -110.0] + big + [-v for v in big]   # result, the last nonzero one, the clamps
+        edges = [88.72283, 88.72284, -87.33655, -103.27893, -103.97208, -104.0, 89.0]
+    exact = np.array(exact + [np.inf, -np.inf, np.nan, -np.nan], np.float32)
+    edges = np.array(edges, np.float32)
+    edges = np.concatenate([edges, np.nextafter(edges, np.float32(np.inf)),
+                            np.nextafter(edges, np.float32(-np.inf))])
+    return exact, edges
+
+
+@pytest.mark.parametrize("name,low,high", [("tanh", -12.0, 12.0), ("exp", -110.0, 90.0)])
+def test_approximations_stay_within_their_stated_ulps(name, low, high):
+    rng = np.random.default_rng(3)
+    bits = rng.integers(0, 2**32, 1_000_000, dtype=np.uint64).astype(np.uint32)
+    exact, edges = _edges(name)
+    x = np.concatenate([rng.uniform(low, high, 2_000_000).astype(np.float32),
+                        rng.uniform(-1, 1, 1_000_000).astype(np.float32),
+                        np.geomspace(1e-30, 1, 10_000).astype(np.float32),
+                        -np.geomspace(1e-30, 1, 10_000).astype(np.float32),
+                        bits.view(np.float32), exact, edges])   # any float32 bits
+    _check_ulps(name, *_jit_vs_correctly_rounded(name, x))
+    got, ref = _jit_vs_correctly_rounded(name, exact)
+    np.testing.assert_array_equal(got, ref)
+    number = ~np.isnan(ref)
+    np.testing.assert_array_equal(np.signbit(got[number]), np.signbit(ref[number]))   # -0.0
+
+
+def test_tanh_of_tiny_and_subnormal_values_is_the_value_itself():
+    x = np.concatenate([np.arange(1, 2**20, 97, dtype=np.uint32).view(np.float32),
+                        np.geomspace(1e-38, 2.0 ** -13, 100_000).astype(np.float32)])
+    x = np.concatenate([x, -x])
+    got, _ = _jit_vs_correctly_rounded("tanh", x)
+    assert got.tobytes() == x.tobytes()
+
+
+def _all_float32_between(low, high, step=1):
+    """Every `step`-th float32 with low <= |x| < high, both signs, in chunks of 2^24."""
+    b0, b1 = (int(np.float32(v).view(np.uint32)) for v in (low, high))
+    for sign in (0, 1 << 31):
+        for start in range(b0, b1, (1 << 24) * step):
+            bits = np.arange(start, min(start + (1 << 24) * step, b1), step, dtype=np.uint64)
+            yield (bits + sign).astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,low,high,step", [
+    ("tanh", 2.0 ** -30, 9.5, 1),    # every float32 tanh is not x, +-1 or NaN at
+    ("exp", 1e-10, 110.0, 3),        # every third float32 where exp is not 1, 0 or inf ...
+    ("exp", 87.0, 104.0, 1),         # ... and all of those with subnormal results or overflow
+])
+def test_approximations_stay_within_their_stated_ulps_on_every_float32(name, low, high, step):
+    for x in _all_float32_between(low, high, step):
+        _check_ulps(name, *_jit_vs_correctly_rounded(name, x))
 
 
 def _run(code: str, env: dict) -> str:
