@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from ..framework.tensor import Tensor
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
@@ -63,7 +63,7 @@ class SymbolicTensor(Tensor):
     def static_size(self) -> int | None:
         """The number of elements when the shape is fully known, else None."""
         shape = self.known_shape
-        return None if shape is None else int(np.prod(shape, dtype=np.int64))
+        return None if shape is None else math.prod(shape)
 
     @property
     def static_nbytes(self) -> int | None:

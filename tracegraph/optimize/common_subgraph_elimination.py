@@ -50,7 +50,7 @@ def _has_duplicates(graph) -> bool:
     return False
 
 
-@graph_pass("common_subgraph_elimination")
+@graph_pass("common_subgraph_elimination", idempotent=True)
 def common_subgraph_elimination(graph, ctx):
     if not _has_duplicates(graph):
         return graph

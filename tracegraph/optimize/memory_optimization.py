@@ -61,7 +61,7 @@ def _inplace_input(op, uses, outputs) -> int | None:
     return None
 
 
-@graph_pass("memory_optimization", run_once=True)
+@graph_pass("memory_optimization", run_once=True, annotates=True)
 def memory_optimization(graph, ctx):
     uses = consumers(graph)
     outputs = {id(t) for t in getattr(graph, "outputs", [])}

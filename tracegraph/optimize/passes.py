@@ -88,6 +88,8 @@ class GraphPass:
     run_once: bool = False       # layout, loop and memory run in the first round only
     exact: bool = True           # False: always may change rounding (documented in the module)
     rounding_option: str | None = None   # the option that turns on its rounding-changing rules
+    idempotent: bool = False     # its result is a fixed point: running it again changes nothing
+    annotates: bool = False      # changes only annotations (in-place marks), never the ops
 
     def exact_under(self, options: dict) -> bool:
         """Whether the pass keeps every result bit for bit under `options`."""
@@ -107,8 +109,10 @@ PASSES: dict[str, GraphPass] = {}
 
 
 def graph_pass(name: str, option: str | None = None, run_once: bool = False,
-               exact: bool = True, rounding_option: str | None = None):
+               exact: bool = True, rounding_option: str | None = None,
+               idempotent: bool = False, annotates: bool = False):
     def register(fn):
-        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option)
+        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option,
+                                 idempotent, annotates)
         return fn
     return register
