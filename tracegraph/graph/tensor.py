@@ -22,6 +22,13 @@ class SymbolicTensor(Tensor):
         self._shape = tensor_type.shape
         self._value = tensor_type.value
 
+    def copy_to(self, op) -> SymbolicTensor:
+        """This tensor's type as the same output of `op` (a copy of this tensor's op)."""
+        new = SymbolicTensor.__new__(SymbolicTensor)
+        new.op, new.value_index = op, self.value_index
+        new._dtype, new._shape, new._value = self._dtype, self._shape, self._value
+        return new
+
     # --- identity --------------------------------------------------------------------------
     @property
     def name(self) -> str:
