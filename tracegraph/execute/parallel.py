@@ -20,7 +20,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .. import config
-from .plan import make_plan
 
 __all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
            "inter_op_threads", "HEAVY_ELEMENTS"]
@@ -111,11 +110,14 @@ def _cost(ops) -> int:
     return HEAVY_ELEMENTS if None in sizes else sum(sizes)
 
 
-def split_for_threads(graph, inputs, outputs, constants, force: bool = False):
-    """Output groups, one per component worth a thread, or None to run as one function."""
-    plan = make_plan(graph, inputs, outputs, constants)
+def split_for_threads(plan, force: bool = False):
+    """Output groups of `plan`, one per component worth a thread, or None to run as one
+    function."""
     if any(op.op_def.stateful for op in plan.schedule):
         return None
+    if not force and sum(_cost([op]) for op in plan.schedule) < 2 * HEAVY_ELEMENTS:
+        return None   # not two heavy parts in all: no need to find the components
+    outputs = plan.outputs
     parts = components(plan)
     if not force:
         parts = [p for p in parts if _cost(p) >= HEAVY_ELEMENTS]

@@ -7,6 +7,7 @@ at the user's original file and line.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -26,10 +27,15 @@ class SourceLocation(NamedTuple):
     function: str
 
     def short(self) -> str:
-        return f"{os.path.basename(self.filename)}:{self.lineno}"
+        return _short(self.filename, self.lineno)
 
     def __str__(self):
         return f"{self.filename}:{self.lineno}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _short(filename: str, lineno: int) -> str:
+    return f"{os.path.basename(filename)}:{lineno}"
 
 
 def register_source_map(filename: str, mapper: Callable[[int], tuple[str, int] | None]) -> None:
