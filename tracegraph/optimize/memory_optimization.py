@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..graph.analysis import last_uses, needed_ops
 from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder, consumers, may_write_into
-from .passes import graph_pass
+from .passes import LazyDetail, graph_pass
 
 
 def _nbytes(t) -> int:
@@ -84,14 +84,21 @@ def memory_optimization(graph, ctx):
             chosen[id(op)] = index
     if not chosen:
         return graph
-    before, after = _peaks(graph, [{}, chosen])
     b = GraphBuilder(graph)
+    marks = {}
     for op in b.pending():
         new = b.copy(op)
         if id(op) in chosen:
-            new.inplace_input = chosen[id(op)]   # the one writer of Operation.inplace_input
+            new.inplace_input = marks[id(new)] = chosen[id(op)]   # its one writer
             ctx.rewrote("in_place", [op.inputs[chosen[id(op)]]], [op])
     # a one-to-one copy: the marks just chosen and those the graph had hold as they did
     result = b.finish(inplace_checked=True)
-    ctx.detail = f"peak intermediate memory {before:,} -> {after:,} bytes"
+    ctx.detail = LazyDetail(lambda: _peak_detail(result, marks))
     return result
+
+
+def _peak_detail(graph, marks: dict) -> str:
+    """The report's estimate, computed when read: the peak without the new marks (the graph
+    the pass got has the same ops) and with them."""
+    before, after = _peaks(graph, [{}, marks])
+    return f"peak intermediate memory {before:,} -> {after:,} bytes"

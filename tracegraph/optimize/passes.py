@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite"]
+__all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite",
+           "LazyDetail"]
 
 
 @dataclass
@@ -60,6 +61,22 @@ class PassReport:
         extra = f", {self.detail}" if self.detail else ""
         return (f"{self.name}: {self.nodes_after} nodes ({dn:+d}), {self.edges_after} edges "
                 f"({de:+d}), {ms}{extra}")
+
+
+class LazyDetail:
+    """A report detail computed only when the report is read (an analysis a pass does not need
+    for its rewrite, such as memory optimization's peak estimate)."""
+
+    def __init__(self, compute: Callable[[], str]):
+        self._compute, self._text = compute, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text, self._compute = self._compute(), None
+        return self._text
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
 
 
 @dataclass
