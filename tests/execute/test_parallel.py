@@ -106,3 +106,25 @@ def test_errors_in_a_part_reach_the_caller():
                     input_signature=[spec, spec])
     with pytest.raises(tf.errors.InvalidArgumentError):
         f(tf.ones([2, 3]), tf.ones([2, 3]))
+
+
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_parts_are_shared_by_the_caller_and_the_pool_and_the_first_error_raises(threads):
+    # more parts than threads: every part runs once, results come back in place; with two
+    # failing parts the one first in order raises, as in the serial executor
+    spec = tf.TensorSpec([None, None], tf.float32)
+
+    def f(a, b, c):
+        return (tf.matmul(a, a), tf.matmul(c, b, name="second"), tf.matmul(b, b),
+                tf.matmul(b, c, name="fourth"), tf.matmul(a, a) * 2.0)
+
+    g = tf.function(f, executor="parallel", input_signature=[spec] * 3)
+    parallel.set_inter_op_threads(threads)
+    try:
+        a, b, c = tf.ones([3, 3]), tf.ones([3, 3]), tf.ones([3, 3]) * 2.0
+        out = g(a, b, c)
+        assert [o.numpy()[0, 0] for o in out] == [3.0, 6.0, 3.0, 6.0, 6.0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="second"):
+            g(a, tf.ones([2, 3]), tf.ones([3, 4]))
+    finally:
+        parallel.set_inter_op_threads(0)

@@ -129,6 +129,54 @@ def test_subgraphs_are_optimized():
     assert op_types(branch).count("Mul") == 2  # x * 1.0 is gone
 
 
+def _round(report, n):
+    return {p.name: p for p in report.passes if p.round == n and p.graph == report.graph}
+
+
+def test_second_round_skips_passes_that_would_find_the_graph_they_left():
+    # CSE merges the repeated constants in round 1; the passes after it saw the merged graph
+    # and changed nothing, and memory optimization only marks in-place buffers: in round 2
+    # they are skipped, the passes before CSE run again, and CSE (idempotent) is skipped.
+    def f(x):
+        for _ in range(8):
+            x = tf.tanh(x * 0.5 + x) * 0.5
+        return x
+
+    g = traced(f, spec([4]))
+    new, report = optimize(g)
+    first, second = _round(report, 1), _round(report, 2)
+    assert first["common_subgraph_elimination"].changed
+    assert first["memory_optimization"].changed          # annotations only
+    assert not second["pruning"].note                    # ran before CSE in round 1: runs
+    for name in ("common_subgraph_elimination", "constant_folding",
+                 "arithmetic_optimization", "remapping", "dependency_optimization"):
+        assert second[name].note.startswith("skipped"), name
+    assert "skipped" in report.text()
+    x = np.linspace(-2, 2, 4).astype(np.float32)
+    assert np.array_equal(tf.function(f)(tf.constant(x)).numpy(),
+                          tf.function(f, executor="interpreter")(tf.constant(x)).numpy())
+
+
+def test_an_annotation_only_round_needs_no_second_round():
+    g = traced(lambda x: tf.tanh(x * 3.0) * 2.0 + 1.0, spec([64]))
+    new, report = optimize(g)
+    first = _round(report, 1)
+    assert first["memory_optimization"].changed
+    assert not any(p.changed for n, p in first.items() if n != "memory_optimization")
+    assert not _round(report, 2)
+
+
+def test_a_later_change_makes_earlier_passes_run_again():
+    # arithmetic optimization (after constant folding) removes x * 1.0, so round 2 runs the
+    # passes before it again on the new graph
+    g = traced(lambda x: (x * 1.0) * 1.0 - x * 2.0, spec([3]))
+    new, report = optimize(g)
+    assert _round(report, 1)["arithmetic_optimization"].changed
+    second = _round(report, 2)
+    for name in ("pruning", "common_subgraph_elimination", "constant_folding"):
+        assert not second[name].note, name
+
+
 def test_a_failing_pass_is_skipped_with_a_warning(monkeypatch):
     def broken(graph, ctx):
         raise RuntimeError("boom")

@@ -43,12 +43,11 @@ def set_compile_hook(hook) -> None:
 
 
 def _build(graph: Graph, inputs, outputs, constants, executor: str, name: str):
+    plan = make_plan(graph, inputs, outputs, constants)
     if executor in ("codegen", "jit", "parallel"):
-        groups = split_for_threads(graph, inputs, outputs, constants,
-                                   force=executor == "parallel")
+        groups = split_for_threads(plan, force=executor == "parallel")
         if groups is not None:
             return _threaded(graph, inputs, outputs, constants, executor, name, groups)
-    plan = make_plan(graph, inputs, outputs, constants)
 
     def sub(g):
         return compile_subgraph(g, executor)

@@ -14,13 +14,13 @@ writes for that part of the plan; outputs are put back in order.
 
 from __future__ import annotations
 
+import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .. import config
-from .plan import make_plan
 
 __all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
            "inter_op_threads", "HEAVY_ELEMENTS"]
@@ -111,11 +111,14 @@ def _cost(ops) -> int:
     return HEAVY_ELEMENTS if None in sizes else sum(sizes)
 
 
-def split_for_threads(graph, inputs, outputs, constants, force: bool = False):
-    """Output groups, one per component worth a thread, or None to run as one function."""
-    plan = make_plan(graph, inputs, outputs, constants)
+def split_for_threads(plan, force: bool = False):
+    """Output groups of `plan`, one per component worth a thread, or None to run as one
+    function."""
     if any(op.op_def.stateful for op in plan.schedule):
         return None
+    if not force and sum(_cost([op]) for op in plan.schedule) < 2 * HEAVY_ELEMENTS:
+        return None   # not two heavy parts in all: no need to find the components
+    outputs = plan.outputs
     parts = components(plan)
     if not force:
         parts = [p for p in parts if _cost(p) >= HEAVY_ELEMENTS]
@@ -149,18 +152,11 @@ class ParallelFunction:
 
     def __call__(self, *values):
         threads = _threads or config.get_inter_op_parallelism_threads() or (os.cpu_count() or 1)
+        parts = self.parts
         if threads < 2:
-            results = [part(*values) for part in self.parts]
+            results = [part(*values) for part in parts]
         else:
-            pool = _pool_for(threads)
-            futures = [pool.submit(part, *values) for part in self.parts[1:]]
-            previous = _set_blas_local(1) if _set_blas_local is not None else None
-            try:
-                results = [self.parts[0](*values)]
-            finally:
-                if previous is not None:
-                    _set_blas_local(previous)
-            results += [f.result() for f in futures]
+            results = self._shared(values, threads)
         out = [None] * self.n_outputs
         for group, result in zip(self.groups, results):
             for index, value in zip(group, result):
@@ -169,3 +165,36 @@ class ParallelFunction:
             for index, value in zip(self.rest_indices, self.rest(*values)):
                 out[index] = value
         return tuple(out)
+
+    def _shared(self, values, threads: int) -> list:
+        """The parts on up to `threads` threads, the calling one included (the pool has
+        `threads - 1`): each takes the next part not yet taken, so no core idles while parts
+        remain and no more threads run than asked. The first failing part (in order) raises,
+        as in the serial executor."""
+        parts = self.parts
+        results: list = [None] * len(parts)
+        errors: dict = {}
+        taken = itertools.count()   # next() on a count is atomic under the GIL
+
+        def work():
+            for i in iter(taken.__next__, None):
+                if i >= len(parts):
+                    return
+                try:
+                    results[i] = parts[i](*values)
+                except BaseException as e:  # noqa: BLE001 - re-raised below, in order
+                    errors[i] = e
+
+        pool = _pool_for(threads - 1)
+        futures = [pool.submit(work) for _ in range(min(threads, len(parts)) - 1)]
+        previous = _set_blas_local(1) if _set_blas_local is not None else None
+        try:
+            work()
+        finally:
+            if previous is not None:
+                _set_blas_local(previous)
+            for f in futures:
+                f.result()
+        if errors:
+            raise errors[min(errors)]
+        return results

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..framework.tensor import EagerTensor
 from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
+from ..optimize.jit_fusion import has_large_value
 from .compile import compile_graph
 from .jit import numba_available
 
@@ -33,7 +34,8 @@ def prepare(concrete):
     graph, report = optimize(concrete.graph)
     if concrete.executor == "jit":
         graph = _fuse(graph, report)
-    elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and numba_available():
+    elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and \
+            has_large_value(graph, AUTO_FUSE_ELEMENTS) and numba_available():
         # As Grappler's remapper fuses in TensorFlow's default path: large elementwise
         # clusters run on the jit executor's kernels (with TensorFlow's accuracy for tanh/exp).
         graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)

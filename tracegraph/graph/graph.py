@@ -140,9 +140,19 @@ class Graph:
         """A copy of `op` (of this or another graph) in this graph: same record, attrs (or
         `attrs`), output types, source and in-place mark, reading `inputs` (tensors of this
         graph) after `control_inputs`. `name` must be unique here (see `unique_name`)."""
-        new = self.add_operation(op.op_def, name, inputs, op.input_arity,
-                                 dict(op.attrs if attrs is None else attrs),
-                                 [t.tensor_type for t in op.outputs], control_inputs, op.source)
+        if attrs is not None:
+            new = self.add_operation(op.op_def, name, inputs, op.input_arity, dict(attrs),
+                                     [t.tensor_type for t in op.outputs], control_inputs,
+                                     op.source)
+        else:   # the same attrs: the kernel's share of them and the output types carry over
+            new = Operation.__new__(Operation)
+            new.graph, new.op_def, new.name = self, op.op_def, name
+            new.inputs, new.input_arity = tuple(inputs), op.input_arity
+            new.attrs, new.kernel_attrs = dict(op.attrs), op.kernel_attrs
+            new.control_inputs, new.source = list(control_inputs), op.source
+            new.outputs = [t.copy_to(new) for t in op.outputs]
+            self._ops.append(new)
+            self._by_name[name] = new
         new.inplace_input = op.inplace_input
         return new
 

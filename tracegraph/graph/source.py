@@ -7,6 +7,7 @@ at the user's original file and line.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -26,10 +27,15 @@ class SourceLocation(NamedTuple):
     function: str
 
     def short(self) -> str:
-        return f"{os.path.basename(self.filename)}:{self.lineno}"
+        return _short(self.filename, self.lineno)
 
     def __str__(self):
         return f"{self.filename}:{self.lineno}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _short(filename: str, lineno: int) -> str:
+    return f"{os.path.basename(filename)}:{lineno}"
 
 
 def register_source_map(filename: str, mapper: Callable[[int], tuple[str, int] | None]) -> None:
@@ -37,8 +43,15 @@ def register_source_map(filename: str, mapper: Callable[[int], tuple[str, int] |
 
 
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(
-        _PACKAGE_DIR + "examples")
+    internal = _INTERNAL.get(filename)
+    if internal is None:
+        internal = _INTERNAL[filename] = filename.startswith("<") or (
+            filename.startswith(_PACKAGE_DIR) and
+            not filename.startswith(_PACKAGE_DIR + "examples"))
+    return internal
+
+
+_INTERNAL: dict[str, bool] = {}   # filename -> whether frames there are not the user's
 
 
 def user_location(skip: int = 1) -> SourceLocation | None:
@@ -51,7 +64,7 @@ def user_location(skip: int = 1) -> SourceLocation | None:
             mapped = mapper(frame.f_lineno)
             if mapped is not None:
                 return SourceLocation(mapped[0], mapped[1], frame.f_code.co_name)
-        elif not _is_internal(filename) and not filename.startswith("<"):
+        elif not _is_internal(filename):
             return SourceLocation(filename, frame.f_lineno, frame.f_code.co_name)
         frame = frame.f_back
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from ..framework.tensor import Tensor
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
@@ -21,6 +21,13 @@ class SymbolicTensor(Tensor):
         self._dtype = tensor_type.dtype
         self._shape = tensor_type.shape
         self._value = tensor_type.value
+
+    def copy_to(self, op) -> SymbolicTensor:
+        """This tensor's type as the same output of `op` (a copy of this tensor's op)."""
+        new = SymbolicTensor.__new__(SymbolicTensor)
+        new.op, new.value_index = op, self.value_index
+        new._dtype, new._shape, new._value = self._dtype, self._shape, self._value
+        return new
 
     # --- identity --------------------------------------------------------------------------
     @property
@@ -63,7 +70,7 @@ class SymbolicTensor(Tensor):
     def static_size(self) -> int | None:
         """The number of elements when the shape is fully known, else None."""
         shape = self.known_shape
-        return None if shape is None else int(np.prod(shape, dtype=np.int64))
+        return None if shape is None else math.prod(shape)
 
     @property
     def static_nbytes(self) -> int | None:

@@ -67,12 +67,15 @@ class GraphBuilder:
     def copy(self, op, inputs=None, attrs=None, control_inputs=None, name=None) -> Operation:
         """`op` in the new graph, with its inputs mapped (or given), same attrs and types, and
         its in-place mark (`Operation.inplace_input`, re-checked by `finish`)."""
-        dst = self.dst
-        inputs = [self.tensor(t) for t in op.inputs] if inputs is None else list(inputs)
-        controls = self.controls(op) if control_inputs is None else list(control_inputs)
+        dst, tensors = self.dst, self.tensors
+        inputs = [tensors[id(t)] for t in op.inputs] if inputs is None else list(inputs)
+        if control_inputs is None:
+            controls = self.controls(op) if op.control_inputs else []
+        else:
+            controls = list(control_inputs)
         new = dst.copy_operation(op, dst.unique_name(name or op.name), inputs, controls, attrs)
         for old_t, new_t in zip(op.outputs, new.outputs):
-            self.tensors[id(old_t)] = new_t
+            tensors[id(old_t)] = new_t
         self.ops[id(op)] = [new]
         return new
 
@@ -111,11 +114,14 @@ class GraphBuilder:
         return self.apply(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]},
                           name, source, controls)
 
-    def finish(self) -> FuncGraph:
+    def finish(self, inplace_checked: bool = False) -> FuncGraph:
+        """The new graph. In-place marks that no longer hold are dropped, unless the caller
+        knows they hold (`inplace_checked`: memory optimization's one-to-one copy)."""
         self.dst.remove_operations(self._discarded)
         self.dst.outputs = [self.tensor(t) for t in getattr(self.src, "outputs", [])]
         self.dst.auto_control_deps = getattr(self.src, "auto_control_deps", True)
-        _drop_stale_inplace(self.dst)
+        if not inplace_checked:
+            _drop_stale_inplace(self.dst)
         return self.dst
 
 

@@ -30,29 +30,38 @@ def _mergeable(op) -> bool:
     return is_pure(op.op_def)
 
 
-def _key(op, inputs, controls):
+def _attrs_key(op, cache: dict):
+    """The op's attrs as a hashable key (computed once per op of the source graph)."""
+    key = cache.get(id(op))
+    if key is None:
+        key = cache[id(op)] = tuple(sorted((k, _attr_key(v)) for k, v in op.attrs.items()))
+    return key
+
+
+def _key(op, inputs, controls, cache: dict):
     ids = [id(t) for t in inputs]
     if "commutative" in op.op_def.flags and all(n is None for n in op.input_arity):
         ids = sorted(ids)
-    attrs = tuple(sorted((k, _attr_key(v)) for k, v in op.attrs.items()))
-    return (op.type, tuple(ids), op.input_arity, attrs, tuple(sorted(id(c) for c in controls)))
+    controls = tuple(sorted(id(c) for c in controls)) if controls else ()
+    return (op.type, tuple(ids), op.input_arity, _attrs_key(op, cache), controls)
 
 
-def _has_duplicates(graph) -> bool:
+def _has_duplicates(graph, cache: dict) -> bool:
     """A dry run on the source graph: merging starts only where two ops are already equal."""
     seen = set()
     for op in graph.operations:
         if _mergeable(op):
-            key = _key(op, op.inputs, op.control_inputs)
+            key = _key(op, op.inputs, op.control_inputs, cache)
             if key in seen:
                 return True
             seen.add(key)
     return False
 
 
-@graph_pass("common_subgraph_elimination")
+@graph_pass("common_subgraph_elimination", idempotent=True)
 def common_subgraph_elimination(graph, ctx):
-    if not _has_duplicates(graph):
+    cache: dict = {}
+    if not _has_duplicates(graph, cache):
         return graph
     b = GraphBuilder(graph)
     seen: dict = {}
@@ -62,8 +71,8 @@ def common_subgraph_elimination(graph, ctx):
             b.copy(op)
             continue
         inputs = [b.tensor(t) for t in op.inputs]
-        controls = b.controls(op)
-        key = _key(op, inputs, controls)
+        controls = b.controls(op) if op.control_inputs else []
+        key = _key(op, inputs, controls, cache)
         first = seen.get(key)
         if first is not None:
             b.replace(op, list(first.outputs))

@@ -25,7 +25,7 @@ from ..ops.cluster import (
 from ..ops.functional import stateless_if_op, stateless_while_op
 from .builder import GraphBuilder, consumers
 
-__all__ = ["jit_fusion", "find_clusters"]
+__all__ = ["jit_fusion", "find_clusters", "has_large_value"]
 
 
 def _fusable(op) -> bool:
@@ -145,7 +145,7 @@ def jit_fusion(graph, ctx=None, min_elements: int = 0):
     control flow are fused too). Returns `graph` itself when nothing fuses. With `min_elements`
     (the default tf.function's use), only clusters whose values have at least that many
     elements (static shapes) fuse, and loops are not compiled whole."""
-    if min_elements and not _has_large_value(graph, min_elements):
+    if min_elements and not has_large_value(graph, min_elements):
         return graph
     graph = _fuse_subgraphs(graph, ctx, min_elements)
     clusters = find_clusters(graph)
@@ -162,12 +162,18 @@ def _elements(ops) -> int:
     return 0 if None in sizes else max(sizes, default=0)
 
 
-def _has_large_value(graph, min_elements: int) -> bool:
+def has_large_value(graph, min_elements: int) -> bool:
+    """Whether an elementwise op of `graph` (or of its sub-graphs) makes a value of at least
+    `min_elements` elements (static shapes): the default tf.function fuses only then."""
     for op in graph.operations:
-        if "elementwise" in op.op_def.flags and _elements([op]) >= min_elements:
-            return True
-        if any(_has_large_value(sub, min_elements) for _, sub in op.subgraphs()):
-            return True
+        if "elementwise" in op.op_def.flags:
+            for t in op.outputs:
+                size = t.static_size
+                if size is not None and size >= min_elements:
+                    return True
+        for _, sub in op.subgraphs():
+            if has_large_value(sub, min_elements):
+                return True
     return False
 
 

@@ -76,6 +76,8 @@ def _perm(t):
 def _cancel(graph, ctx):
     """Transpose(f(...f(Transpose(x, p))...), q) -> f(...f(x)...) when q undoes p and every f
     is an elementwise op of one input read only by the next."""
+    if sum(op.type == TRANSPOSE.type for op in graph.operations) < 2:
+        return graph   # no pair to cancel: not worth a rebuild
     uses = consumers(graph)
     b = GraphBuilder(graph)
     changed = False

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..graph.analysis import last_uses, needed_ops
 from ..ops.registry import is_placeholder_like
 from .builder import GraphBuilder, consumers, may_write_into
-from .passes import graph_pass
+from .passes import LazyDetail, graph_pass
 
 
 def _nbytes(t) -> int:
@@ -23,18 +23,30 @@ def _nbytes(t) -> int:
 
 def peak_bytes(graph, inplace: dict) -> int:
     """Peak of live op-output bytes over the execution order (`inplace`: id(op) -> input)."""
+    return _peaks(graph, [inplace])[0]
+
+
+def _peaks(graph, mappings: list) -> list[int]:
+    """`peak_bytes` of one graph under several in-place mappings (one schedule for all)."""
     outputs = list(getattr(graph, "outputs", []))
     needed = needed_ops(graph, outputs)
     schedule = [op for op in graph.operations if id(op) in needed]
     last = last_uses(schedule, outputs)
+    allocates = [not is_placeholder_like(op.op_def) and
+                 not (op.op_def.flags & _NOT_ALLOCATING) for op in schedule]
+    return [_peak(schedule, last, allocates, inplace) for inplace in mappings]
+
+
+_NOT_ALLOCATING = frozenset({"constant", "identity"})
+
+
+def _peak(schedule, last, allocates, inplace) -> int:
     live, peak = 0, 0
     owned: set[int] = set()
     for index, op in enumerate(schedule):
         reused = inplace.get(id(op))
-        allocates = not is_placeholder_like(op.op_def) and not (op.op_def.flags &
-                                                         {"constant", "identity"})
-        for t in op.outputs:
-            if reused is None and allocates:
+        if reused is None and allocates[index]:
+            for t in op.outputs:
                 live += _nbytes(t)
                 owned.add(id(t))
         if reused is not None and id(op.inputs[reused]) in owned:
@@ -61,7 +73,7 @@ def _inplace_input(op, uses, outputs) -> int | None:
     return None
 
 
-@graph_pass("memory_optimization", run_once=True)
+@graph_pass("memory_optimization", run_once=True, annotates=True)
 def memory_optimization(graph, ctx):
     uses = consumers(graph)
     outputs = {id(t) for t in getattr(graph, "outputs", [])}
@@ -72,18 +84,21 @@ def memory_optimization(graph, ctx):
             chosen[id(op)] = index
     if not chosen:
         return graph
-    before = peak_bytes(graph, {})
     b = GraphBuilder(graph)
-    mapping = {}
+    marks = {}
     for op in b.pending():
+        new = b.copy(op)
         if id(op) in chosen:
-            new = b.copy(op)
-            new.inplace_input = chosen[id(op)]   # the one writer of Operation.inplace_input
-            mapping[id(new)] = chosen[id(op)]
+            new.inplace_input = marks[id(new)] = chosen[id(op)]   # its one writer
             ctx.rewrote("in_place", [op.inputs[chosen[id(op)]]], [op])
-        else:
-            b.copy(op)
-    result = b.finish()
-    after = peak_bytes(result, mapping)
-    ctx.detail = f"peak intermediate memory {before:,} -> {after:,} bytes"
+    # a one-to-one copy: the marks just chosen and those the graph had hold as they did
+    result = b.finish(inplace_checked=True)
+    ctx.detail = LazyDetail(lambda: _peak_detail(result, marks))
     return result
+
+
+def _peak_detail(graph, marks: dict) -> str:
+    """The report's estimate, computed when read: the peak without the new marks (the graph
+    the pass got has the same ops) and with them."""
+    before, after = _peaks(graph, [{}, marks])
+    return f"peak intermediate memory {before:,} -> {after:,} bytes"

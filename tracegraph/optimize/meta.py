@@ -93,6 +93,10 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
                                    f"{len(graph.operations)} nodes < min_graph_nodes = "
                                    f"{opts['min_graph_nodes']}: only passes turned on "
                                    "explicitly run"))
+    # A pass whose last run left the graph as it found it (or made it a fixed point of an
+    # idempotent pass) is skipped while no later pass changes the ops: it would find nothing.
+    # Passes that only annotate (in-place marks) do not count as changes to the ops.
+    version, settled = 0, {}
     for round_ in range(1, ROUNDS + 1):
         changed = False
         for name in ORDER:
@@ -106,9 +110,17 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
                 continue
             if p.run_once and round_ > 1:
                 continue
+            if settled.get(name) == version:
+                report.passes.append(_note(graph, name, "skipped: no pass changed the graph "
+                                                        "since its last run", round_))
+                continue
             graph, pass_report = _run(p, graph, opts, round_)
             report.passes.append(pass_report)
-            changed |= pass_report.changed
+            if pass_report.changed and not p.annotates:
+                changed = True
+                version += 1
+            if not pass_report.changed or p.idempotent:
+                settled[name] = version
             if verify and pass_report.changed:
                 report.snapshots.append((name, graph))
         if not changed:
@@ -124,9 +136,9 @@ def _explicitly_on(p) -> bool:
         "disable_model_pruning"
 
 
-def _note(graph, name: str, note: str) -> PassReport:
-    n, e = len(graph.operations), count_edges(graph)
-    return PassReport(name, graph.name, n, n, e, e, 0.0, False, note=note)
+def _note(graph, name: str, note: str, round_: int = 1) -> PassReport:
+    n, e = len(graph.operations), _edges(graph)
+    return PassReport(name, graph.name, n, n, e, e, 0.0, False, round_, note=note)
 
 
 _EDGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # graph -> its edge count

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite"]
+__all__ = ["graph_pass", "PASSES", "GraphPass", "PassContext", "PassReport", "Rewrite",
+           "LazyDetail"]
 
 
 @dataclass
@@ -62,6 +63,22 @@ class PassReport:
                 f"({de:+d}), {ms}{extra}")
 
 
+class LazyDetail:
+    """A report detail computed only when the report is read (an analysis a pass does not need
+    for its rewrite, such as memory optimization's peak estimate)."""
+
+    def __init__(self, compute: Callable[[], str]):
+        self._compute, self._text = compute, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text, self._compute = self._compute(), None
+        return self._text
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
+
+
 @dataclass
 class PassContext:
     options: dict
@@ -88,6 +105,8 @@ class GraphPass:
     run_once: bool = False       # layout, loop and memory run in the first round only
     exact: bool = True           # False: always may change rounding (documented in the module)
     rounding_option: str | None = None   # the option that turns on its rounding-changing rules
+    idempotent: bool = False     # its result is a fixed point: running it again changes nothing
+    annotates: bool = False      # changes only annotations (in-place marks), never the ops
 
     def exact_under(self, options: dict) -> bool:
         """Whether the pass keeps every result bit for bit under `options`."""
@@ -107,8 +126,10 @@ PASSES: dict[str, GraphPass] = {}
 
 
 def graph_pass(name: str, option: str | None = None, run_once: bool = False,
-               exact: bool = True, rounding_option: str | None = None):
+               exact: bool = True, rounding_option: str | None = None,
+               idempotent: bool = False, annotates: bool = False):
     def register(fn):
-        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option)
+        PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option,
+                                 idempotent, annotates)
         return fn
     return register

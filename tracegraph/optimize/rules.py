@@ -28,6 +28,7 @@ applies, until nothing changes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -146,6 +147,13 @@ def _types(type_) -> tuple:
 
 
 def _all_equal(value, target) -> bool:
+    if isinstance(value, (np.ndarray, np.generic)) and value.ndim == 0 and \
+            value.dtype.kind in "biuf":   # the common case, a scalar: no array arithmetic
+        v = value.item()
+        if v != target:
+            return False
+        return not (isinstance(target, float) and target == 0.0) or \
+            math.copysign(1.0, v) == math.copysign(1.0, target)
     arr = np.asarray(value)
     if arr.size == 0 or arr.dtype == object:
         return False
@@ -154,6 +162,15 @@ def _all_equal(value, target) -> bool:
     if isinstance(target, float) and target == 0.0:  # the sign of zero matters to x + 0
         same = same & (np.signbit(arr) == np.signbit(np.float64(target)))
     return bool(np.all(same))
+
+
+def _may_match(pattern, tensor) -> bool:
+    """A shallow check that rules out most failing matches before any bindings are copied."""
+    if isinstance(pattern, Var):
+        return True
+    if isinstance(pattern, Const):
+        return "constant" in tensor.op.op_def.flags
+    return tensor.op.type in _types(pattern.type)
 
 
 def _match(pattern, tensor, bindings: dict, ops: list) -> bool:
@@ -175,10 +192,12 @@ def _match(pattern, tensor, bindings: dict, ops: list) -> bool:
         return False
     if len(pattern.args) != len(op.inputs):
         return False
-    orders = [list(op.inputs)]
+    orders = [op.inputs]
     if "commutative" in op.op_def.flags and len(op.inputs) == 2:
-        orders.append(list(reversed(op.inputs)))
+        orders.append(op.inputs[::-1])
     for inputs in orders:
+        if not all(_may_match(p, t) for p, t in zip(pattern.args, inputs)):
+            continue
         trial, trial_ops = dict(bindings), list(ops) + [op]
         if all(_match(p, t, trial, trial_ops) for p, t in zip(pattern.args, inputs)):
             if pattern.bind:
