@@ -153,8 +153,10 @@ def test_second_round_skips_passes_that_would_find_the_graph_they_left():
         assert second[name].note.startswith("skipped"), name
     assert "skipped" in report.text()
     x = np.linspace(-2, 2, 4).astype(np.float32)
-    assert np.array_equal(tf.function(f)(tf.constant(x)).numpy(),
-                          tf.function(f, executor="interpreter")(tf.constant(x)).numpy())
+    # (bit for bit with the default executors; the jit's tanh is within 1 ulp)
+    np.testing.assert_allclose(tf.function(f)(tf.constant(x)).numpy(),
+                               tf.function(f, executor="interpreter")(tf.constant(x)).numpy(),
+                               rtol=1e-6)
 
 
 def test_an_annotation_only_round_needs_no_second_round():
