@@ -55,9 +55,21 @@ def _blas_local_threads():
 _set_blas_local = _blas_local_threads()
 
 
-def _one_blas_thread() -> None:
-    if _set_blas_local is not None:
-        _set_blas_local(1)
+class _OneBlasThread:
+    """`with _OneBlasThread():` runs with one BLAS thread and puts the count back after. In
+    NumPy's OpenBLAS builds the "local" count can act process-wide (a thread without its own
+    setting reads the global one), so only a thread's own previous value is restored, and the
+    calling thread restores last, after the pool's threads are done: NumPy's matmuls outside
+    the parallel executor keep their threads."""
+
+    __slots__ = ("previous",)
+
+    def __enter__(self):
+        self.previous = _set_blas_local(1) if _set_blas_local is not None else None
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            _set_blas_local(self.previous)
 
 
 def set_inter_op_threads(n: int) -> None:
@@ -74,8 +86,7 @@ def _pool_for(n: int) -> ThreadPoolExecutor:
     if _pool is None or _pool_size != n:
         if _pool is not None:
             _pool.shutdown(wait=False)
-        _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="tracegraph-inter-op",
-                                   initializer=_one_blas_thread)
+        _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="tracegraph-inter-op")
         _pool_size = n
     return _pool
 
@@ -176,7 +187,7 @@ class ParallelFunction:
         errors: dict = {}
         taken = itertools.count()   # next() on a count is atomic under the GIL
 
-        def work():
+        def take_parts():
             for i in iter(taken.__next__, None):
                 if i >= len(parts):
                     return
@@ -185,16 +196,18 @@ class ParallelFunction:
                 except BaseException as e:  # noqa: BLE001 - re-raised below, in order
                     errors[i] = e
 
-        pool = _pool_for(threads - 1)
-        futures = [pool.submit(work) for _ in range(min(threads, len(parts)) - 1)]
-        previous = _set_blas_local(1) if _set_blas_local is not None else None
-        try:
-            work()
-        finally:
-            if previous is not None:
-                _set_blas_local(previous)
-            for f in futures:
-                f.result()
+        def work():
+            with _OneBlasThread():
+                take_parts()
+
+        with _OneBlasThread():   # before the pool's threads start, restored after they end
+            pool = _pool_for(threads - 1)
+            futures = [pool.submit(work) for _ in range(min(threads, len(parts)) - 1)]
+            try:
+                take_parts()
+            finally:
+                for f in futures:
+                    f.result()
         if errors:
             raise errors[min(errors)]
         return results
