@@ -53,12 +53,6 @@ def numba_available() -> bool:
             _numba = numba
         except ImportError:
             _numba = False
-        else:
-            # numba's own work queue rather than OpenMP, unless the user chose: OpenMP's
-            # spinning threads are several times slower whenever the cores are busy (measured
-            # here: median 8 ms vs 2 ms for the 4M-element chain with other work running).
-            if "NUMBA_THREADING_LAYER" not in os.environ:
-                numba.config.THREADING_LAYER = "workqueue"
     return bool(_numba)
 
 
