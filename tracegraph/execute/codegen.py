@@ -21,6 +21,7 @@ identity, and the last use of each name is kept up to date as values are aliased
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import keyword
 import linecache
@@ -207,8 +208,9 @@ class _Emitter:
         plan = self.plan
         op_def = op.op_def
         self.index = index
-        in_slots = [plan.slot(t) for t in op.inputs]
-        out_slots = [plan.slot(t) for t in op.outputs]
+        slots = plan.slots
+        in_slots = [slots[id(t)] for t in op.inputs]
+        out_slots = [slots[id(t)] for t in op.outputs]
         if "constant" in op_def.flags:
             value = op.attrs["value"]
             if scalar_literal(value) is not None:
@@ -218,7 +220,7 @@ class _Emitter:
             return
         template = op_def.expr(op.attrs) if callable(op_def.expr) else op_def.expr
         if template is not None and len(in_slots) == 2 and op_def.emit is None and \
-                BINARY_TEMPLATE.fullmatch(template) and \
+                _binary(template) and \
                 sum(s in self.scalars and s not in self.expr for s in in_slots) == 1:
             # one operand is an array, the other a scalar constant written in place
             ins = [scalar_literal(self.scalars[s]) if s in self.scalars and s not in self.expr
@@ -288,9 +290,10 @@ class _Emitter:
     def release(self, index: int, op, keep: str | None = None) -> None:
         """Returns the names of values that die at this op to the free list."""
         plan = self.plan
+        slots = plan.slots
         m = self.module
         for t in op.inputs:
-            slot = plan.slot(t)
+            slot = slots[id(t)]
             name = self.expr.get(slot)
             if name == keep or name is None:
                 continue
@@ -299,6 +302,12 @@ class _Emitter:
                     name not in m.reserved and self.expr.latest.get(name, -1) <= index:
                 self.owned.discard(name)   # back in the pool: freed once only
                 m.free.append(name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _binary(template: str) -> bool:
+    """Whether an op's inline template is one binary operator between its two inputs."""
+    return BINARY_TEMPLATE.fullmatch(template) is not None
 
 
 def _describe(op) -> str:
