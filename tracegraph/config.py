@@ -14,6 +14,8 @@ import random as _random
 import threading as _threading
 import types as _types
 
+from . import blas
+
 __all__ = [
     "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
     "next_eager_op_seed",
@@ -134,7 +136,10 @@ def get_intra_op_parallelism_threads() -> int:
 
 
 def set_intra_op_parallelism_threads(num_threads) -> None:
+    """Threads inside one op: NumPy's OpenBLAS matmuls and the jit executor's parallel
+    kernels use at most this many (0: all cores)."""
     _set_threads("intra", "Intra op", num_threads)
+    blas.set_threads(_thread_counts["intra"])
 
 
 threading = _types.SimpleNamespace(

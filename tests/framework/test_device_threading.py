@@ -85,3 +85,24 @@ def test_log_device_placement(capfd):
     err = capfd.readouterr().err
     assert "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0" in err
     assert "AddV2" not in err
+
+
+def test_intra_op_threads_size_blas_and_jit_kernels():
+    # NumPy's OpenBLAS and the jit executor's parallel kernels follow the intra-op setting
+    code = ("import numpy as np\n"
+            "import tracegraph as tf\n"
+            "from tracegraph import blas\n"
+            "tf.config.threading.set_intra_op_parallelism_threads(1)\n"
+            "print(blas._get() if blas.AVAILABLE else 1)\n"
+            "f = tf.function(lambda x: tf.tanh(x * 2.0) + 1.0, jit_compile=True)\n"
+            "y = f(tf.constant(np.ones(1 << 21, np.float32)))\n"
+            "from tracegraph.execute import jit\n"
+            "if jit.numba_available():\n"
+            "    import numba\n"
+            "    print(numba.get_num_threads())\n"
+            "else:\n"
+            "    print(1)\n"
+            "print(abs(float(y[0]) - float(np.tanh(2.0) + 1)) < 1e-6)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == "1\n1\nTrue\n"

@@ -34,6 +34,7 @@ import sys
 
 import numpy as np
 
+from .. import config
 from .jit_source import APPROX_ULPS, Statements, cluster_source, loop_source
 
 __all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "JitKernel",
@@ -106,6 +107,14 @@ def _load(source: str, name: str):
     return getattr(module, name)
 
 
+def _intra_op_threads() -> None:
+    """Parallel kernels use at most tf.config.threading's intra-op threads (numba's setting is
+    per calling thread, so it is made before each parallel launch)."""
+    n = config.get_intra_op_parallelism_threads()
+    if n > 0:
+        _numba.set_num_threads(min(n, _numba.config.NUMBA_NUM_THREADS))
+
+
 class JitKernel:
     """A compiled cluster: called with the cluster's input arrays, returns its outputs. Falls
     back to `reference` (the cluster run op by op) for broadcasts it does not handle, such as
@@ -143,7 +152,10 @@ class JitKernel:
         if plan is None:
             return self.reference(*args)
         pattern, shape, size, inner = plan
-        kernel = self._kernel(pattern, size >= PARALLEL_THRESHOLD)
+        parallel = size >= PARALLEL_THRESHOLD
+        kernel = self._kernel(pattern, parallel)
+        if parallel:
+            _intra_op_threads()
         outs = [np.empty(shape, dt) for dt in self.output_dtypes]
         if size:
             ins = []

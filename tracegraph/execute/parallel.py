@@ -18,9 +18,7 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
-
-from .. import config
+from .. import blas, config
 
 __all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
            "inter_op_threads", "HEAVY_ELEMENTS"]
@@ -33,26 +31,7 @@ _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
 
 
-def _blas_local_threads():
-    """NumPy's bundled OpenBLAS can set its thread count per calling thread: the parts running
-    side by side each use one BLAS thread (two threads each spinning two BLAS threads on two
-    cores is many times slower than either alone). None when NumPy uses another BLAS."""
-    import ctypes
-    import glob
-    import pathlib
-
-    libs = pathlib.Path(np.__file__).resolve().parent.parent / "numpy.libs"
-    for path in sorted(glob.glob(str(libs / "libscipy_openblas*.so"))):
-        try:
-            fn = ctypes.CDLL(path).openblas_set_num_threads_local
-        except (OSError, AttributeError):
-            continue
-        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_int
-        return fn
-    return None
-
-
-_set_blas_local = _blas_local_threads()
+_set_blas_local = blas.set_threads_local if blas.AVAILABLE else None
 
 
 class _OneBlasThread:
