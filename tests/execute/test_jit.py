@@ -55,6 +55,23 @@ def test_the_benchmark_chain_is_one_kernel_with_the_plain_results():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_functions_only_libm_computes_per_element_stay_with_numpy(dtype):
+    # sin has no vectorizable form in a kernel (NumPy's loop is several times faster), nor has
+    # exp in float64; float32 exp has one. The arithmetic around them still fuses.
+    def work(x):
+        return tf.exp(tf.sin(x * 2.0) * 0.5) + 1.0
+
+    x = tf.constant(np.linspace(-3, 3, 1000).astype(dtype))
+    f = tf.function(work, jit_compile=True)
+    cluster_types = [op.type for c in clusters(f, x) for op in c.attrs["f"].get_operations()]
+    graph_types = [op.type for op in f.get_concrete_function(x).optimized_graph.get_operations()]
+    assert "Sin" in graph_types and "Sin" not in cluster_types
+    assert ("Exp" in cluster_types) == (dtype == np.float32)
+    jit, plain = both(work, x)
+    np.testing.assert_allclose(jit.numpy(), plain.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_exact_clusters_are_bit_for_bit(dtype):
     rng = np.random.default_rng(1)
     a = tf.constant(rng.normal(size=(64, 33)).astype(dtype))

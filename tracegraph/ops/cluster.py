@@ -58,6 +58,15 @@ APPROXIMATED = {"tanh": "float32", "exp": "float32"}
 _CALLS = re.compile(r"np\.(\w+)\(")
 
 
+def scalar_libm_calls(form: str, dtype: str) -> set:
+    """The functions a per-element form calls that a fused kernel would compute one element
+    at a time through libm (no exact rewrite and no vectorizable approximation for `dtype`):
+    NumPy's own loops for these are vectorized and several times faster (measured: a fused
+    sin chain 4.3x slower than NumPy op by op), so clusters leave such ops to NumPy."""
+    calls = set(_CALLS.findall(form)) - JIT_DTYPES - {"bool_"} - EXACT_UFUNCS
+    return {fn for fn in calls if APPROXIMATED.get(fn) != dtype}
+
+
 def scalar_form(op_def, attrs, dtype: str = "float32") -> tuple[str, bool] | None:
     """(template over `{0}`, `{1}`, ... for one element, exact) for an elementwise op, or None
     when the op has no per-element form a fused kernel can compute. Taken from the record: its

@@ -21,6 +21,7 @@ from ..ops.cluster import (
     fused_elementwise_op,
     fused_loop_op,
     scalar_form,
+    scalar_libm_calls,
 )
 from ..ops.functional import stateless_if_op, stateless_while_op
 from .builder import GraphBuilder, consumers
@@ -39,7 +40,9 @@ def _fusable(op) -> bool:
     if any(t.dtype.name != "bool" and not t.dtype.is_floating for t in op.outputs) and \
             any(t.dtype.is_floating for t in op.inputs):
         return False   # float -> int conversions: NumPy's and numba's overflow rules differ
-    return scalar_form(op_def, op.attrs, op.outputs[0].dtype.name) is not None
+    dtype = op.outputs[0].dtype.name
+    form = scalar_form(op_def, op.attrs, dtype)
+    return form is not None and not scalar_libm_calls(form[0], dtype)
 
 
 class _Clusters:
