@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tracegraph.execute.compile import compile_graph, forget_compiled_subgraphs
+from tracegraph.execute.crosscheck import close_text as printed_close
 from tracegraph.framework.tensor import EagerTensor
 from tracegraph.graph.verify import verify
 from tracegraph.optimize.options import OPTIONS
@@ -178,10 +179,12 @@ DROPS_ERRORS = ("debug_stripper", "function_optimization", "loop_optimization",
 
 
 def compare(reference: list, result: list, where: str, *, debug_stripped: bool = False,
-            drops_errors: bool = False, compare=same, graph=None) -> None:
+            drops_errors: bool = False, compare=same, graph=None,
+            close_text: bool = False) -> None:
     """Asserts that `result` (optimized) observed what `reference` (as traced) did.
     `debug_stripped`: printed text is not compared; `drops_errors`: a call that raised may
-    now succeed (its results are then not compared)."""
+    now succeed (its results are then not compared); `close_text`: printed numbers may differ
+    within the approximations' tolerance."""
     def fail(why):
         text = "" if graph is None else f"\noptimized graph:\n{text_of(graph)}"
         raise AssertionError(f"{where}: {why}{text}")
@@ -199,7 +202,8 @@ def compare(reference: list, result: list, where: str, *, debug_stripped: bool =
             why = compare(a, b)
             if why is not None:
                 fail(f"{call}, output {i}: {why}: {b!r}, traced {a!r}")
-        if not debug_stripped and r.text != g.text:
+        if not debug_stripped and r.text != g.text and not (
+                close_text and printed_close(r.text, g.text)):
             fail(f"{call}: printed {g.text!r}, the traced graph printed {r.text!r}")
         for k, (a, b) in enumerate(zip(r.variables, g.variables)):
             why = compare(a, b)

@@ -20,8 +20,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from tracegraph.execute.crosscheck import _exact
+from tracegraph.execute.jit import numba_available
 from tracegraph.graph.verify import verify
 from tracegraph.optimize import optimize
+from tracegraph.optimize.jit_fusion import jit_fusion
 from tracegraph.optimize.passes import PASSES
 
 from .checks import (
@@ -33,6 +36,7 @@ from .checks import (
     observe,
     only,
     run_pass,
+    same,
     text_of,
     value_scale,
 )
@@ -136,3 +140,40 @@ def test_passes_keep_results_bit_for_bit_slow(program):
 @given(programs(max_steps=12, smooth=True))
 def test_rounding_passes_stay_close_slow(program):
     check_rounding(program)
+
+
+def check_executors(program) -> None:
+    """The optimized graph on the parallel executor (forced to split whenever there are two
+    parts) and, fused, on the jit executor (numba kernels; scalar loops compiled whole) observes
+    what the traced graph does on the interpreter: bit for bit where the kernels are exact,
+    else within the tolerance (approximated tanh/exp; matmul sums on one BLAS thread)."""
+    traced = trace(program)
+    graph = traced.graph
+    reference = observe(graph, traced, program)
+    optimized, _ = optimize(graph, all_on(debug_stripper=False, auto_mixed_precision=False))
+    close = Tolerance(value_scale(graph, program))
+    compare(reference, observe(optimized, traced, program, executor="parallel"),
+            "the pipeline on the parallel executor", compare=close, drops_errors=True,
+            graph=optimized)
+    if numba_available():
+        fused = jit_fusion(optimized)
+        verify(fused)
+        exact = _exact(fused)
+        compare(reference, observe(fused, traced, program, executor="jit"),
+                "the pipeline, fused, on the jit executor", compare=same if exact else close,
+                drops_errors=True, graph=fused, close_text=not exact)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_the_pipeline_runs_the_same_on_the_jit_and_parallel_executors(program):
+    check_executors(program)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs(max_steps=16))
+def test_the_pipeline_runs_the_same_on_the_jit_and_parallel_executors_slow(program):
+    check_executors(program)
