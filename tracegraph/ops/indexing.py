@@ -14,6 +14,7 @@ from . import lowering as L
 from . import lowering_shapes as LS
 from .allocation import check_allocation
 from .infer import runtime as _runtime
+from .ordering import top_k_order
 from .registry import (
     ALL_TYPES,
     BOOL,
@@ -352,10 +353,7 @@ def kernel_top_k(input, k, sorted=True):  # noqa: A002
     x = np.asarray(input)
     k = int(k)
     _runtime(_check_top_k, x.shape, k)
-    n = x.shape[-1]
-    key = np.where(np.isnan(x), -np.inf, x) if x.dtype.kind == "f" else x  # NaN sorts last
-    # Descending order; ties keep the lower index first (TensorFlow's order).
-    order = (n - 1 - np.argsort(key[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    order = top_k_order(x, k)   # largest first, ties lower index first, NaN last
     return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
 
 
