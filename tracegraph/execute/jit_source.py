@@ -3,7 +3,7 @@
 Each op of a cluster (or of a scalar loop's cond and body) becomes one statement over scalars,
 `t3 = np.float32(t1 * t2)`: the record's per-element form (`scalar_form`), rounded to the op's
 dtype, so arithmetic is NumPy's bit for bit. Calls that would stop LLVM from vectorizing are
-replaced by helpers: exact ones (`maximum_`, `minimum_`) and approximations of the
+replaced by helpers: exact ones (`maximum_`, `minimum_`, `sign_`) and approximations of the
 transcendental functions whose libm versions run one element at a time (`tanh_f32`, `exp_f32`),
 each with its error bound in ulps against the correctly rounded result.
 """
@@ -86,7 +86,14 @@ def minimum_(a, b):
 '''
 _APPROXIMATIONS = {("tanh", "float32"): ("tanh_f32", _TANH_F32, 5),
                    ("exp", "float32"): ("exp_f32", _EXP_F32, 1)}
-_EXACT_HELPERS = {"maximum": ("maximum_", _MAXIMUM), "minimum": ("minimum_", _MINIMUM)}
+_SIGN = '''
+@numba.njit(inline="always")
+def sign_(a):
+    # NumPy's: +-0 gives +0 (numba's np.sign keeps the sign of zero), NaN stays NaN
+    return a if a != a else (a > 0) - (a < 0)
+'''
+_EXACT_HELPERS = {"maximum": ("maximum_", _MAXIMUM), "minimum": ("minimum_", _MINIMUM),
+                  "sign": ("sign_", _SIGN)}
 APPROX_ULPS = {key: ulps for key, (_, _, ulps) in _APPROXIMATIONS.items()}
 
 
