@@ -156,8 +156,7 @@ class TensorArray:
                      name or "TensorArrayV2Read")
         if self._eager and self._info.clear_after_read:  # TensorFlow's eager semantics
             i = int(index)
-            items = self._flow.items
-            self._flow = self._flow.replace(items[:i] + (None,) + items[i + 1:])
+            self._flow = self._flow.with_item(i, None)
             self._info.read_indices.add(i)
         return value
 
@@ -170,7 +169,7 @@ class TensorArray:
         if i >= len(self._flow):
             raise OutOfRangeError(f"Tried to read from index {i} but array size is: "
                                   f"{len(self._flow)} ")
-        if self._flow.items[i] is None and i in self._info.read_indices:
+        if self._flow.get(i) is None and i in self._info.read_indices:
             raise InvalidArgumentError(
                 f"Could not read index {i} twice because it was cleared after a previous read "
                 f"(perhaps try setting clear_after_read = false?)")

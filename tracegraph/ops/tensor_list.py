@@ -18,31 +18,10 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims, shapes_compatible
+from .list_value import TensorList
 from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
 
 __all__ = ["TensorList"]
-
-
-class TensorList:
-    """An immutable list of arrays (None: not written yet) with its element dtype and the
-    element shape it was created with (None dims unknown; None: unknown rank)."""
-
-    __slots__ = ("items", "element_dtype", "element_shape")
-
-    def __init__(self, items: tuple, element_dtype: d.DType, element_shape):
-        self.items = items
-        self.element_dtype = element_dtype
-        self.element_shape = element_shape
-
-    def replace(self, items) -> TensorList:
-        return TensorList(tuple(items), self.element_dtype, self.element_shape)
-
-    def __len__(self):
-        return len(self.items)
-
-    def __repr__(self):
-        return f"TensorList({len(self.items)} x {self.element_dtype.name}" \
-               f"{format_dims(self.element_shape)})"
 
 
 _VARIANT = TensorType(d.variant, ())
@@ -79,15 +58,20 @@ def _zeros(lst: TensorList, index: int, hint=None) -> np.ndarray:
 
 
 def _element(lst: TensorList, index: int, hint=None) -> np.ndarray:
-    value = lst.items[index]
+    value = lst.get(index)
     return _zeros(lst, index, hint) if value is None else value
+
+
+def _all_elements(lst: TensorList, hint=None) -> list:
+    """Every element (unwritten ones as zeros), reading the version once."""
+    return [_zeros(lst, i, hint) if x is None else x for i, x in enumerate(lst.items)]
 
 
 def _index(lst: TensorList, index, verb: str) -> int:
     i = int(index)
-    if i < 0 or i >= len(lst.items):
+    if i < 0 or i >= len(lst):
         raise InvalidArgumentError(f"Trying to {verb} element {i} in a list with "
-                                   f"{len(lst.items)} elements.")
+                                   f"{len(lst)} elements.")
     return i
 
 
@@ -172,15 +156,13 @@ def infer_set_item(handle, index, item, resize_if_index_out_of_bounds=False):
 
 def kernel_set_item(handle, index, item, resize_if_index_out_of_bounds=False):
     i = int(index)
-    items = handle.items
-    if resize_if_index_out_of_bounds and i >= len(items):
-        items = items + (None,) * (i + 1 - len(items))
-    elif i < 0 or i >= len(items):
+    n = len(handle)
+    if not (resize_if_index_out_of_bounds and i >= n) and (i < 0 or i >= n):
         raise InvalidArgumentError(f"Trying to modify element {i} in a list with "
-                                   f"{len(items)} elements.")
+                                   f"{n} elements.")
     item = np.asarray(item)
     _check_item(handle, item)
-    return handle.replace(items[:i] + (item,) + items[i + 1:])
+    return handle.with_item(i, item)
 
 
 tensor_list_set_item_op = defop(
@@ -253,14 +235,14 @@ def infer_stack(handle, element_dtype=REQUIRED, element_shape=None, num_elements
 
 
 def kernel_stack(handle, element_dtype=REQUIRED, element_shape=None, num_elements=-1):
-    if not handle.items:
+    if not len(handle):
         return _stacked(handle, [], element_shape)
     if all(x is None for x in handle.items) and not _defined(handle.element_shape) and \
             not _defined(element_shape):
         raise InvalidArgumentError(
             f"Tried to stack list which only contains uninitialized tensors and has a "
             f"non-fully-defined element_shape: {format_dims(handle.element_shape)}")
-    parts = [_element(handle, i, element_shape) for i in range(len(handle.items))]
+    parts = _all_elements(handle, element_shape)
     shapes = {p.shape for p in parts}
     if len(shapes) > 1:
         raise InvalidArgumentError(f"Tried to stack elements of different shapes: "
@@ -305,7 +287,7 @@ def infer_concat(handle, element_dtype=REQUIRED, element_shape=None):
 
 
 def kernel_concat(handle, element_dtype=REQUIRED, element_shape=None):
-    parts = [_element(handle, i, element_shape) for i in range(len(handle.items))]
+    parts = _all_elements(handle, element_shape)
     if any(p.ndim == 0 for p in parts):
         raise InvalidArgumentError("Concat saw a scalar shape at index 0 but requires at "
                                    "least vectors.")
@@ -328,7 +310,7 @@ def infer_length(handle):
 
 
 def kernel_length(handle):
-    return np.int32(len(handle.items))
+    return np.int32(len(handle))
 
 
 tensor_list_length_op = defop(
