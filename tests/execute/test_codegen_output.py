@@ -65,11 +65,13 @@ def test_default_attrs_are_not_printed(no_optimizer):
 
 
 def test_comments_name_the_op_once(no_optimizer):
-    source = _code(lambda x: tf.sin(x) * 2.0 + tf.range(3.0), tf.constant(1.0))
+    source = _code(lambda x: tf.sin(x) * 2.0 + tf.range(3.0) / x, tf.constant(1.0))
     (mul,) = _lines_with(source, "* 2.0")
-    assert re.search(r"# Mul  test_codegen_output\.py:\d+$", mul)
+    assert re.search(r"# mul  test_codegen_output\.py:\d+$", mul)   # the name says Mul
     (rng,) = _lines_with(source, "k_range(")
-    assert "# range (Range)  test_codegen_output.py:" in rng
+    assert "# range  test_codegen_output.py:" in rng
+    (div,) = _lines_with(source, " / ")
+    assert "# truediv (RealDiv)  test_codegen_output.py:" in div    # it does not say RealDiv
 
 
 def test_no_dead_copies_after_a_loop(no_optimizer):

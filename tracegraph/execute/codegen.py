@@ -311,9 +311,11 @@ def _binary(template: str) -> bool:
 
 
 def _describe(op) -> str:
-    """The op's name, and its type too when the name does not start with it."""
-    short = op.name.rsplit("/", 1)[-1]
-    return op.name if short.startswith(op.type) else f"{op.name} ({op.type})"
+    """The op's name, and its type too when the name does not say it (`mul` and `add` do for
+    Mul and AddV2; `truediv` does not for RealDiv)."""
+    short, kind = op.name.rsplit("/", 1)[-1].lower(), op.type.lower()
+    same = short.startswith(kind) or kind.startswith(short.split("_")[0])
+    return op.name if same else f"{op.name} ({op.type})"
 
 
 def generate(plan: Plan, compile_subgraph, name: str) -> GeneratedFunction:

@@ -13,6 +13,7 @@ from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
 from ..ops import math as m
 from ..ops.registry import NO_ATTRS, _state
+from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
@@ -22,8 +23,8 @@ _NDARRAY = np.ndarray
 _GENERIC = np.generic
 
 
-def _apply(op, a, b):
-    return _state.current.apply(op, (a, b), NO_ATTRS, None)
+def _apply(op, a, b, name=None):
+    return _state.current.apply(op, (a, b), NO_ATTRS, name)
 
 
 class TensorOperators:
@@ -32,23 +33,24 @@ class TensorOperators:
     __slots__ = ()
     __array_priority__ = 100
 
+    # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
-        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, None)
+        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
-        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, None)
+        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
-        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, None)
+        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
-        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, None)
+        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
-        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, None)
+        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
-        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, None)
+        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
         return fn.truediv(self, other)
@@ -57,22 +59,22 @@ class TensorOperators:
         return fn.truediv(other, self)
 
     def __floordiv__(self, other):
-        return _apply(m.floor_div_op, self, other)
+        return _apply(m.floor_div_op, self, other, "floordiv")
 
     def __rfloordiv__(self, other):
-        return _apply(m.floor_div_op, other, self)
+        return _apply(m.floor_div_op, other, self, "floordiv")
 
     def __mod__(self, other):
-        return _apply(m.floor_mod_op, self, other)
+        return _apply(m.floor_mod_op, self, other, "mod")
 
     def __rmod__(self, other):
-        return _apply(m.floor_mod_op, other, self)
+        return _apply(m.floor_mod_op, other, self, "mod")
 
     def __pow__(self, other):
-        return _apply(m.pow_op, self, other)
+        return _apply(m.pow_op, self, other, "pow")
 
     def __rpow__(self, other):
-        return _apply(m.pow_op, other, self)
+        return _apply(m.pow_op, other, self, "pow")
 
     def __matmul__(self, other):
         from ..library.linalg import matmul
@@ -96,31 +98,36 @@ class TensorOperators:
             return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
         return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
 
-    def _logic(self, other, bool_op, int_op, reverse=False):
-        op = bool_op if self.dtype is d.bool else int_op
-        return _apply(op, other, self) if reverse else _apply(op, self, other)
+    def _logic(self, other, bool_op, int_op, name, reverse=False):
+        a, b = (other, self) if reverse else (self, other)
+        if self.dtype is d.bool:   # the op is the node `and`
+            return _apply(bool_op, a, b, name)
+        with op_scope(name):       # the op is `and/BitwiseAnd`
+            return _apply(int_op, a, b)
 
     def __and__(self, other):
-        return self._logic(other, m.logical_and_op, m.bitwise_and_op)
+        return self._logic(other, m.logical_and_op, m.bitwise_and_op, "and")
 
     def __rand__(self, other):
-        return self._logic(other, m.logical_and_op, m.bitwise_and_op, True)
+        return self._logic(other, m.logical_and_op, m.bitwise_and_op, "and", True)
 
     def __or__(self, other):
-        return self._logic(other, m.logical_or_op, m.bitwise_or_op)
+        return self._logic(other, m.logical_or_op, m.bitwise_or_op, "or")
 
     def __ror__(self, other):
-        return self._logic(other, m.logical_or_op, m.bitwise_or_op, True)
+        return self._logic(other, m.logical_or_op, m.bitwise_or_op, "or", True)
 
     def __xor__(self, other):
-        if self.dtype is d.bool:
-            return fn.logical_xor(self, other)
-        return _apply(m.bitwise_xor_op, self, other)
+        return self._xor(self, other)
 
     def __rxor__(self, other):
-        if self.dtype is d.bool:
-            return fn.logical_xor(other, self)
-        return _apply(m.bitwise_xor_op, other, self)
+        return self._xor(other, self)
+
+    def _xor(self, a, b):
+        with op_scope("xor") as scope:
+            if self.dtype is d.bool:   # (a or b) and not (a and b), the last op named `xor`
+                return fn.logical_xor(a, b, name=scope)
+            return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
         return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)

@@ -150,10 +150,12 @@ class GraphContext:
 
     def _input(self, op, op_name, spec, x, found, index) -> SymbolicTensor:
         attr = spec.type_attr
+        local = self.graph.relative_name(op_name)   # constants for Python values: `op/y`
+        const_name = f"{local}/{spec.name}" if local else spec.name
         if spec.list_kind == "typelist":
-            return self._to_graph_tensor(x, None, f"{op_name}/{spec.name}")
+            return self._to_graph_tensor(x, None, const_name)
         want = spec.fixed_dtype if attr is None else found.get(attr)
-        t = self._to_graph_tensor(x, want, f"{op_name}/{spec.name}")
+        t = self._to_graph_tensor(x, want, const_name)
         if want is None:
             found[attr] = want = t.dtype
         elif t.dtype is not want:

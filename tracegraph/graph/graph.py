@@ -110,7 +110,11 @@ class Graph:
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
-        """`name` in the current scope, or `name_1`, `name_2`, ... (case-insensitive)."""
+        """`name` in the current scope, or `name_1`, `name_2`, ... (case-insensitive). A name
+        ending in "/" is a scope's own name (TensorFlow's convention): used as it is, without
+        the "/", for the op that stands for the whole scope (`add_1/` -> `add_1`)."""
+        if name.endswith("/"):
+            return name[:-1]
         if self._scope:
             name = f"{self._scope}{name}"
         key = name.lower()
@@ -170,6 +174,15 @@ class Graph:
         numbered variant `name_1` was handed out since)."""
         if self._name_counts.get(name.lower()) == 1:
             del self._name_counts[name.lower()]
+
+    def relative_name(self, name: str) -> str:
+        """`name` (of an op of this graph) as seen from the current scope: what to prefix the
+        names of its parts with so that they land under it (`s/add` in scope `s/` -> `add`;
+        the scope's own op `add_1` in scope `add_1/` -> "")."""
+        scope = self._scope
+        if scope == f"{name}/":
+            return ""
+        return name[len(scope):] if name.startswith(scope) else name
 
     @contextlib.contextmanager
     def name_scope(self, name: str):

@@ -81,14 +81,15 @@ from ..ops.registry import (
     bind,
     convert_to_tensor,
 )
+from ..ops.scopes import op_scope
 from ..ops.sequences import range_op
 
 # ---- (tf.math) ------------------------------------------------------------------
 
 
-def _b(op):
+def _b(op, default_name=None):
     def fn(x, y, name=None):
-        return bind(op, (x, y), NO_ATTRS, name)
+        return bind(op, (x, y), NO_ATTRS, name or default_name)
     fn.__name__ = op.name
     fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
     return fn
@@ -102,10 +103,10 @@ def _u(op):
     return fn
 
 
-add = _b(add_op)
+add = _b(add_op, "Add")   # TensorFlow names tf.add's AddV2 node `Add`
 subtract = _b(subtract_op)
 multiply = _b(multiply_op)
-floordiv = _b(floor_div_op)
+floordiv = _b(floor_div_op, "floordiv")
 floormod = _b(floor_mod_op)
 truncatediv = _b(truncate_div_op)
 truncatemod = _b(truncate_mod_op)
@@ -247,11 +248,11 @@ _TRUEDIV = {
 def _division_operands(x, y, where: str):
     """Converts both operands TensorFlow's way and casts integers to their float dtype."""
     if not _is_tensor(x) and _is_tensor(y):
-        y = convert_to_tensor(y)
-        x = convert_to_tensor(x, dtype=y.dtype)
+        y = convert_to_tensor(y, name="y")
+        x = convert_to_tensor(x, dtype=y.dtype, name="x")
     else:
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, dtype_hint=x.dtype)
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, dtype_hint=x.dtype, name="y")
     if x.dtype != y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype not in _TRUEDIV:
@@ -268,9 +269,11 @@ def _is_tensor(x) -> bool:
 
 
 def truediv(x, y, name=None):
-    """`x / y`; integer tensors are cast to floating point first, as TensorFlow does."""
-    x, y = _division_operands(x, y, "__truediv__")
-    return bind(real_div_op, (x, y), NO_ATTRS, name)
+    """`x / y`; integer tensors are cast to floating point first, as TensorFlow does (in a
+    graph under a `truediv` scope: `truediv/Cast`, and the division itself `truediv`)."""
+    with op_scope(name or "truediv") as scope:
+        x, y = _division_operands(x, y, "__truediv__")
+        return bind(real_div_op, (x, y), NO_ATTRS, scope)
 
 
 def divide_no_nan(x, y, name=None):
