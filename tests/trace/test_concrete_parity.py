@@ -140,3 +140,44 @@ def test_leaked_graph_tensor():
         captures_leaked_tensor(tf.constant(2.0))
     assert "test_concrete_parity.py" in str(info.value)   # where it was defined
     assert np.isfinite(leaky(tf.constant(1.0)).numpy())
+
+
+# --- signatures as TensorFlow 2.21 prints them (checked with tfdiff) -------------------------
+
+def test_structured_input_signature_names_specs_by_argument_path():
+    @tf.function
+    def f(x, ys, d, *, k):
+        return x
+
+    cf = f.get_concrete_function(tf.constant(1.0), [tf.constant(1), tf.constant(2)],
+                                 {"a": tf.constant(3.0)}, k=tf.constant(1))
+    assert str(cf.structured_input_signature) == (
+        "((TensorSpec(shape=(), dtype=tf.float32, name='x'), "
+        "[TensorSpec(shape=(), dtype=tf.int32, name='ys_0'), "
+        "TensorSpec(shape=(), dtype=tf.int32, name='ys_1')], "
+        "{'a': TensorSpec(shape=(), dtype=tf.float32, name='d_a')}), "
+        "{'k': TensorSpec(shape=(), dtype=tf.int32, name='k')})")
+    assert [t.name for t in cf.inputs] == ["x:0", "ys:0", "ys_1:0", "d:0", "k:0"]
+
+
+def test_an_input_signature_name_names_the_placeholder():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32, name="custom"),
+                                  tf.TensorSpec([2], tf.int32)])
+    def g(a, b):
+        return a
+
+    cf = g.get_concrete_function()
+    assert [t.name for t in cf.inputs] == ["custom:0", "b:0"]
+    assert [s.name for s in cf.structured_input_signature[0]] == ["custom", "b"]
+
+
+def test_a_binding_error_prints_the_function_type_with_its_output():
+    @tf.function
+    def f(x, y=2.0):
+        return x * y
+
+    cf = f.get_concrete_function(tf.constant(1.0))
+    with pytest.raises(TypeError, match=re.escape(
+            "for signature: (x: TensorSpec(shape=(), dtype=tf.float32, name=None), "
+            "y: Literal[2.0]) -> TensorSpec(shape=(), dtype=tf.float32, name=None).")):
+        cf(tf.constant(1.0), tf.constant(2.0), tf.constant(3.0))

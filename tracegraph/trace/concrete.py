@@ -87,6 +87,7 @@ class ConcreteFunction:
         for name, value in self._canonical:
             value = pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
                                              for v in flatten(value)])
+            value = _named_specs(value, name)
             param = params.get(name)
             if param is not None and param.kind is inspect.Parameter.KEYWORD_ONLY:
                 kwargs[name] = value
@@ -219,8 +220,9 @@ class ConcreteFunction:
                 for i, (p, spec) in enumerate(self._input_paths)]
 
     def _signature_text(self) -> str:
-        parts = [f"{name}: {spec_text(value)}" for name, value in self._canonical]
-        return f"({', '.join(parts)})"
+        """`(x: TensorSpec(...), y: Literal[2.0]) -> TensorSpec(...)`, as TensorFlow's errors
+        print the function type."""
+        return str(self.function_type)
 
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
@@ -317,3 +319,16 @@ class AtomicFunction:
 
     def __repr__(self):
         return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
+
+
+def _named_specs(value, prefix: str):
+    """TensorSpecs without a name named as TensorFlow's structured_input_signature shows them:
+    the parameter (`x`), then `_`-joined list indices and dict keys (`ys_0`, `d_a`)."""
+    if isinstance(value, TensorSpec):
+        return value if value.name else TensorSpec(value.shape, value.dtype, prefix)
+    if isinstance(value, dict):
+        return type(value)((k, _named_specs(v, f"{prefix}_{k}")) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        items = [_named_specs(v, f"{prefix}_{i}") for i, v in enumerate(value)]
+        return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
+    return value

@@ -68,7 +68,8 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
             graph.inputs.append(ph)
             input_paths.append((path, spec))
             return SymbolicVariable(ph, spec, param)
-        ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), param, param)
+        name = getattr(spec, "name", None) or param   # an input_signature's name, as TF
+        ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), name, param)
         graph.inputs.append(ph)
         input_paths.append((path, spec))
         return ph
