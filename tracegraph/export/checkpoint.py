@@ -22,6 +22,7 @@ from ..framework.variables import Variable
 from ..shapes import shapes_compatible
 from .arrays import check_meta, file_sha256, read_npz, write_npz
 from .checkpoint_state import atomic_write, latest_checkpoint, read_state, update_state
+from .deferred import Pending, defer, on_attribute_set
 from .errors import FORMAT_VERSION, SavedDataError
 from .loading import read_json
 from .objects import ObjectGraph, children_of
@@ -178,23 +179,34 @@ def _restore(root, prefix, skip=()) -> CheckpointLoadStatus:
         if key not in values:
             unmatched.append(key[:-len(SUFFIX)])
             continue
-        value = values[key]
-        _, dtype, _ = reader.entries[key]
-        if dtype is not var.dtype:
-            raise ValueError(f"Checkpoint {reader.prefix}: {key} is {dtype.name} but the "
-                             f"variable {var.name} is {var.dtype.name}.")
-        if not shapes_compatible(var.handle.shape, value.shape):
-            raise ValueError(f"Received incompatible tensor with shape {list(value.shape)} "
-                             f"when attempting to restore variable with shape "
-                             f"{list(var.shape)} and name {key}.")
-        var.handle.value = value if dtype is not d.bfloat16 else value.astype(np.float32)
+        _assign(reader, key, values[key], var)
         matched += 1
     unused = sorted(k for k in values if k not in targets)
+    for key in unused:   # restored when their objects appear (deferred restoration)
+        if key.endswith(SUFFIX) and key not in skip:
+            assign = (lambda k: lambda var: _assign(reader, k, values[k], var))(key)
+            defer(root, key[:-len(SUFFIX)].split("/"), Pending(assign))
     return CheckpointLoadStatus(reader.prefix, unused, unmatched, matched)
+
+
+def _assign(reader, key: str, value, var) -> None:
+    _, dtype, _ = reader.entries[key]
+    if dtype is not var.dtype:
+        raise ValueError(f"Checkpoint {reader.prefix}: {key} is {dtype.name} but the "
+                         f"variable {var.name} is {var.dtype.name}.")
+    if not shapes_compatible(var.handle.shape, value.shape):
+        raise ValueError(f"Received incompatible tensor with shape {list(value.shape)} "
+                         f"when attempting to restore variable with shape "
+                         f"{list(var.shape)} and name {key}.")
+    var.handle.value = value if dtype is not d.bfloat16 else value.astype(np.float32)
 
 
 class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: saves and restores the Variables under `objects`."""
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        on_attribute_set(self, name, value)   # a value waiting for this attribute
 
     def __init__(self, root=None, **kwargs):
         for name, value in kwargs.items():

@@ -48,10 +48,20 @@ class _ModuleNameScope:
         return False
 
 
+# Called as hook(module, name, value) after an attribute of a Module is set (the checkpoint
+# layer installs its deferred restoration here).
+ATTRIBUTE_HOOKS: list = []
+
+
 class Module:
     """Base class for models and layers: `variables`, `trainable_variables`, `submodules`."""
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset()
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        for hook in ATTRIBUTE_HOOKS:
+            hook(self, name, value)
 
     def __init__(self, name=None):
         if name is None:
