@@ -1,0 +1,71 @@
+"""Contract rows (tests/ops/test_contract.py) for tf.data's op records: datasets, iterators,
+optionals. Dataset values are runtime nodes made by the records' own kernels; `ITERATOR` in a
+row stands for a fresh iterator started on a small range (materialized per run)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracegraph import dtypes as d
+from tracegraph.ops.registry import get_op
+from tracegraph.shapes import TensorSpec
+
+I64 = TensorSpec((), d.int64)
+
+
+def node(op_name, *inputs, **attrs):
+    op = get_op(op_name)
+    return op.kernel(*inputs, **{**op.attr_defaults, **attrs})
+
+
+def i64(v):
+    return np.int64(v)
+
+
+RANGE = node("range_dataset", i64(0), i64(5), i64(1), element_spec=I64)
+WORDS = node("tensor_slice_dataset", [np.array([b"a", b"b"], dtype=object)],
+             element_spec=TensorSpec((), d.string))
+BATCHED = node("batch_dataset", RANGE, i64(2), np.bool_(False),
+               element_spec=TensorSpec((None,), d.int64))
+ATTRS = {"output_types": (d.int64,), "output_shapes": ((),)}
+
+
+def iterator():
+    it = get_op("anonymous_iterator").kernel()
+    it.start(RANGE)
+    return it
+
+
+def optional(value):
+    from tracegraph.data.optional import OptionalValue
+    return OptionalValue(value)
+
+
+SAMPLES = {
+    "tensor_dataset": [(([np.arange(3)],), {"element_spec": TensorSpec((3,), d.int64)})],
+    "tensor_slice_dataset": [(([np.arange(3), np.ones((3, 2), np.float32)],),
+                              {"element_spec": (I64, TensorSpec((2,), d.float32))})],
+    "range_dataset": [((i64(0), i64(10), i64(3)), {"element_spec": I64})],
+    "random_dataset": [((i64(1), i64(2)), {"element_spec": I64})],
+    "batch_dataset": [((RANGE, i64(2), np.bool_(True)),
+                       {"element_spec": TensorSpec((2,), d.int64)})],
+    "unbatch_dataset": [((BATCHED,), {"element_spec": I64})],
+    "shuffle_dataset": [((RANGE, i64(3), i64(1), i64(2)), {"element_spec": I64})],
+    "repeat_dataset": [((RANGE, i64(2)), {"element_spec": I64})],
+    "take_dataset": [((RANGE, i64(2)), {"element_spec": I64})],
+    "skip_dataset": [((RANGE, i64(2)), {"element_spec": I64})],
+    "shard_dataset": [((RANGE, i64(2), i64(1)), {"element_spec": I64})],
+    "concatenate_dataset": [((RANGE, RANGE), {"element_spec": I64})],
+    "zip_dataset": [(([RANGE, WORDS],), {"element_spec": (I64, TensorSpec((), d.string))})],
+    "ignore_errors_dataset": [((RANGE,), {"element_spec": I64})],
+    "options_dataset": [((RANGE,), {"element_spec": I64})],
+    "dataset_cardinality": [((RANGE,), {})],
+    "anonymous_iterator": [((), ATTRS)],
+    "make_iterator": [((RANGE, "ITERATOR"), {})],
+    "iterator_get_next": [(("ITERATOR",), ATTRS)],
+    "iterator_get_next_as_optional": [(("ITERATOR",), ATTRS)],
+    "optional_from_value": [(([np.arange(3)],), {})],
+    "optional_none": [((), {})],
+    "optional_has_value": [((optional([np.arange(3)]),), {})],
+    "optional_get_value": [((optional([np.int64(4)]),), ATTRS)],
+}
