@@ -69,3 +69,39 @@ SAMPLES = {
     "optional_has_value": [((optional([np.arange(3)]),), {})],
     "optional_get_value": [((optional([np.int64(4)]),), ATTRS)],
 }
+
+
+def _graph(fn, spec):
+    from tracegraph.data.functions import trace_function
+    return trace_function(fn, spec, "f").graph
+
+
+def _range_of(x):
+    from tracegraph.data.dataset import DatasetV2
+    return DatasetV2.range(x)
+
+
+def _gen():
+    yield from range(3)
+
+
+DOUBLE = _graph(lambda x: x * 2, I64)
+EVEN = _graph(lambda x: x % 2 == 0, I64)
+SCAN = _graph(lambda s, x: (s + x, s), (I64, I64))
+SUM = _graph(lambda s, x: s + x, (I64, I64))
+RANGES = _graph(_range_of, I64)
+I64_ATTRS = {"output_types": (d.int64,), "output_shapes": ((),)}
+
+SAMPLES.update({
+    "map_dataset": [((RANGE, []), {"element_spec": I64, "f": DOUBLE})],
+    "parallel_map_dataset": [((RANGE, [], i64(2)), {"element_spec": I64, "f": DOUBLE})],
+    "filter_dataset": [((RANGE, []), {"element_spec": I64, "predicate": EVEN})],
+    "take_while_dataset": [((RANGE, []), {"element_spec": I64, "predicate": EVEN})],
+    "scan_dataset": [((RANGE, [i64(0)], []), {"element_spec": I64, "f": SCAN,
+                                              "state_spec": I64})],
+    "reduce_dataset": [((RANGE, [i64(0)], []), {"f": SUM, **I64_ATTRS})],
+    "interleave_dataset": [((RANGE, [], i64(2), i64(1)), {"element_spec": I64, "f": RANGES})],
+    "parallel_interleave_dataset": [((RANGE, [], i64(2), i64(1), i64(2)),
+                                     {"element_spec": I64, "f": RANGES})],
+    "generator_dataset": [(([],), {"element_spec": I64, "generator": _gen})],
+})

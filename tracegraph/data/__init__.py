@@ -1,7 +1,18 @@
 """`tf.data`: input pipelines (DESIGN layer 11). See `runtime.py` for how datasets run and how
 a new source is written, `dataset.py` for the Python object users hold."""
 
-from . import batching, iterators, optional, options, ordering, shuffling, sources  # noqa: F401
+from . import (  # noqa: F401  (registers the op records)
+    batching,
+    generator,
+    interleaving,
+    iterators,
+    mapping,
+    optional,
+    options,
+    ordering,
+    shuffling,
+    sources,
+)
 from .dataset import (
     AUTOTUNE,
     INFINITE_CARDINALITY,

@@ -115,7 +115,8 @@ def _kernel_make_iterator(dataset, iterator):
 
 make_iterator_op = defop(
     "make_iterator", "MakeIterator", inputs=("dataset: variant", "iterator: variant"),
-    infer=_infer_make_iterator, kernel=_kernel_make_iterator, stateful=True, num_outputs=0)
+    infer=_infer_make_iterator, kernel=_kernel_make_iterator, stateful=True, num_outputs=0,
+    flags={"external_state"})
 
 
 def _component_types(output_types, output_shapes):
@@ -133,7 +134,7 @@ def _kernel_get_next(iterator, output_types=(), output_shapes=()):
 iterator_get_next_op = defop(
     "iterator_get_next", "IteratorGetNext", inputs=("iterator: variant",),
     attrs={"output_types": (), "output_shapes": ()}, infer=_infer_get_next,
-    kernel=_kernel_get_next, stateful=True, num_outputs=None)
+    kernel=_kernel_get_next, stateful=True, num_outputs=None, flags={"external_state"})
 
 
 def _infer_get_next_as_optional(iterator, output_types=(), output_shapes=()):
@@ -151,7 +152,8 @@ def _kernel_get_next_as_optional(iterator, output_types=(), output_shapes=()):
 iterator_get_next_as_optional_op = defop(
     "iterator_get_next_as_optional", "IteratorGetNextAsOptional", inputs=("iterator: variant",),
     attrs={"output_types": (), "output_shapes": ()}, infer=_infer_get_next_as_optional,
-    kernel=_kernel_get_next_as_optional, stateful=True, flags={"opaque_output"})
+    kernel=_kernel_get_next_as_optional, stateful=True,
+    flags={"opaque_output", "external_state"})
 
 
 def _infer_cardinality(input_dataset, cardinality_options=0):
@@ -200,8 +202,8 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        if not self._eager:
-            return self.get_next()
+        if not (self._eager and current_context().executing_eagerly):
+            return self.get_next()   # in a graph: an IteratorGetNext op (never StopIteration)
         leaves = self._resource.next_leaves()
         if leaves is None:
             raise StopIteration
@@ -209,7 +211,7 @@ class OwnedIterator:
         return to_user(self._element_spec, self._specs, leaves)
 
     def get_next(self, name=None):
-        if self._eager:
+        if self._eager and current_context().executing_eagerly:
             leaves = self._resource.next_leaves()
             if leaves is None:
                 raise OutOfRangeError("End of sequence [Op:IteratorGetNext]")
@@ -221,12 +223,19 @@ class OwnedIterator:
 
     def get_next_as_optional(self):
         variant = bind(iterator_get_next_as_optional_op, (self._resource,), self._attrs, None)
-        if self._eager and optional_components(variant) is not None:
+        if isinstance(variant, VariantValue) and optional_components(variant) is not None:
             self._count += 1
         return Optional(variant, self._element_spec)
 
     def __tf_staged_iterator__(self):
         return self
+
+    # ---- what AutoGraph's loop over an iterator uses (autograph/loops.py) ------------------
+    def empty_optional(self) -> Optional:
+        return Optional.empty(self._element_spec)
+
+    def optional_of(self, variant) -> Optional:
+        return Optional(variant, self._element_spec)
 
     def _probe_element(self):
         """Placeholders of one element, in the current graph (AutoGraph's return probe)."""
