@@ -105,3 +105,41 @@ SAMPLES.update({
                                      {"element_spec": I64, "f": RANGES})],
     "generator_dataset": [(([],), {"element_spec": I64, "generator": _gen})],
 })
+
+
+WEIGHTS = node("tensor_dataset", [np.array([0.5, 0.5])],
+               element_spec=TensorSpec((2,), d.float64))
+KEY = _graph(lambda x: x % 2, I64)
+SIZE = _graph(lambda k: np.int64(2), I64)
+
+
+def _batched(key, window):
+    return window.batch(2)
+
+
+def _window_spec():
+    from tracegraph.data.specs import DatasetSpec
+    return (I64, DatasetSpec(I64))
+
+
+REDUCE = _graph(_batched, _window_spec())
+
+SAMPLES.update({
+    "assert_cardinality_dataset": [((RANGE, i64(5)), {"element_spec": I64})],
+    "cache_dataset": [((RANGE, np.array(b"", dtype=object)), {"element_spec": I64})],
+    "prefetch_dataset": [((RANGE, i64(2)), {"element_spec": I64})],
+    "directed_interleave_dataset": [((RANGE, [RANGE, RANGE]), {"element_spec": I64})],
+    "sample_index_dataset": [((np.array([0.5, 0.5]), i64(1), i64(2)), {"element_spec": I64})],
+    "sample_index_from_weights_dataset": [((WEIGHTS, i64(1), i64(2)), {"element_spec": I64})],
+    "unique_dataset": [((RANGE,), {"element_spec": I64})],
+    "window_dataset": [((RANGE, i64(2), i64(1), i64(1), np.bool_(False)),
+                        {"element_spec": _window_spec()[1]})],
+    "padded_batch_dataset": [((BATCHED, i64(2), [np.array([3], np.int64)], [i64(0)],
+                               np.bool_(False)),
+                              {"element_spec": TensorSpec((None, 3), d.int64)})],
+    "group_by_window_dataset": [((RANGE, [], [], []),
+                                 {"element_spec": TensorSpec((None,), d.int64),
+                                  "key_func": KEY, "reduce_func": REDUCE,
+                                  "window_size_func": SIZE})],
+    "load_dataset": [((np.array([], dtype=object),), {"element_spec": I64})],
+})

@@ -3,6 +3,10 @@ a new source is written, `dataset.py` for the Python object users hold."""
 
 from . import (  # noqa: F401  (registers the op records)
     batching,
+    caching,
+    checking,
+    choosing,
+    experimental,
     generator,
     interleaving,
     iterators,
@@ -10,8 +14,11 @@ from . import (  # noqa: F401  (registers the op records)
     optional,
     options,
     ordering,
+    padding,
     shuffling,
     sources,
+    storage,
+    windowing,
 )
 from .dataset import (
     AUTOTUNE,

@@ -291,7 +291,7 @@ class DatasetV2:
         return _UniqueDataset(self, name)
 
     def ignore_errors(self, log_warning=False, name=None):
-        from .ordering import _IgnoreErrorsDataset
+        from .checking import _IgnoreErrorsDataset
         return _IgnoreErrorsDataset(self, log_warning, name)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
@@ -323,7 +323,7 @@ class DatasetV2:
 class VariantDataset(DatasetV2):
     """A dataset around an existing variant (a nested dataset, a function argument)."""
 
-    def __init__(self, variant, element_spec):   # noqa: super().__init__ binds no op
+    def __init__(self, variant, element_spec):   # binds no op: the variant exists
         self._variant = variant
         self._element_spec = element_spec
         self._input_datasets = ()

@@ -16,7 +16,7 @@ from .runtime import INFINITE, UNKNOWN, Node, add_cardinality, mul_cardinality
 from .specs import most_specific_spec
 
 __all__ = ["_RepeatDataset", "_TakeDataset", "_SkipDataset", "_ShardDataset",
-           "_ConcatenateDataset", "_ZipDataset", "enumerate_dataset", "_IgnoreErrorsDataset"]
+           "_ConcatenateDataset", "_ZipDataset", "enumerate_dataset"]
 
 
 # ---- repeat -----------------------------------------------------------------------------------
@@ -333,33 +333,3 @@ def enumerate_dataset(dataset, start=0, name=None):
     """`Dataset.enumerate`: (index, element) pairs, as TensorFlow's zip with a range."""
     from .sources import _RangeDataset
     return _ZipDataset((_RangeDataset(start, np.iinfo(np.int64).max), dataset), name)
-
-
-# ---- ignore_errors ------------------------------------------------------------------------------
-
-class IgnoreErrorsNode(Node):
-    """Drops elements whose computation failed (its input stages skip them: map, filter and
-    generators check `ctx.ignore_errors`)."""
-
-    def __init__(self, input_dataset, element_spec, log_warning=False):
-        super().__init__(element_spec, [input_dataset])
-        self.input, self.log_warning = input_dataset, log_warning
-        self.cardinality = UNKNOWN
-
-    def describe(self):
-        return "IgnoreErrorsDataset"
-
-    def elements(self, ctx):
-        yield from self.input.rows(ctx.child(ignore_errors=True))
-
-
-ignore_errors_dataset_op = defdataset("ignore_errors_dataset", "IgnoreErrorsDataset",
-                                      inputs=("input_dataset: variant",),
-                                      attrs={"log_warning": False}, node=IgnoreErrorsNode)
-
-
-class _IgnoreErrorsDataset(DatasetV2):
-    def __init__(self, input_dataset, log_warning=False, name=None):
-        super().__init__(ignore_errors_dataset_op, (input_dataset._variant,),
-                         {"log_warning": bool(log_warning)}, input_dataset.element_spec,
-                         [input_dataset], name)
