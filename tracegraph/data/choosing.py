@@ -196,7 +196,7 @@ def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed
     per-class probability, and mixed with the original data with the probability that
     wastes least; without `initial_dist` the class distribution is estimated from the
     classes seen so far (counts smoothed by 10 per class, updated every 32 elements)."""
-    from ..library.array import gather
+    from ..library.indexing import gather
     from ..library.math import cast
     from ..library.random import uniform
     target = cast(convert_to_tensor(target_dist), d.float32)

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from .. import dtypes as d
 from ..errors import OutOfRangeError
+from ..framework.variables import ResourceHandle
 from ..nest import flatten, map_structure
 from ..ops.registry import bind, current_context, defop
 from ..ops.variant_value import VariantValue
@@ -193,6 +196,8 @@ class OwnedIterator:
             self._eager = False
         self._count = 0   # elements produced (an iterator checkpoint replays this many)
         self._dataset = dataset
+        if self._eager:
+            self._position = self._make_position()
 
     @property
     def element_spec(self):
@@ -245,12 +250,21 @@ class OwnedIterator:
         return from_components(self._element_spec, comps)
 
     # ---- checkpointing (tf.train.Checkpoint(iterator=it)) -----------------------------------
-    def _checkpoint_position(self) -> int:
-        return self._count
+    # A checkpoint finds Variables among instance attributes; it saves an eager iterator's
+    # `_position`: an int64 Variable whose value is the number of elements produced.
+    # Restoring it restarts the iteration and replays it to that point (exact for
+    # deterministic pipelines; an unseeded shuffle replays another order).
+    _TF_MODULE_IGNORED_PROPERTIES = ("_dataset", "_resource", "_element_spec", "_specs",
+                                     "_attrs")
+
+    def _make_position(self):
+        from ..framework.variables import Variable
+        variable = Variable.__new__(Variable)
+        variable._handle, variable._trainable = _PositionHandle(self), False
+        variable._name = "iterator_position:0"
+        return variable
 
     def _restore_position(self, count: int) -> None:
-        """Restarts the iteration and replays it to `count` elements (exact for
-        deterministic pipelines; an unseeded shuffle replays a different order)."""
         self._resource.start(self._dataset._variant)
         self._count = 0
         for _ in range(int(count)):
@@ -260,6 +274,28 @@ class OwnedIterator:
 
     def __repr__(self):
         return f"<tracegraph.data.OwnedIterator object at {id(self):#x}>"
+
+
+class _PositionHandle(ResourceHandle):
+    """The storage of an iterator's position Variable: reads give the count of elements
+    produced; a write (a checkpoint restoring) replays the iteration to that count."""
+
+    __slots__ = ("iterator",)
+
+    def __init__(self, iterator):
+        super().__init__(np.int64(0), d.int64, (), "iterator_position")
+        self.iterator = iterator
+
+    @property
+    def value(self):
+        iterator = self.iterator
+        return np.int64(0 if iterator is None else iterator._count)
+
+    @value.setter
+    def value(self, new):
+        iterator = getattr(self, "iterator", None)
+        if iterator is not None:
+            iterator._restore_position(int(np.asarray(new)))
 
 
 class NumpyIterator:
