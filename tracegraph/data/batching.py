@@ -156,7 +156,13 @@ class UnbatchNode(Node):
         super().__init__(element_spec, [input_dataset])
         self.input = input_dataset
         n = input_dataset.cardinality
-        self.cardinality = INFINITE if n == INFINITE else UNKNOWN
+        dims = {s.shape[0] if s.shape.rank else None for s in input_dataset.specs}
+        if n == INFINITE:
+            self.cardinality = INFINITE
+        elif n >= 0 and len(dims) == 1 and None not in dims:
+            self.cardinality = n * dims.pop()   # every element holds a known number of rows
+        else:
+            self.cardinality = UNKNOWN
 
     def describe(self):
         return "UnbatchDataset"
@@ -220,6 +226,20 @@ def ragged_batch(dataset, batch_size, drop_remainder=False, row_splits_dtype=Non
     return _BatchDataset(dataset, batch_size, drop_remainder, name=name, element_spec=spec)
 
 
+class _RebatchDataset(DatasetV2):
+    """`Dataset.rebatch`: the rows of a batched dataset in batches of `batch_size`."""
+
+    def __init__(self, input_dataset, batch_size, drop_remainder=False, name=None):
+        for spec in _leaves(input_dataset.element_spec):
+            if spec.shape.rank == 0:
+                raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 "
+                                 "but found a dataset with scalar elements. Fix the issue by "
+                                 "adding the `batch` transformation to the dataset.")
+        rebatched = input_dataset.unbatch().batch(batch_size, drop_remainder, name=name)
+        self._variant = rebatched._variant
+        self._element_spec = rebatched.element_spec
+        self._input_datasets = (rebatched,)
+
+
 def rebatch(dataset, batch_size, drop_remainder=False, name=None):
-    """`Dataset.rebatch`: the same elements in batches of `batch_size`."""
-    return dataset.unbatch().batch(batch_size, drop_remainder, name=name)
+    return _RebatchDataset(dataset, batch_size, drop_remainder, name)

@@ -45,7 +45,10 @@ class RowsNode(Node):
         return iter(self.held)
 
     def columnar(self, ctx):
-        return self.dense and bool(self.held)
+        if not (self.dense and self.held):
+            return False
+        first = [np.shape(v) for v in self.held[0]]
+        return all([np.shape(v) for v in row] == first for row in self.held)
 
     def blocks(self, ctx):
         yield tuple(batch_leaves(s, [r[i] for r in self.held], i)

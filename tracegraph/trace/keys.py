@@ -195,6 +195,8 @@ class TraceKey:
 def _structure(key):
     if isinstance(key, tuple) and key and key[0] == "T" and len(key) == 3:
         return "T"
+    if isinstance(key, tuple) and key and key[0] == "TT" and len(key) == 2:
+        return "TT"   # a TraceType: matched by subtyping (Signature.accepts), not equality
     if isinstance(key, tuple):
         return tuple(_structure(k) for k in key)
     return key
