@@ -91,9 +91,9 @@ def trace_function(fn, input_spec, name: str, unpack: bool = True) -> DatasetFun
                 result = call(*args)
             else:
                 result = call(args)
-        except StagingError:
-            raise
         except Exception as e:
+            if isinstance(e, StagingError):   # AutoGraph's own errors keep their message
+                raise
             raise user_code_error(e, fn) from None
         if result is None:
             raise TypeError(f"The function {getattr(fn, '__name__', fn)!r} passed to a "
