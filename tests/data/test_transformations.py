@@ -228,7 +228,7 @@ def test_options_merge_and_read_only():
 def test_execution_plan_names_the_path():
     plan = tf.data.Dataset.from_tensor_slices(np.zeros((6, 2))).shuffle(6).batch(2)
     assert plan.execution_plan().splitlines() == [
-        "BatchDataset(batch_size=2, drop_remainder=False): batch path (blocks of rows)",
+        "BatchDataset(batch_size=2, drop_remainder=False): batches cut from its input's blocks",
         "  ShuffleDataset(buffer_size=6): batch path (blocks of rows)",
         "  " * 2 + "TensorSliceDataset: batch path (blocks of rows)"]
     per_element = R.map(lambda x: tf.reduce_sum(tf.fill([3], x)))

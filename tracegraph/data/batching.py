@@ -62,7 +62,15 @@ class BatchNode(Node):
     def describe(self):
         return f"BatchDataset(batch_size={self.size}, drop_remainder={self.drop})"
 
+    def path(self, ctx) -> str:
+        if not self.columnar(ctx) and ctx.columnar and self.input.columnar(ctx):
+            return "batches cut from its input's blocks"
+        return super().path(ctx)
+
     def elements(self, ctx):
+        if ctx.columnar and self.input.columnar(ctx):
+            yield from self._from_blocks(ctx)
+            return
         specs, size = [unbatch_spec(s) for s in self.specs], self.size
         batch = []
         for element in self.input.rows(ctx):
@@ -78,10 +86,36 @@ class BatchNode(Node):
         return tuple(batch_leaves(s, list(col), i) for i, (s, col) in
                      enumerate(zip(specs, zip(*batch))))
 
-    def columnar(self, ctx):
-        return self.dense and self.input.columnar(ctx)
+    def _from_blocks(self, ctx):
+        """Batches (one tuple of arrays each) cut out of the input's blocks: views inside a
+        block, one concatenation across two."""
+        size = self.size
+        pending, held = [], 0
+        for block in self.input.blocks(ctx):
+            n = len(block[0])
+            if not n:
+                continue
+            if not pending and n >= size:
+                k = n // size
+                for i in range(k):
+                    yield tuple(c[i * size:(i + 1) * size] for c in block)
+                if n > k * size:
+                    pending.append(tuple(c[k * size:] for c in block))
+                    held = n - k * size
+                continue
+            pending.append(block)
+            held += n
+            while held >= size:
+                held -= size
+                yield take_rows(pending, size)
+        if held and not self.drop:
+            yield take_rows(pending, held)
+
+    def _columnar(self, ctx):
+        return self.input.columnar(ctx)
 
     def blocks(self, ctx):
+        """Blocks of whole batches (only when every batch is full: drop_remainder)."""
         size = self.size
         pending, held = [], 0
         for block in self.input.blocks(ctx):
@@ -101,8 +135,6 @@ class BatchNode(Node):
                 rows = take_rows(pending, size)
                 held -= size
                 yield tuple(c[None] for c in rows)
-        if held and not self.drop:
-            yield tuple(c[None] for c in take_rows(pending, held))
 
 
 batch_dataset_op = defdataset(
@@ -180,7 +212,7 @@ class UnbatchNode(Node):
                     f"{next(len(r) for r in rows if len(r) != n)}.")
             yield from zip(*rows)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):

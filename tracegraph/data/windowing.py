@@ -44,7 +44,7 @@ class RowsNode(Node):
     def elements(self, ctx):
         return iter(self.held)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         if not (self.dense and self.held):
             return False
         first = [np.shape(v) for v in self.held[0]]
