@@ -1,6 +1,6 @@
 """`tf.train`: checkpoints of an object tree's Variables."""
 
-from ..export.checkpoint import (  # noqa: F401
+from ..formats.checkpoint.checkpoint import (  # noqa: F401
     Checkpoint,
     CheckpointLoadStatus,
     CheckpointManager,

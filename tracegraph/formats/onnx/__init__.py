@@ -1,0 +1,1 @@
+"""ONNX: export of concrete functions (the `onnx` extra, imported when used)."""
