@@ -22,7 +22,7 @@ from tracegraph.formats.tensorflow.graph_def_export import (
     export_graph_def,
     tf_graph_def,
 )
-from tracegraph.ops.tf_opdefs import OP_SIGNATURES
+from tracegraph.formats.tensorflow.op_signatures import OP_SIGNATURES
 
 pytest.importorskip("tensorboard")
 
@@ -95,6 +95,15 @@ def _case(name, function, args):
 
 
 # ---- structure (no TensorFlow needed) ----------------------------------------------------------
+
+def test_op_signature_rows_are_registered_op_types():
+    """The TensorFlow format's table is keyed by op types tracegraph registers."""
+    from tracegraph.formats.tensorflow.op_signatures import ALLOWED_TYPES
+    from tracegraph.ops.registry import all_ops
+    registered = {op.tf_type for op in all_ops()}
+    assert sorted(set(OP_SIGNATURES) - registered) == []
+    assert sorted(set(ALLOWED_TYPES) - set(OP_SIGNATURES)) == []
+
 
 def test_function_nodes_name_outputs_by_tensorflow_arg_names():
     graph_def = _case("nested_call", *FUNCTIONS["nested_call"]())["graph_def"]

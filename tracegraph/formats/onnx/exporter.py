@@ -3,11 +3,12 @@
     model = tracegraph.onnx.export(f, "model.onnx", input_signature=[tf.TensorSpec([None, 3])])
 
 The exporter walks the function's optimized graph (the traced one with `optimized=False`) and
-asks each op's record how it lowers (`OpDef.onnx`): a string names an ONNX op with the same
-inputs, outputs and no attributes; a callable `lower(ctx, *inputs) -> output name(s)` emits
-nodes through the `LoweringContext` below (ONNX nodes, constants, casts, If branches and Loop
-bodies), so op records never import onnx. Before anything is built or written, every op without
-a lowering is reported at once, each with the user line that created it.
+looks up how each op lowers in the ONNX table (`lowering_table.py`, keyed by the op's
+TensorFlow type): an ONNX op name with the same inputs, outputs and no attributes, or a function
+`lower(ctx, *inputs) -> output name(s)` that emits nodes through the `LoweringContext`
+(`lowering_context.py`: ONNX nodes, constants, casts, If branches and Loop bodies). Before
+anything is built or written, every op without a lowering is reported at once, each with the
+user line that created it.
 
 The model uses one opset (default 17) with the IR version `make_model_gen_version` picks,
 symbolic dims (`x_dim0`) for unknown dims, initializers for captured tensors, variables (their
@@ -24,7 +25,8 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
 from ...graph.graph import Graph
-from ...ops.lowering import ONNX_CAST, ONNX_IDENTITY
+from .lowering_context import LoweringContext
+from .lowering_table import ONNX_CAST, ONNX_IDENTITY, lowering_of
 from .onnx_types import elem_type, one_to_one, onnx_module, tensor
 
 __all__ = ["export", "ONNXExportError", "LoweringContext", "lowering_of", "coverage"]
@@ -40,13 +42,8 @@ class ONNXExportError(ValueError):
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("The function cannot be exported to ONNX:\n  " + "\n  ".join(problems)
-                         + "\nExport a function without these ops, or add a lowering to the "
-                           "op's record (`onnx=`).")
-
-
-def lowering_of(op_def):
-    """The lowering of an op record: an ONNX op name, a callable, or None."""
-    return op_def.onnx
+                         + "\nExport a function without these ops, or add the op type's row to the "
+                           "ONNX lowering table (tracegraph/formats/onnx/lowering_table.py).")
 
 
 def coverage() -> tuple[list[str], list[str]]:
@@ -55,47 +52,6 @@ def coverage() -> tuple[list[str], list[str]]:
     yes = sorted({op.tf_type for op in all_ops() if lowering_of(op) is not None})
     no = sorted({op.tf_type for op in all_ops() if lowering_of(op) is None} - set(yes))
     return yes, no
-
-
-# ---- the context lowerings see ---------------------------------------------------------------
-
-class LoweringContext:
-    """What a record's lowering uses: the op (`op`, `attrs`, `input_types`, `output_types`,
-    `opset`) and ways to emit ONNX (`node`, `const`, `cast`, `branch`, `loop`, `inline`)."""
-
-    def __init__(self, builder, op):
-        self._builder = builder
-        self.op = op
-        self.attrs = op.attrs
-        self.input_types = [t for t in op.inputs]
-        self.output_types = list(op.outputs)
-        self.opset = builder.exporter.opset
-
-    def node(self, op_type: str, inputs, outputs: int = 1, **attrs):
-        """Appends one ONNX node; returns its output name (a list when `outputs` != 1)."""
-        return self._builder.node(op_type, list(inputs), outputs, attrs, self.op.name)
-
-    def const(self, value, dtype=None) -> str:
-        """A constant tensor (`dtype`: a tracegraph dtype or NumPy dtype)."""
-        arr = np.asarray(value, dtype=None if dtype is None else
-                         getattr(dtype, "numpy_dtype", dtype))
-        return self._builder.constant(arr, self.op.name)
-
-    def cast(self, name: str, dtype) -> str:
-        return self.node(ONNX_CAST, [name], to=dtype)
-
-    def branch(self, graph: Graph, inputs) -> object:
-        """An If branch: `graph` run on the outer names `inputs`, as an ONNX sub-graph."""
-        return self._builder.exporter.branch(self._builder, graph, list(inputs))
-
-    def loop(self, cond: Graph, body: Graph, inputs, max_iterations: str | None = None):
-        """TensorFlow's While as an ONNX Loop; returns the final loop variables."""
-        return self._builder.exporter.loop(self._builder, cond, body, list(inputs),
-                                           max_iterations, self.op.name)
-
-    def inline(self, graph: Graph, inputs) -> list[str]:
-        """The ops of `graph` emitted here, on `inputs`; returns its outputs' names."""
-        return self._builder.exporter.emit_graph(self._builder, graph, list(inputs))
 
 
 # ---- building ------------------------------------------------------------------------------

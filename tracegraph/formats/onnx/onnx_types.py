@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
-from ...ops.lowering import ONNX_CAST
 from ..optional_extras import require
+from .lowering_table import ONNX_CAST
 
 __all__ = ["onnx_module", "elem_type", "tensor", "one_to_one"]
 

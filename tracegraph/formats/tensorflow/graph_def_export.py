@@ -23,7 +23,7 @@ from ... import dtypes as d
 from ...framework.variables import ResourceHandle
 from ...graph.graph import Graph
 from ...ops.array import const_op
-from ...ops.tf_opdefs import ALLOWED_TYPES, OP_SIGNATURES
+from .op_signatures import ALLOWED_TYPES, OP_SIGNATURES
 from .protos import graph_def_proto, ops_by_name, protos, tensor_proto
 
 __all__ = ["tf_graph_def", "export_graph_def", "TensorFlowExportError"]

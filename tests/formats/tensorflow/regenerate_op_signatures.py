@@ -1,6 +1,7 @@
-"""Prints the tables of tracegraph/ops/tf_opdefs.py from TensorFlow's op registry:
+"""Prints the tables of tracegraph/formats/tensorflow/op_signatures.py from TensorFlow's op
+registry:
 
-    PYTHONPATH=. /path/to/python-with-tensorflow tests/export/regenerate_tf_opdefs.py
+    PYTHONPATH=. /path/to/tf-python tests/formats/tensorflow/regenerate_op_signatures.py
 """
 
 from tensorflow.python.framework import dtypes, op_def_registry

@@ -3,8 +3,9 @@
 Per op type: (output args as (name, list-length attr or ""), the attrs the op accepts, the attrs
 without a default). A GraphDef TensorFlow imports names a function node's outputs by these arg
 names (`MatMul:product:0`) and may carry only these attrs (besides `_`-prefixed annotations), with
-the dtypes TensorFlow allows for its type attrs.
-Regenerate with `tests/export/regenerate_tf_opdefs.py` under a TensorFlow installation.
+the dtypes TensorFlow allows for its type attrs. The TensorFlow format's per-op table, keyed by
+op type like the others. Regenerate with `tests/formats/tensorflow/regenerate_op_signatures.py`
+under a TensorFlow installation.
 """
 
 # ruff: noqa: E501
