@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.formats.npz_arrays import file_sha256
+from tracegraph.formats.safe_files import file_sha256
 
 from .catalogue import CATALOGUE
 

@@ -12,6 +12,6 @@
   definitions.
 
 Shared by the formats, here: the one error a saved file raises (`saved_data_error`), arrays on
-disk without pickle (`npz_arrays`), and optional extras imported only when used
-(`optional_extras.require`).
+disk without pickle (`npz_arrays`), bounded JSON reads, checksums and atomic writes
+(`safe_files`), and optional extras imported only when used (`optional_extras.require`).
 """

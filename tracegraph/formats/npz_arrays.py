@@ -10,7 +10,6 @@ concatenated bytes (`uint8`) and each element's length (`int64`, in the array's 
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import os
@@ -21,7 +20,7 @@ import numpy as np
 from .. import dtypes as d
 from .saved_data_error import SavedDataError
 
-__all__ = ["write_npz", "read_npz", "array_meta", "storage_dtype", "file_sha256", "check_meta",
+__all__ = ["write_npz", "read_npz", "array_meta", "storage_dtype", "check_meta",
            "MAX_HEADER"]
 
 MAX_HEADER = 10_000        # bytes of an .npy header (NumPy's own default limit)
@@ -65,14 +64,6 @@ def write_npz(path, arrays: dict) -> None:
                 buf = io.BytesIO()
                 np.lib.format.write_array(buf, arr, version=(1, 0), allow_pickle=False)
                 zf.writestr(member, buf.getvalue())
-
-
-def file_sha256(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def check_meta(meta, file, field: str) -> tuple[d.DType, tuple]:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from ..errors import DataLossError
 
-__all__ = ["SavedDataError", "FORMAT_VERSION"]
-
-FORMAT_VERSION = 1
+__all__ = ["SavedDataError"]
 
 
 class SavedDataError(DataLossError, ValueError):

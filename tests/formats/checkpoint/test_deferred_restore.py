@@ -1,6 +1,7 @@
-"""Deferred restoration (export/deferred.py): values whose objects do not exist when `restore`
-runs are restored when they are assigned along the saved path, as the checkpoint guide's
-"delayed restoration" shows (the values printed here are TensorFlow 2.21's)."""
+"""Deferred restoration (formats/checkpoint/deferred_restore.py): values whose objects do not
+exist when `restore` runs are restored when they are assigned along the saved path, as the
+checkpoint guide's "delayed restoration" shows (the values printed here are TensorFlow 2.21's).
+"""
 
 import numpy as np
 import pytest

@@ -254,7 +254,7 @@ def test_a_modified_file_fails_its_checksum(tmp_path):
 
 def _rewrite(directory, doc, checksum_version=None):
     """Writes a modified saved_model.json with a matching checksum (to reach the validators)."""
-    from tracegraph.formats.npz_arrays import file_sha256
+    from tracegraph.formats.safe_files import file_sha256
     (directory / "saved_model.json").write_text(json.dumps(doc))
     sums = json.loads((directory / "checksum.json").read_text())
     sums["sha256"]["saved_model.json"] = file_sha256(directory / "saved_model.json")

@@ -20,18 +20,19 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
-from ..native.loading import read_json
 from ..native.object_graph import ObjectGraph, children_of
 from ..native.value_codec import Decoder
-from ..npz_arrays import check_meta, file_sha256, read_npz, write_npz
-from ..saved_data_error import FORMAT_VERSION, SavedDataError
+from ..npz_arrays import check_meta, read_npz, write_npz
+from ..safe_files import atomic_write, file_sha256, read_json
+from ..saved_data_error import SavedDataError
 from .deferred_restore import Pending, defer, on_attribute_set
-from .state_file import atomic_write, latest_checkpoint, read_state, update_state
+from .state_file import latest_checkpoint, read_state, update_state
 
 __all__ = ["Checkpoint", "CheckpointManager", "list_variables", "load_variable",
            "latest_checkpoint", "CheckpointLoadStatus"]
 
 FORMAT = "tracegraph.checkpoint"
+FORMAT_VERSION = 1
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 

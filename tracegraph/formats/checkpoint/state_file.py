@@ -1,5 +1,5 @@
 """The `checkpoint` state file of a checkpoint directory (TensorFlow's text format: the
-latest checkpoint and all kept ones, by file name), and atomic file writes.
+latest checkpoint and all kept ones, by file name).
 
     model_checkpoint_path: "ckpt-3"
     all_model_checkpoint_paths: "ckpt-2"
@@ -13,27 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 
+from ..safe_files import atomic_write
 from ..saved_data_error import SavedDataError
 
-__all__ = ["read_state", "update_state", "latest_checkpoint", "atomic_write", "STATE_FILE"]
+__all__ = ["read_state", "update_state", "latest_checkpoint", "STATE_FILE"]
 
 STATE_FILE = "checkpoint"
-
-
-def atomic_write(path: str, write) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=directory)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "([^"\\]*)"$')

@@ -4,7 +4,7 @@ A saved concrete function is its graph (an index in the graph table) plus what c
 the Python parameters (names, kinds, Python defaults), the canonical arguments it was traced
 with (tensor specs and Python values), which graph input each argument leaf feeds, and the
 structure of its outputs. `RestoredFunction` dispatches a call among the concrete functions of
-one saved `tf.function` (restored.py).
+one saved `tf.function` (restored_functions.py).
 """
 
 from __future__ import annotations

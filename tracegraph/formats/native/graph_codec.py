@@ -1,4 +1,4 @@
-"""Graphs as JSON, and back: the one module of the export layer that touches the graph IR.
+"""Graphs as JSON, and back: the one module of the native format that touches the graph IR.
 
 A saved model holds a table of graphs; a graph refers to its sub-graphs (cond branches, loop
 bodies, called functions) by their index in the table, and a sub-graph always comes before the

@@ -9,7 +9,6 @@ object tree, signatures. Any problem is a `SavedDataError` naming the file and t
 
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
@@ -18,17 +17,17 @@ from ... import dtypes as d
 from ...framework.tensor import EagerTensor
 from ...framework.variables import ResourceHandle, Variable
 from ...shapes import TensorSpec, shapes_compatible
-from ..npz_arrays import check_meta, file_sha256, read_npz
-from ..saved_data_error import FORMAT_VERSION, SavedDataError
+from ..npz_arrays import check_meta, read_npz
+from ..safe_files import file_sha256, read_json
+from ..saved_data_error import SavedDataError
 from .function_codec import decode_concrete
 from .graph_codec import decode_graph
 from .restored_functions import RestoredFunction, SignatureFunction
-from .saving import FORMAT
+from .saving import FORMAT, FORMAT_VERSION
 from .value_codec import Decoder
 
-__all__ = ["load", "RestoredObject", "SignatureMap", "read_json", "MAX_JSON_BYTES"]
+__all__ = ["load", "RestoredObject", "SignatureMap"]
 
-MAX_JSON_BYTES = 256 << 20
 MAX_OBJECTS = 1_000_000
 _FILES = ("saved_model.json", "variables.npz", "constants.npz")
 
@@ -53,29 +52,6 @@ class SignatureMap(dict):
 
     def __repr__(self):
         return f"_SignatureMap({dict.__repr__(self)})"
-
-
-def read_json(path, limit: int = MAX_JSON_BYTES):
-    """Parses a JSON file of bounded size; any problem is a SavedDataError."""
-    file = str(path)
-    try:
-        size = os.path.getsize(path)
-        if size > limit:
-            raise SavedDataError(file, "", f"{size} bytes is more than the {limit} allowed")
-        with open(path, "rb") as f:
-            raw = f.read(limit + 1)
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except SavedDataError:
-        raise
-    except RecursionError:
-        raise SavedDataError(file, "", "JSON nested too deeply") from None
-    except Exception as e:  # OSError, UnicodeDecodeError, JSONDecodeError, ValueError
-        raise SavedDataError(file, "", f"cannot read JSON ({type(e).__name__}: "
-                             f"{e!s:.200})") from None
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def _check_files(export_dir) -> None:

@@ -20,17 +20,19 @@ import tempfile
 from ...framework.variables import Variable
 from ...trace.concrete import ConcreteFunction
 from ...trace.function import Function
-from ..npz_arrays import file_sha256, write_npz
-from ..saved_data_error import FORMAT_VERSION
+from ..npz_arrays import write_npz
+from ..safe_files import file_sha256
 from .function_codec import encode_concrete
 from .graph_codec import collect_graphs, encode_graph, graph_variables
 from .object_graph import ObjectGraph
 from .restored_functions import signature_outputs
 from .value_codec import Encoder
 
-__all__ = ["save", "write_directory", "FORMAT", "DEFAULT_SIGNATURE", "SaveOptions"]
+__all__ = ["save", "write_directory", "FORMAT", "FORMAT_VERSION", "DEFAULT_SIGNATURE",
+           "SaveOptions"]
 
 FORMAT = "tracegraph.saved_model"
+FORMAT_VERSION = 1
 DEFAULT_SIGNATURE = "serving_default"
 
 
