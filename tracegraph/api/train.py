@@ -3,8 +3,8 @@
 from ..formats.checkpoint.checkpoint import (  # noqa: F401
     Checkpoint,
     CheckpointLoadStatus,
-    CheckpointManager,
     latest_checkpoint,
     list_variables,
     load_variable,
 )
+from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401

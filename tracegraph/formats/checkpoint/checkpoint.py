@@ -1,5 +1,5 @@
-"""`tf.train.Checkpoint`, `CheckpointManager`, `list_variables`, `load_variable`,
-`latest_checkpoint`: the Variables of an object tree, saved and matched by attribute path.
+"""`tf.train.Checkpoint`, `list_variables`, `load_variable`: the Variables of an object tree,
+saved and matched by attribute path (`CheckpointManager` is in `checkpoint_manager`).
 
 A checkpoint `PREFIX` is two files: `PREFIX.data-00000-of-00001` (an `.npz` of the values) and
 `PREFIX.index` (JSON: each key's dtype and shape, and the data file's SHA-256), written in that
@@ -26,10 +26,10 @@ from ..npz_arrays import check_meta, read_npz, write_npz
 from ..safe_files import atomic_write, file_sha256, read_json
 from ..saved_data_error import SavedDataError
 from .deferred_restore import Pending, defer, on_attribute_set
-from .state_file import latest_checkpoint, read_state, update_state
+from .state_file import latest_checkpoint, update_state
 
-__all__ = ["Checkpoint", "CheckpointManager", "list_variables", "load_variable",
-           "latest_checkpoint", "CheckpointLoadStatus"]
+__all__ = ["Checkpoint", "list_variables", "load_variable", "latest_checkpoint",
+           "CheckpointLoadStatus", "data_path"]
 
 FORMAT = "tracegraph.checkpoint"
 FORMAT_VERSION = 1
@@ -37,7 +37,7 @@ SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
-def _data_path(prefix: str) -> str:
+def data_path(prefix: str) -> str:
     return f"{prefix}.data-00000-of-00001"
 
 
@@ -56,13 +56,13 @@ def _write_checkpoint(prefix: str, variables: dict[str, Variable]) -> str:
     prefix = os.fspath(prefix)
     names = {key: f"t{i}" for i, key in enumerate(sorted(variables))}
     arrays = {names[k]: (v.dtype, v.handle.value) for k, v in variables.items()}
-    atomic_write(_data_path(prefix), lambda tmp: write_npz(tmp, arrays))
+    atomic_write(data_path(prefix), lambda tmp: write_npz(tmp, arrays))
     entries = {k: {"member": names[k], "dtype": v.dtype.name,
                    "shape": [int(s) for s in np.shape(v.handle.value)]}
                for k, v in sorted(variables.items())}
     index = {"format": FORMAT, "version": FORMAT_VERSION, "entries": entries,
              "object_graph": sorted(k[:-len(SUFFIX)] for k in entries),
-             "data_sha256": file_sha256(_data_path(prefix))}
+             "data_sha256": file_sha256(data_path(prefix))}
 
     def write_index(tmp):
         with open(tmp, "w", encoding="utf-8") as f:
@@ -111,7 +111,7 @@ class _Reader:
 
     def values(self) -> dict:
         if self._values is None:
-            data = _data_path(self.prefix)
+            data = data_path(self.prefix)
             try:
                 actual = file_sha256(data)
             except OSError as e:
@@ -293,61 +293,3 @@ def load_variable(ckpt_dir_or_file, name: str) -> np.ndarray:
         from ...errors import NotFoundError
         raise NotFoundError(f"Key {name} not found in checkpoint {reader.prefix}")
     return reader.values()[name]
-
-
-class CheckpointManager:
-    """`tf.train.CheckpointManager`: numbered checkpoints in a directory, keeping the newest
-    `max_to_keep` (None keeps all)."""
-
-    def __init__(self, checkpoint: Checkpoint, directory, max_to_keep,
-                 keep_checkpoint_every_n_hours=None, checkpoint_name: str = "ckpt",
-                 step_counter=None, checkpoint_interval=None, init_fn=None):
-        if max_to_keep is not None and max_to_keep <= 0:
-            raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got "
-                             f"{max_to_keep}.")
-        self._checkpoint = checkpoint
-        self._directory = os.fspath(directory)
-        self._max_to_keep = max_to_keep
-        self._prefix = os.path.join(self._directory, checkpoint_name)
-        latest, paths = read_state(self._directory)
-        self._checkpoints = [p for p in paths if os.path.isfile(f"{p}.index")]
-        self._latest = latest if latest in self._checkpoints else (
-            self._checkpoints[-1] if self._checkpoints else None)
-
-    @property
-    def directory(self) -> str:
-        return self._directory
-
-    @property
-    def checkpoints(self) -> list[str]:
-        return list(self._checkpoints)
-
-    @property
-    def latest_checkpoint(self):
-        return self._latest
-
-    @property
-    def checkpoint(self) -> Checkpoint:
-        return self._checkpoint
-
-    def save(self, checkpoint_number=None, check_interval=True, options=None) -> str:
-        ckpt = self._checkpoint
-        ckpt.save_counter.assign_add(1)
-        number = int(ckpt.save_counter.numpy()) if checkpoint_number is None else \
-            int(checkpoint_number)
-        path = ckpt.write(f"{self._prefix}-{number}")
-        self._checkpoints = [p for p in self._checkpoints if p != path] + [path]
-        while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
-            old = self._checkpoints.pop(0)
-            for f in (f"{old}.index", _data_path(old)):
-                if os.path.isfile(f):
-                    os.remove(f)
-        self._latest = path
-        update_state(self._directory, path, self._checkpoints)
-        return path
-
-    def restore_or_initialize(self):
-        if self._latest is not None:
-            self._checkpoint.restore(self._latest)
-            return self._latest
-        return None
