@@ -208,6 +208,9 @@ class _Loader:
                                               len(self.functions))] for k, j in enumerate(idx)]
                 if not fns:
                     dec.fail(f"{where}.concrete", "a function needs a concrete function")
+                if len({str(cf.python_signature) for cf, _ in fns}) > 1:
+                    dec.fail(f"{where}.concrete", "the concrete functions of a function must "
+                             "have the same parameters")
                 made[i] = RestoredFunction(dec.str(node["name"], f"{where}.name"),
                                            [cf for cf, _ in fns], fns[0][1])
             elif kind in ("object", "list", "dict", "tuple"):

@@ -33,13 +33,6 @@ def spec_leaves(canonical) -> dict:
     return out
 
 
-def _describe_call(args, kwargs) -> str:
-    lines = [f"  Positional arguments ({len(args)} total):"]
-    lines += [f"    * {a!r}" for a in args]
-    lines.append(f"  Keyword arguments: {kwargs!r}")
-    return "\n".join(lines)
-
-
 class RestoredFunction(PolymorphicFunction):
     """A loaded `tf.function`: calls dispatch among its saved concrete functions as a
     `tf.function`'s do, except that a call no saved function is compatible with is a
@@ -54,22 +47,6 @@ class RestoredFunction(PolymorphicFunction):
     @property
     def concrete_functions(self) -> list[ConcreteFunction]:
         return self.call_table.concrete_functions
-
-    def _concrete_for_call(self, args, kwargs):
-        try:
-            cf, values = super()._concrete_for_call(args, kwargs)
-        except (TypeError, ValueError):   # does not bind, or unhashable: matches nothing
-            cf = None
-        if cf is not None:
-            return cf, values
-        saved = self.concrete_functions
-        options = "\n\n".join(f"Option {i + 1}:\n{cf.pretty_printed_signature()}"
-                               for i, cf in enumerate(saved))
-        raise ValueError(
-            f"Could not find matching concrete function to call loaded from the SavedModel "
-            f"(function '{self.name}'). Got:\n{_describe_call(args, kwargs)}\n\n Expected "
-            f"these arguments to match one of the following {len(saved)} "
-            f"option(s):\n\n{options}")
 
     def __repr__(self):
         return f"<RestoredFunction {self.name} with {len(self.concrete_functions)} concrete " \

@@ -78,6 +78,22 @@ class CallTable:
             self.fast = {}
 
     # --- the slow path ---------------------------------------------------------------------
+    def concrete_for(self, args, kwargs) -> tuple[ConcreteFunction, list]:
+        """(the concrete function, canonical arguments for its values) of a call. A table
+        that never traces raises TensorFlow's ValueError for a loaded function when no saved
+        concrete function is compatible with the call (binding errors included)."""
+        if self.trace is not None:
+            key_canonical, value_canonical = self.bind(args, kwargs)
+            return self.lookup(key_canonical), value_canonical
+        try:
+            key_canonical, value_canonical = self.bind(args, kwargs)
+            cf = self.lookup(key_canonical)
+        except (TypeError, ValueError):   # does not bind, or unhashable: matches nothing
+            cf = None
+        if cf is None:
+            raise self._no_match(args, kwargs)
+        return cf, value_canonical
+
     def bind(self, args, kwargs) -> tuple[list, list]:
         """(canonical arguments for the key, canonical arguments for the values) of a call:
         the same unless an input_signature converts the values and keys by its specs."""
@@ -142,6 +158,18 @@ class CallTable:
         """An eager call raised: as in TensorFlow, it does not count (nor its traces)."""
         self.calls = max(self.calls - 1, 0)
         self.detector.failed(self.calls)
+
+    def _no_match(self, args, kwargs) -> ValueError:
+        saved = self.concrete_functions
+        options = "\n\n".join(f"Option {i + 1}:\n{cf.pretty_printed_signature()}"
+                               for i, cf in enumerate(saved))
+        call = "\n".join([f"  Positional arguments ({len(args)} total):",
+                          *(f"    * {a!r}" for a in args),
+                          f"  Keyword arguments: {kwargs!r}"])
+        return ValueError(
+            f"Could not find matching concrete function to call loaded from the SavedModel "
+            f"(function '{self.name}'). Got:\n{call}\n\n Expected these arguments to match "
+            f"one of the following {len(saved)} option(s):\n\n{options}")
 
     # --- the signatures ----------------------------------------------------------------------
     def _most_specific(self, key) -> ConcreteFunction | None:

@@ -64,7 +64,7 @@ class PolymorphicFunction:
         (and if the function can)."""
         if self.input_signature is not None and not args and not kwargs:
             args = self.input_signature
-        return self._concrete_for_call(args, kwargs)[0]
+        return self.call_table.concrete_for(args, kwargs)[0]
 
     def __call__(self, *args, **kwargs):
         table = self.call_table
@@ -97,12 +97,12 @@ class PolymorphicFunction:
             # Called while another function traces: a call op to the concrete function's
             # graph (`PartitionedCall`, or `StatefulPartitionedCall` when it has stateful
             # ops), which the optimizer's function inlining can later inline.
-            cf, value_canonical = self._concrete_for_call(args, kwargs)
+            cf, value_canonical = self.call_table.concrete_for(args, kwargs)
             return cf.call_in_graph(value_canonical)
         table = self.call_table
         table.calls += 1
         try:
-            cf, value_canonical = self._concrete_for_call(args, kwargs)
+            cf, value_canonical = table.concrete_for(args, kwargs)
             cf.last_used = table.calls
             values = cf.flat_input_values(value_canonical)
             if not kwargs:
@@ -113,11 +113,6 @@ class PolymorphicFunction:
         except BaseException:
             table.call_failed()
             raise
-
-    def _concrete_for_call(self, args, kwargs) -> tuple[ConcreteFunction, list]:
-        """(the concrete function, canonical arguments for its values) of a call."""
-        key_canonical, value_canonical = self.call_table.bind(args, kwargs)
-        return self.call_table.lookup(key_canonical), value_canonical
 
 
 class Function(PolymorphicFunction):
