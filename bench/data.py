@@ -8,14 +8,26 @@
    10,000 examples, batches of 128).
 
     python bench/data.py [--compare ~/.cache/tracegraph-tf221/bin/python] [--quick]
+    BENCH_INTRA_OP_THREADS=1 python bench/data.py ...   # both libraries' intra-op threads
 
 The machine is shared: run several rounds and read the medians with the load in mind.
 """
+
+import os
 
 import numpy as np
 from harness import Workload, main
 
 N, FEATURES, BATCH = 60_000, 784, 128
+
+
+def _threads(tf):
+    """`BENCH_INTRA_OP_THREADS=n` sets tf.config.threading's intra-op threads (before the
+    first op) in both runs: tracegraph's NumPy BLAS threads, TensorFlow's intra-op pool."""
+    n = os.environ.get("BENCH_INTRA_OP_THREADS")
+    if n and not getattr(_threads, "done", False):
+        tf.config.threading.set_intra_op_parallelism_threads(int(n))
+        _threads.done = True
 
 
 def _arrays(n=N):
@@ -33,11 +45,13 @@ def _epoch(ds):
 
 
 def shuffle_batch(tf):
+    _threads(tf)
     x, y = _arrays()
     return _epoch(tf.data.Dataset.from_tensor_slices((x, y)).shuffle(N).batch(BATCH))
 
 
 def shuffle_batch_map(tf):
+    _threads(tf)
     x, y = _arrays()
 
     def normalize_and_cast(image, label):
@@ -59,11 +73,13 @@ def numpy_shuffle_batch():
 
 
 def range_per_element(tf):
+    _threads(tf)
     it = iter(tf.data.Dataset.range(10 ** 12))
     return lambda: next(it)
 
 
 def training_loop(tf):
+    _threads(tf)
     n = 10_000
     x, y = _arrays(n)
     rng = np.random.default_rng(2)
