@@ -191,3 +191,16 @@ def test_iteration_outside_functions_and_graphs():
             tf.data.Dataset.range(4))) == 6
     finally:
         tf.config.run_functions_eagerly(False)
+
+
+def test_dataset_spec_in_an_input_signature():
+    spec = tf.data.DatasetSpec(tf.TensorSpec((None,), tf.int64))
+
+    @tf.function(input_signature=[spec])
+    def total(ds):
+        return ds.reduce(tf.constant(0, tf.int64), lambda s, b: s + tf.reduce_sum(b))
+    assert int(total(tf.data.Dataset.range(10).batch(3))) == 45
+    assert int(total(tf.data.Dataset.range(5).batch(2, drop_remainder=True))) == 6
+    assert total.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="expected DatasetSpec"):
+        total(tf.data.Dataset.range(3))

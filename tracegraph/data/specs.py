@@ -131,6 +131,10 @@ class DatasetSpec(TraceType):
         return [TensorSpec(self._dataset_shape, d.variant)]
 
     # ---- the trace-type protocol: a tf.function keyed by element spec -----------------------
+    def __tf_tracing_type__(self, context):
+        """A DatasetSpec in an input_signature stands for the datasets it accepts."""
+        return self
+
     def is_subtype_of(self, other) -> bool:
         if not isinstance(other, DatasetSpec) or self._dataset_shape != other._dataset_shape:
             return False
