@@ -37,12 +37,13 @@ from .options import (
     Options,
     ThreadingOptions,
 )
-from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec
+from .specs import DatasetSpec, IteratorSpec, RaggedTensorSpec, SparseTensorSpec
 
 Dataset = DatasetV2
 Iterator = OwnedIterator
 
-__all__ = ["Dataset", "DatasetSpec", "Iterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY",
-           "UNKNOWN_CARDINALITY", "Optional", "OptionalSpec", "RaggedTensorSpec",
-           "SparseTensorSpec", "AutoShardPolicy", "AutotuneOptions", "DistributeOptions",
-           "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions"]
+__all__ = ["Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "Options", "AUTOTUNE",
+           "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Optional", "OptionalSpec",
+           "RaggedTensorSpec", "SparseTensorSpec", "AutoShardPolicy", "AutotuneOptions",
+           "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "ThreadingOptions", "experimental"]
