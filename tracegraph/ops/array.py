@@ -58,7 +58,7 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 
 
 identity_op = defop("identity", "Identity", inputs=("input: T",),
-                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource})}, infer=I.same,
+                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
                     kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"},
                     onnx="Identity")
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
