@@ -63,8 +63,9 @@ def _variables_under(root) -> list[Variable]:
 class TensorFlowLoadStatus:
     """What a restore of a TensorFlow checkpoint matched (TensorFlow's CheckpointLoadStatus)."""
 
-    def __init__(self, root, reader: CheckpointReader, skip_keys=()):
+    def __init__(self, root, reader: CheckpointReader, skip_keys=(), owner=None):
         self.root = root
+        self.owner = owner     # the object whose attributes stand for the root's children
         self.reader = reader
         self.save_path = reader.prefix
         self.graph = object_graph(reader)
@@ -101,6 +102,8 @@ class TensorFlowLoadStatus:
         node = self.graph.nodes[node_id]
         if node.HasField("has_checkpoint_values") and not node.has_checkpoint_values.value:
             return
+        if parent is self.root and self.owner is not None:
+            parent = self.owner
         try:
             waiting = _PENDING.setdefault(parent, {})
         except TypeError:   # lists, dicts and tuples take no attribute hooks
@@ -229,9 +232,12 @@ def on_attribute_set(obj, name: str, value) -> None:
 ATTRIBUTE_HOOKS.append(on_attribute_set)
 
 
-def restore_tensorflow_checkpoint(root, save_path, skip_keys=()) -> TensorFlowLoadStatus:
+def restore_tensorflow_checkpoint(root, save_path, skip_keys=(),
+                                  owner=None) -> TensorFlowLoadStatus:
     """Restores a TensorFlow checkpoint into the objects under `root` (see the module
-    docstring); values for objects that do not exist yet wait for them."""
-    status = TensorFlowLoadStatus(root, CheckpointReader(save_path), skip_keys)
+    docstring); values for objects that do not exist yet wait for them. `owner`: the object
+    whose attribute assignments stand for new children of the root (a tf.train.Checkpoint,
+    when `root` is the view of its children)."""
+    status = TensorFlowLoadStatus(root, CheckpointReader(save_path), skip_keys, owner)
     status.bind(0, root)
     return status

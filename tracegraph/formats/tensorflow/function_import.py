@@ -28,6 +28,7 @@ from ...graph.verify import GraphVerificationError, verify
 from ...ops.registry import context_scope, get_op
 from ...ops.tf_opdefs import OP_SIGNATURES
 from ...shapes import TensorType
+from ...trace.keys import VariableSpec
 from .attr_values import FunctionRef, attr_value, dtype_value, shape_value
 from .format_errors import UnsupportedOpError, invalid
 from .import_table import IGNORED_ATTRS, INPUTS_AS_ATTRS
@@ -263,7 +264,7 @@ class _Converter:
             if value is not None and dtype.name == "resource":
                 tensor_type = TensorType(dtype, (), value)
             elif dtype.name == "resource":
-                tensor_type = TensorType(dtype, ())
+                tensor_type = TensorType(dtype, (), self._variable_spec(arg, where))
             else:
                 tensor_type = TensorType(dtype, shape)
             placeholder = self.graph.placeholder(tensor_type, _safe(arg.name))
@@ -273,6 +274,15 @@ class _Converter:
             else:
                 inputs.append(placeholder)
         self.graph.inputs = inputs
+
+    def _variable_spec(self, arg, where: str):
+        """What a resource argument's `handle_data` says of its variable (a VariableSpec, as
+        for a Variable passed to a tf.function), or None."""
+        if len(arg.handle_data) != 1:
+            return None
+        data = arg.handle_data[0]
+        dtype = dtype_value(data.dtype, self.file, f"{where}.handle_data")
+        return VariableSpec(dtype, shape_value(data.shape, self.file, f"{where}.handle_data"))
 
     def _arg_shape(self, i: int, input_shapes, where: str):
         attrs = self.fdef.arg_attr[i].attr if i in self.fdef.arg_attr else {}

@@ -250,9 +250,9 @@ class _Loader:
                 self.objects[i] = tuple(parent)
 
     def _signature(self, name: str, cf):
-        if not hasattr(cf, "_input_paths"):
+        if not hasattr(cf, "input_paths"):
             raise invalid(self.file, f"signatures.{name[:80]}", "not a concrete function")
-        inputs = [(path, spec) for path, spec in cf._input_paths]
+        inputs = [(path, spec) for path, spec in cf.input_paths]
         if any(not isinstance(spec, TensorSpec) or not path.isidentifier()
                for path, spec in inputs):
             raise invalid(self.file, f"signatures.{name[:80]}", "a signature takes tensors by "
