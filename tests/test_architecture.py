@@ -143,6 +143,9 @@ def test_passes_use_only_the_public_surface_of_graph_objects():
 # flags on the op records.
 PENDING_OP_NAME_LISTS: set = set()
 PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rules.py: a rule table's rows
+# A format's per-op table, keyed by the op's TensorFlow type (STYLE: what others do with an op
+# lives with them): each row names an op type.
+PER_OP_TABLES = ("formats/tensorflow/import_table.py",)
 
 
 def _op_type_strings(path: pathlib.Path, op_types: set):
@@ -176,7 +179,8 @@ def test_op_types_are_named_only_in_ops_and_pattern_tables():
     problems = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT)
-        if rel.parts[0] == "ops" or rel.as_posix() in PENDING_OP_NAME_LISTS:
+        if rel.parts[0] == "ops" or rel.as_posix() in PENDING_OP_NAME_LISTS or \
+                rel.as_posix() in PER_OP_TABLES:
             continue
         problems += [f"{rel}:{line}: {name!r}" for line, name in _op_type_strings(path, op_types)]
     assert not problems, "\n".join(problems)

@@ -6,6 +6,6 @@ from ..export.checkpoint import (  # noqa: F401
     CheckpointManager,
     latest_checkpoint,
     list_variables,
-    load_checkpoint,
     load_variable,
 )
+from ..export.checkpoint_reading import load_checkpoint  # noqa: F401

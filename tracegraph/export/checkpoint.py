@@ -30,7 +30,7 @@ from .objects import ObjectGraph, children_of
 from .values import Decoder
 
 __all__ = ["Checkpoint", "CheckpointManager", "list_variables", "load_variable",
-           "load_checkpoint", "latest_checkpoint", "CheckpointLoadStatus"]
+           "latest_checkpoint", "CheckpointLoadStatus"]
 
 FORMAT = "tracegraph.checkpoint"
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
@@ -280,10 +280,10 @@ class Checkpoint:
 
 def _tensorflow_restore(checkpoint, save_path, skip=()):
     """A TensorFlow checkpoint's restore status, or None for tracegraph's own format."""
-    from ..formats.tensorflow.tf_checkpoint import is_tensorflow_checkpoint, resolve_prefix
-    prefix = resolve_prefix(save_path) if os.path.isdir(os.fspath(save_path)) else \
-        os.fspath(save_path)
-    if not is_tensorflow_checkpoint(prefix):
+    from ..formats.tensorflow.tf_checkpoint import is_tensorflow_checkpoint
+    path = os.fspath(save_path)
+    prefix = latest_checkpoint(path) if os.path.isdir(path) else path
+    if prefix is None or not is_tensorflow_checkpoint(prefix):
         return None
     from ..formats.tensorflow.checkpoint_restore import restore_tensorflow_checkpoint
     return restore_tensorflow_checkpoint(checkpoint._targets_root(), prefix,
@@ -306,55 +306,10 @@ class _CheckpointView:
             self.save_counter = counter
 
 
-def _tensorflow_reader(ckpt_dir_or_file):
-    """TensorFlow's checkpoint reader when the checkpoint is in TensorFlow's format."""
-    from ..formats.tensorflow.tf_checkpoint import (
-        CheckpointReader,
-        is_tensorflow_checkpoint,
-        resolve_prefix,
-    )
-    path = os.fspath(ckpt_dir_or_file)
-    prefix = latest_checkpoint(path) if os.path.isdir(path) else path
-    if prefix is None or not is_tensorflow_checkpoint(prefix):
-        return None
-    return CheckpointReader(resolve_prefix(prefix))
-
-
-class _NativeReader:
-    """`tf.train.load_checkpoint` of a checkpoint in tracegraph's format."""
-
-    def __init__(self, ckpt_dir_or_file):
-        self._reader = _Reader(ckpt_dir_or_file)
-        self.prefix = self._reader.prefix
-
-    def has_tensor(self, name: str) -> bool:
-        return name in self._reader.entries
-
-    def get_tensor(self, name: str):
-        if name not in self._reader.entries:
-            from ..errors import NotFoundError
-            raise NotFoundError(f"Key {name} not found in checkpoint")
-        value = self._reader.values()[name]
-        return value[()] if value.ndim == 0 else value
-
-    def get_variable_to_shape_map(self) -> dict:
-        return {k: list(shape) for k, (_, _, shape) in self._reader.entries.items()}
-
-    def get_variable_to_dtype_map(self) -> dict:
-        return {k: dtype for k, (_, dtype, _) in self._reader.entries.items()}
-
-
-def load_checkpoint(ckpt_dir_or_file):
-    """`tf.train.load_checkpoint`: a reader of the checkpoint's tensors by key (`get_tensor`,
-    `get_variable_to_shape_map`, `get_variable_to_dtype_map`, `has_tensor`), for
-    tracegraph's format and TensorFlow's."""
-    reader = _tensorflow_reader(ckpt_dir_or_file)
-    return reader if reader is not None else _NativeReader(ckpt_dir_or_file)
-
-
 def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
     """`[(key, shape)]` of a checkpoint (a prefix, or a directory: its latest checkpoint)."""
-    tensorflow = _tensorflow_reader(ckpt_dir_or_file)
+    from .checkpoint_reading import tensorflow_reader
+    tensorflow = tensorflow_reader(ckpt_dir_or_file)
     if tensorflow is not None:
         return sorted(tensorflow.get_variable_to_shape_map().items())
     reader = _Reader(ckpt_dir_or_file)
@@ -366,7 +321,8 @@ def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
 def load_variable(ckpt_dir_or_file, name: str) -> np.ndarray:
     """The value saved under `name` (a key from `list_variables`)."""
     name = name[:-2] if name.endswith(":0") else name
-    tensorflow = _tensorflow_reader(ckpt_dir_or_file)
+    from .checkpoint_reading import tensorflow_reader
+    tensorflow = tensorflow_reader(ckpt_dir_or_file)
     if tensorflow is not None:
         return tensorflow.get_tensor(name)
     reader = _Reader(ckpt_dir_or_file)

@@ -35,6 +35,12 @@ _PURE = {"pure"}
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
 
 def infer_const(value=REQUIRED, dtype=REQUIRED):
+    if isinstance(value, (np.ndarray, np.generic)) and isinstance(dtype, d.DType) and \
+            dtype not in (d.resource, d.variant):
+        stored = np.dtype(object) if dtype is d.string else \
+            np.dtype(np.float32 if dtype is d.bfloat16 else dtype.as_numpy_dtype)
+        if value.dtype != stored:   # a graph read from a file may claim anything
+            raise TypeError(f"A Const of dtype {dtype.name} cannot hold a {value.dtype} value")
     return TensorType(dtype, np.shape(value), value)
 
 

@@ -246,3 +246,17 @@ def test_save_numbers_checkpoints_and_records_them(tmp_path):
     assert again.save_counter.numpy() == 2
     with pytest.raises(ValueError, match="format must be"):
         ckpt.write(str(tmp_path / "x"), format="tf")
+
+
+def test_load_checkpoint_reads_tracegraphs_own_format_too(tmp_path):
+    model = Regressor()
+    model.out.bias.assign([2.5])
+    prefix = tf.train.Checkpoint(model=model).write(str(tmp_path / "native"))
+    assert not is_tensorflow_checkpoint(prefix)
+    reader = tf.train.load_checkpoint(prefix)
+    key = "model/out/bias/.ATTRIBUTES/VARIABLE_VALUE"
+    assert reader.has_tensor(key) and reader.get_variable_to_shape_map()[key] == [1]
+    assert reader.get_variable_to_dtype_map()[key] is tf.float32
+    np.testing.assert_array_equal(reader.get_tensor(key), [2.5])
+    with pytest.raises(tf.errors.NotFoundError):
+        reader.get_tensor("nope")

@@ -33,11 +33,10 @@ from .attr_values import FunctionRef, attr_value, dtype_value, shape_value
 from .format_errors import UnsupportedOpError, invalid
 from .import_table import IGNORED_ATTRS, INPUTS_AS_ATTRS
 
-__all__ = ["FunctionLibrary", "UnsupportedNodeError", "MAX_FUNCTION_DEPTH"]
+__all__ = ["FunctionConverter", "UnsupportedNodeError", "NAME"]
 
-MAX_FUNCTION_DEPTH = 64
 MAX_NODES = 1_000_000
-_NAME = re.compile(r"[A-Za-z0-9_.\-/>]{1,1000}")
+NAME = re.compile(r"[A-Za-z0-9_.\-/>]{1,1000}")
 
 
 class UnsupportedNodeError(UnimplementedError):
@@ -128,89 +127,10 @@ def _topological(nodes, args: set, file: str, where: str) -> list:
     return order
 
 
-class FunctionLibrary:
-    """The FunctionDefs of a GraphDef's library; `graph(name)` converts one (memoized)."""
+class FunctionConverter:
+    """Converts one FunctionDef; `library.graph(name)` gives the functions it calls."""
 
-    def __init__(self, library, file: str):
-        self.file = file
-        self.defs = {}
-        for i, fdef in enumerate(library.function):
-            name = fdef.signature.name
-            if name in self.defs or not _NAME.fullmatch(name):
-                raise invalid(file, f"library.function[{i}]", f"duplicate or invalid function "
-                              f"name {name!r:.80}")
-            self.defs[name] = fdef
-        self._graphs: dict[str, FuncGraph] = {}
-        self._converting: list[str] = []
-
-    # --- what a model uses ------------------------------------------------------------------------
-    def reachable(self, roots) -> list[str]:
-        """The functions `roots` call, directly or not (the roots included), callees first."""
-        order, seen = [], set()
-        for root in roots:
-            stack = [(root, False)]
-            while stack:
-                name, done = stack.pop()
-                if done:
-                    order.append(name)
-                    continue
-                if name in seen or name not in self.defs:
-                    continue
-                seen.add(name)
-                stack.append((name, True))
-                for node in self.defs[name].node_def:
-                    for value in node.attr.values():
-                        for ref in self._function_names(value):
-                            stack.append((ref, False))
-        return order
-
-    @staticmethod
-    def _function_names(value) -> list[str]:
-        kind = value.WhichOneof("value")
-        if kind == "func":
-            return [value.func.name]
-        if kind == "list":
-            return [f.name for f in value.list.func]
-        return []
-
-    def op_types(self, roots) -> dict[str, list[str]]:
-        """op type -> the functions using it, for every function `roots` reach."""
-        out: dict[str, list[str]] = {}
-        for name in self.reachable(roots):
-            for node in self.defs[name].node_def:
-                users = out.setdefault(node.op, [])
-                if name not in users:
-                    users.append(name)
-        return dict(sorted(out.items()))
-
-    # --- conversion -------------------------------------------------------------------------------
-    def graph(self, name: str, captures=None) -> FuncGraph:
-        """The function `name` as a FuncGraph. `captures` (top-level functions only): the
-        values its last arguments are bound to (Variable handles, constants); those arguments
-        become the graph's captures instead of inputs."""
-        if captures is None and name in self._graphs:
-            return self._graphs[name]
-        fdef = self.defs.get(name)
-        if fdef is None:
-            raise invalid(self.file, "library", f"function {name!r:.80} is not in the library")
-        if name in self._converting:
-            raise invalid(self.file, f"function {name!r:.80}",
-                          "calls itself (directly or through other functions)")
-        if len(self._converting) >= MAX_FUNCTION_DEPTH:
-            raise invalid(self.file, f"function {name!r:.80}",
-                          f"functions nested deeper than {MAX_FUNCTION_DEPTH}")
-        self._converting.append(name)
-        try:
-            graph = _Converter(self, fdef, captures).run()
-        finally:
-            self._converting.pop()
-        if captures is None:
-            self._graphs[name] = graph
-        return graph
-
-
-class _Converter:
-    def __init__(self, library: FunctionLibrary, fdef, captures):
+    def __init__(self, library, fdef, captures):
         self.library, self.fdef, self.captures = library, fdef, captures
         self.file = library.file
         self.name = fdef.signature.name
@@ -255,7 +175,7 @@ class _Converter:
             where = f"{self.where}.input_arg[{i}]"
             if arg.type_attr or arg.number_attr or arg.type_list_attr:
                 raise self.fail("generic functions (arguments typed by attrs) cannot be loaded")
-            if not _NAME.fullmatch(arg.name) or arg.name in self.args:
+            if not NAME.fullmatch(arg.name) or arg.name in self.args:
                 raise self.fail(f"bad or duplicate argument name {arg.name!r:.80}")
             dtype = dtype_value(arg.type, self.file, where)
             shape = self._arg_shape(i, input_shapes, where)

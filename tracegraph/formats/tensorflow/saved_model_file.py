@@ -17,7 +17,7 @@ import os
 
 from ...ops.registry import get_op
 from .format_errors import data_loss, invalid
-from .function_import import FunctionLibrary
+from .function_library import FunctionLibrary
 from .messages import messages
 from .model_files import MAX_PROTO_BYTES, ModelFiles
 

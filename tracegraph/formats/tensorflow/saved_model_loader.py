@@ -27,7 +27,7 @@ from ...framework.variables import Variable
 from ...shapes import TensorSpec, shapes_compatible
 from .attr_values import dtype_value, shape_value, tensor_value
 from .format_errors import data_loss, invalid
-from .function_import import FunctionLibrary
+from .function_library import FunctionLibrary
 from .messages import messages
 from .model_files import ModelFiles
 from .saved_functions import build_concrete_function, parameters_of
