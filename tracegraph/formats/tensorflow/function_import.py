@@ -50,8 +50,13 @@ class UnsupportedNodeError(UnimplementedError):
                          f"'{function}'{where}: {problem}")
 
 
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/]{0,199}")
+
+
 def _safe(name: str) -> str:
     """A graph or op name tracegraph's code generator accepts."""
+    if _SAFE.fullmatch(name):
+        return name
     clean = re.sub(r"[^A-Za-z0-9_.\-/]", "_", name)[:200] or "node"
     return clean if clean[0].isalnum() else "n" + clean
 
@@ -130,8 +135,8 @@ def _topological(nodes, args: set, file: str, where: str) -> list:
 class FunctionConverter:
     """Converts one FunctionDef; `library.graph(name)` gives the functions it calls."""
 
-    def __init__(self, library, fdef, captures):
-        self.library, self.fdef, self.captures = library, fdef, captures
+    def __init__(self, library, fdef):
+        self.library, self.fdef = library, fdef
         self.file = library.file
         self.name = fdef.signature.name
         self.where = f"function {self.name!r}"
@@ -165,9 +170,6 @@ class FunctionConverter:
     def _arguments(self) -> None:
         signature = self.fdef.signature
         args = list(signature.input_arg)
-        n_captured = 0 if self.captures is None else len(self.captures)
-        if n_captured > len(args):
-            raise self.fail(f"{n_captured} captured values for {len(args)} arguments")
         input_shapes = self.fdef.attr["_input_shapes"].list.shape \
             if "_input_shapes" in self.fdef.attr else []
         inputs = []
@@ -178,21 +180,13 @@ class FunctionConverter:
             if not NAME.fullmatch(arg.name) or arg.name in self.args:
                 raise self.fail(f"bad or duplicate argument name {arg.name!r:.80}")
             dtype = dtype_value(arg.type, self.file, where)
-            shape = self._arg_shape(i, input_shapes, where)
-            captured = i >= len(args) - n_captured
-            value = self.captures[i - (len(args) - n_captured)] if captured else None
-            if value is not None and dtype.name == "resource":
-                tensor_type = TensorType(dtype, (), value)
-            elif dtype.name == "resource":
+            if dtype.name == "resource":
                 tensor_type = TensorType(dtype, (), self._variable_spec(arg, where))
             else:
-                tensor_type = TensorType(dtype, shape)
+                tensor_type = TensorType(dtype, self._arg_shape(i, input_shapes, where))
             placeholder = self.graph.placeholder(tensor_type, _safe(arg.name))
             self.args[arg.name] = placeholder
-            if captured:
-                self.graph.captures[id(value)] = (value, placeholder)
-            else:
-                inputs.append(placeholder)
+            inputs.append(placeholder)
         self.graph.inputs = inputs
 
     def _variable_spec(self, arg, where: str):
@@ -265,13 +259,16 @@ class FunctionConverter:
         grouped = self._group(record, node, data, tf_attrs)
         attrs = self._attrs(record, node, tf_attrs)
         attrs.update(from_inputs)
-        with self.graph.control_dependencies(controls):
-            before = len(self.graph.operations)
-            try:
+        before = len(self.graph.operations)
+        try:
+            if controls:
+                with self.graph.control_dependencies(controls):
+                    ctx.apply(record, grouped, attrs, _safe(node.name))
+            else:
                 ctx.apply(record, grouped, attrs, _safe(node.name))
-            except Exception as e:  # the record's inference rejects it (any error a hostile
-                raise UnsupportedNodeError(node.op, self.name, node.name,  # attr can cause)
-                                           f"{type(e).__name__}: {e!s:.300}", self.file) from None
+        except Exception as e:  # the record's inference rejects it (any error a hostile attr
+            raise UnsupportedNodeError(node.op, self.name, node.name,    # can cause)
+                                       f"{type(e).__name__}: {e!s:.300}", self.file) from None
         if len(self.graph.operations) != before + 1:
             raise self.fail("the node did not become one operation", node)
         op = self.graph.operations[-1]

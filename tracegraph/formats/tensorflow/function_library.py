@@ -4,11 +4,12 @@ tracegraph graph once (`function_import`), with calls checked for cycles and dep
 
 from __future__ import annotations
 
+from ...framework.variables import ResourceHandle
 from ...graph.graph import FuncGraph
 from .format_errors import invalid
 from .function_import import NAME, FunctionConverter
 
-__all__ = ["FunctionLibrary", "MAX_FUNCTION_DEPTH"]
+__all__ = ["FunctionLibrary", "with_captures", "MAX_FUNCTION_DEPTH"]
 
 MAX_FUNCTION_DEPTH = 64
 
@@ -70,11 +71,15 @@ class FunctionLibrary:
 
     # --- conversion -------------------------------------------------------------------------------
     def graph(self, name: str, captures=None) -> FuncGraph:
-        """The function `name` as a FuncGraph. `captures` (top-level functions only): the
-        values its last arguments are bound to (Variable handles, constants); those arguments
-        become the graph's captures instead of inputs."""
-        if captures is None and name in self._graphs:
-            return self._graphs[name]
+        """The function `name` as a FuncGraph, every argument an input. With `captures`
+        (top-level functions): a copy whose last arguments are bound to these values
+        (Variable handles, constants) as captures instead of inputs."""
+        graph = self._graphs.get(name)
+        if graph is None:
+            graph = self._graphs[name] = self._convert(name)
+        return graph if captures is None else with_captures(graph, captures, self.file)
+
+    def _convert(self, name: str) -> FuncGraph:
         fdef = self.defs.get(name)
         if fdef is None:
             raise invalid(self.file, "library", f"function {name!r:.80} is not in the library")
@@ -86,9 +91,32 @@ class FunctionLibrary:
                           f"functions nested deeper than {MAX_FUNCTION_DEPTH}")
         self._converting.append(name)
         try:
-            graph = FunctionConverter(self, fdef, captures).run()
+            return FunctionConverter(self, fdef).run()
         finally:
             self._converting.pop()
-        if captures is None:
-            self._graphs[name] = graph
-        return graph
+
+
+def with_captures(graph: FuncGraph, captures: list, file: str) -> FuncGraph:
+    """A copy of `graph` whose last `len(captures)` inputs read `captures` (as a traced
+    function reads the values it captured). Sub-graphs are shared: graphs are never mutated."""
+    n = len(graph.inputs) - len(captures)
+    if n < 0:
+        raise invalid(file, f"function {graph.name!r:.80}", f"{len(captures)} captured values "
+                      f"for {len(graph.inputs)} arguments")
+    out = FuncGraph(graph.name)
+    out.auto_control_deps = False
+    tensors, ops = {}, {}
+    for op in graph.operations:
+        new = out.copy_operation(op, op.name, [tensors[id(t)] for t in op.inputs],
+                                 [ops[id(c)] for c in op.control_inputs])
+        ops[id(op)] = new
+        tensors.update((id(a), b) for a, b in zip(op.outputs, new.outputs))
+    out.inputs = [tensors[id(t)] for t in graph.inputs[:n]]
+    for value, t in zip(captures, graph.inputs[n:]):
+        want = "resource" if isinstance(value, ResourceHandle) else value.dtype.name
+        if t.dtype.name != want:
+            raise invalid(file, f"function {graph.name!r:.80}", f"a {want} value bound to a "
+                          f"{t.dtype.name} argument")
+        out.captures[id(value)] = (value, tensors[id(t)])
+    out.outputs = [tensors[id(t)] for t in graph.outputs]
+    return out
