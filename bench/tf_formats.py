@@ -3,16 +3,21 @@
 inference through the `serving_default` signature, side by side with TensorFlow loading and
 running the same directory.
 
-    python bench/tf_formats.py [--compare ~/.cache/tracegraph-tf221/bin/python]
+    python bench/tf_formats.py [--compare ~/.cache/tracegraph-tf221/bin/python] [--rounds 3]
 
 Goals (issue 23): load at most 0.2x TensorFlow's time, inference per call at most 0.5x.
 tracegraph optimizes and compiles a function on its first call, so "load + first call" is
-reported as well. Medians of several rounds; the machine may be shared, so compare the two
-columns of one run, not runs.
+reported as well. With TensorFlow to compare, tracegraph and TensorFlow take turns for
+`--rounds` rounds (the load of a shared machine changes between turns); the table gives the
+median of each column over the rounds, and the range of the per-round ratios.
 """
 
+import argparse
+import statistics
+import sys
+
 import numpy as np
-from harness import ROOT, Workload, main
+from harness import ROOT, Workload, _tf_python, main, measure, report, run_other
 
 MODEL = str(ROOT / "tests" / "formats" / "tensorflow" / "fixtures" / "cnn")
 _IMAGE = np.random.default_rng(0).normal(size=(1, 16, 16, 1)).astype(np.float32)
@@ -60,5 +65,31 @@ WORKLOADS = [
              repeat=7),
 ]
 
+TITLE = "TensorFlow's formats: a SavedModel TensorFlow wrote, loaded and run"
+
+
+def rounds(count: int, python: str) -> None:
+    ours, theirs = [], []
+    for _ in range(count):
+        ours.append(measure(WORKLOADS, "tracegraph"))
+        theirs.append(run_other(python, sys.argv[0], []))
+    median = {w.name: statistics.median(r[w.name] for r in ours) for w in WORKLOADS}
+    median_tf = {w.name: statistics.median(r[w.name] for r in theirs) for w in WORKLOADS}
+    print(report(f"{TITLE} (medians of {count} alternating rounds)", WORKLOADS, median,
+                 median_tf, {}))
+    print("\nper-round ratios tg/tf:")
+    for w in WORKLOADS:
+        ratios = [a[w.name] / b[w.name] for a, b in zip(ours, theirs)]
+        print(f"- {w.name}: {min(ratios):.3f}x .. {max(ratios):.3f}x")
+
+
 if __name__ == "__main__":
-    main("TensorFlow's formats: a SavedModel TensorFlow wrote, loaded and run", WORKLOADS)
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--compare")
+    known, rest = parser.parse_known_args()
+    python = _tf_python(known) if "--module" not in rest and "--json" not in rest else None
+    if python and known.rounds > 1:
+        rounds(known.rounds, python)
+    else:
+        main(TITLE, WORKLOADS, rest + (["--compare", known.compare] if known.compare else []))
