@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.export.cli import main as cli
+from tracegraph.formats.native.saved_model_cli import main as cli
 from tracegraph.formats.tensorflow import op_types, unsupported_op_types
 from tracegraph.formats.tensorflow.format_errors import UnsupportedOpError
 from tracegraph.formats.tensorflow.messages import messages

@@ -16,7 +16,7 @@ op type, the node and the function that uses it.
 from __future__ import annotations
 
 from ...errors import INVALID_ARGUMENT, InvalidArgumentError, NotFoundError
-from ...export.errors import SavedDataError
+from ..saved_data_error import SavedDataError
 
 __all__ = ["SavedDataError", "InvalidSavedDataError", "UnsupportedOpError", "data_loss",
            "invalid"]

@@ -20,13 +20,13 @@ import heapq
 import re
 
 from ...errors import UnimplementedError
-from ...export.graph_codec import UNSAVEABLE_FLAGS
+from ..native.graph_codec import UNSAVEABLE_FLAGS
 from ...graph.building import GraphContext
 from ...graph.graph import FuncGraph
 from ...graph.source import SourceLocation
 from ...graph.verify import GraphVerificationError, verify
 from ...ops.registry import context_scope, get_op
-from ...ops.tf_opdefs import OP_SIGNATURES
+from .op_signatures import OP_SIGNATURES
 from ...shapes import TensorType
 from ...trace.keys import VariableSpec
 from .attr_values import FunctionRef, attr_value, dtype_value, shape_value

@@ -20,8 +20,8 @@ import os
 import numpy as np
 
 from ... import dtypes as d
-from ...export.loading import RestoredObject, SignatureMap
-from ...export.restored import RestoredFunction, SignatureFunction, signature_outputs
+from ..native.loading import RestoredObject, SignatureMap
+from ..native.restored_functions import RestoredFunction, SignatureFunction, signature_outputs
 from ...framework.tensor import EagerTensor
 from ...framework.variables import Variable
 from ...shapes import TensorSpec, shapes_compatible

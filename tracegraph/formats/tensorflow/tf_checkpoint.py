@@ -18,8 +18,8 @@ import numpy as np
 
 from ... import dtypes as d
 from ...errors import NotFoundError
-from ...export.checkpoint_state import latest_checkpoint
-from ...export.objects import children_of
+from ..checkpoint.state_file import latest_checkpoint
+from ..native.object_graph import children_of
 from ...framework.variables import Variable
 from .format_errors import data_loss
 from .messages import messages
