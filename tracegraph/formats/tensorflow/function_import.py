@@ -20,18 +20,18 @@ import heapq
 import re
 
 from ...errors import UnimplementedError
-from ..native.graph_codec import UNSAVEABLE_FLAGS
 from ...graph.building import GraphContext
 from ...graph.graph import FuncGraph
 from ...graph.source import SourceLocation
 from ...graph.verify import GraphVerificationError, verify
 from ...ops.registry import context_scope, get_op
-from .op_signatures import OP_SIGNATURES
 from ...shapes import TensorType
 from ...trace.keys import VariableSpec
+from ..native.graph_codec import UNSAVEABLE_FLAGS
 from .attr_values import FunctionRef, attr_value, dtype_value, shape_value
 from .format_errors import UnsupportedOpError, invalid
 from .import_table import IGNORED_ATTRS, INPUTS_AS_ATTRS
+from .op_signatures import OP_SIGNATURES
 
 __all__ = ["FunctionConverter", "UnsupportedNodeError", "NAME"]
 

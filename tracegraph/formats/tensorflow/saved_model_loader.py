@@ -20,11 +20,11 @@ import os
 import numpy as np
 
 from ... import dtypes as d
-from ..native.loading import RestoredObject, SignatureMap
-from ..native.restored_functions import RestoredFunction, SignatureFunction, signature_outputs
 from ...framework.tensor import EagerTensor
 from ...framework.variables import Variable
 from ...shapes import TensorSpec, shapes_compatible
+from ..native.loading import RestoredObject, SignatureMap
+from ..native.restored_functions import RestoredFunction, SignatureFunction, signature_outputs
 from .attr_values import dtype_value, shape_value, tensor_value
 from .format_errors import data_loss, invalid
 from .function_library import FunctionLibrary

@@ -18,9 +18,9 @@ import numpy as np
 
 from ... import dtypes as d
 from ...errors import NotFoundError
+from ...framework.variables import Variable
 from ..checkpoint.state_file import latest_checkpoint
 from ..native.object_graph import children_of
-from ...framework.variables import Variable
 from .format_errors import data_loss
 from .messages import messages
 from .model_files import CheckpointFiles
