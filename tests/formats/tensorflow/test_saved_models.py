@@ -170,3 +170,9 @@ def test_the_cli_shows_and_runs_tensorflows_models(tmp_path):
 def test_saved_model_helpers_know_both_formats(tmp_path):
     assert tf.saved_model.contains_saved_model(str(FIXTURES / "mlp"))
     assert not tf.saved_model.contains_saved_model(str(tmp_path))
+
+
+def test_tags_select_the_meta_graph():
+    assert tf.saved_model.load(str(FIXTURES / "mlp"), tags=["serve"]).signatures
+    with pytest.raises(RuntimeError, match="MetaGraphDef associated with tags \\['train'\\]"):
+        tf.saved_model.load(str(FIXTURES / "mlp"), tags=["train"])

@@ -164,3 +164,12 @@ def test_missing_keys_and_files():
         reader.read("nope")
     with pytest.raises(NotFoundError):
         _reader(FIXTURES / "ckpt_adam" / "missing")
+
+
+def test_a_missing_extra_is_named(monkeypatch):
+    import sys
+
+    from tracegraph.formats.tensorflow.checksums import crc32c
+    monkeypatch.setitem(sys.modules, "google_crc32c", None)   # as if not installed
+    with pytest.raises(ImportError, match=r"pip install 'tracegraph\[tfformats\]'"):
+        crc32c(b"data")
