@@ -19,8 +19,11 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.formats.tensorflow.format_errors import SavedDataError, UnsupportedOpError
-from tracegraph.formats.tensorflow.function_import import UnsupportedNodeError
+from tracegraph.formats.tensorflow.format_errors import (
+    SavedDataError,
+    UnsupportedNodeError,
+    UnsupportedOpError,
+)
 from tracegraph.formats.tensorflow.messages import messages
 from tracegraph.formats.tensorflow.sstable import read_table, write_table
 

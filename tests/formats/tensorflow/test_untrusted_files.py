@@ -8,8 +8,11 @@ import shutil
 import pytest
 
 import tracegraph as tf
-from tracegraph.formats.tensorflow.format_errors import InvalidSavedDataError, SavedDataError
-from tracegraph.formats.tensorflow.function_import import UnsupportedNodeError
+from tracegraph.formats.tensorflow.format_errors import (
+    InvalidSavedDataError,
+    SavedDataError,
+    UnsupportedNodeError,
+)
 from tracegraph.formats.tensorflow.messages import messages
 from tracegraph.formats.tensorflow.model_files import ModelFiles
 

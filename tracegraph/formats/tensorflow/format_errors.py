@@ -10,16 +10,17 @@ type to catch for "this file cannot be loaded".
 
 An op that tracegraph does not implement is not a broken file: it raises
 `UnsupportedOpError`, TensorFlow's `tf.errors.NotFoundError` for an unregistered op, naming the
-op type, the node and the function that uses it.
+op type, the node and the function that uses it; a node whose attrs or dtypes tracegraph's
+record of a known op does not take raises `UnsupportedNodeError` (`UnimplementedError`).
 """
 
 from __future__ import annotations
 
-from ...errors import INVALID_ARGUMENT, InvalidArgumentError, NotFoundError
+from ...errors import INVALID_ARGUMENT, InvalidArgumentError, NotFoundError, UnimplementedError
 from ..saved_data_error import SavedDataError
 
-__all__ = ["SavedDataError", "InvalidSavedDataError", "UnsupportedOpError", "data_loss",
-           "invalid"]
+__all__ = ["SavedDataError", "InvalidSavedDataError", "UnsupportedOpError",
+           "UnsupportedNodeError", "data_loss", "invalid"]
 
 
 class InvalidSavedDataError(SavedDataError, InvalidArgumentError):
@@ -42,6 +43,21 @@ class UnsupportedOpError(NotFoundError):
 
     def __reduce__(self):
         return type(self), (self.op_type, self.function, self.node, self.file)
+
+
+class UnsupportedNodeError(UnimplementedError):
+    """A node of a known op type that tracegraph's record of the op cannot take (an attr it
+    does not implement, a dtype it does not allow): `tf.errors.UnimplementedError`."""
+
+    def __init__(self, op_type: str, function: str, node: str, problem: str, file: str = ""):
+        self.op_type, self.function, self.node, self.file = op_type, function, node, file
+        self.problem = problem
+        where = f" of {file}" if file else ""
+        super().__init__(f"tracegraph cannot run node '{node}' ({op_type}) of function "
+                         f"'{function}'{where}: {problem}")
+
+    def __reduce__(self):
+        return type(self), (self.op_type, self.function, self.node, self.problem, self.file)
 
 
 def data_loss(file, field: str, problem: str) -> SavedDataError:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import heapq
 import re
 
-from ...errors import UnimplementedError
+import numpy as np
+
 from ...graph.building import GraphContext
 from ...graph.graph import FuncGraph
 from ...graph.source import SourceLocation
@@ -29,25 +30,14 @@ from ...shapes import TensorType
 from ...trace.keys import VariableSpec
 from ..native.graph_codec import UNSAVEABLE_FLAGS
 from .attr_values import FunctionRef, attr_value, dtype_value, shape_value
-from .format_errors import UnsupportedOpError, invalid
+from .format_errors import UnsupportedNodeError, UnsupportedOpError, invalid
 from .import_table import IGNORED_ATTRS, INPUTS_AS_ATTRS
 from .op_signatures import OP_SIGNATURES
 
-__all__ = ["FunctionConverter", "UnsupportedNodeError", "NAME"]
+__all__ = ["FunctionConverter", "NAME"]
 
 MAX_NODES = 1_000_000
 NAME = re.compile(r"[A-Za-z0-9_.\-/>]{1,1000}")
-
-
-class UnsupportedNodeError(UnimplementedError):
-    """A node of a known op type that tracegraph's record of the op cannot take (an attr it
-    does not implement, a dtype it does not allow)."""
-
-    def __init__(self, op_type: str, function: str, node: str, problem: str, file: str = ""):
-        self.op_type, self.function, self.node, self.file = op_type, function, node, file
-        where = f" of {file}" if file else ""
-        super().__init__(f"tracegraph cannot run node '{node}' ({op_type}) of function "
-                         f"'{function}'{where}: {problem}")
 
 
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/]{0,199}")
@@ -82,7 +72,6 @@ def _output_layout(op_type: str, attrs: dict) -> list[tuple[str, int]] | None:
 def _shape_from_tensor(value):
     """TensorFlow's shape encoding (-1: unknown rank; a vector with -1 for unknown dims) as a
     tuple or None; False if it is not one."""
-    import numpy as np
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu" or arr.ndim > 1:
         return False
