@@ -37,6 +37,17 @@ call_recorder = None
 optimizer_key: tuple = ()
 
 
+# `tf.compat.v1.enable_tensor_equality` / `disable_tensor_equality`: whether `==` on tensors and
+# Variables compares values (TF2) or, disabled, object identity as TF1 did (tensors of TF1
+# graphs and Variables then hash by identity too).
+tensor_equality = True
+
+
+def set_tensor_equality(enabled: bool) -> None:
+    global tensor_equality
+    tensor_equality = bool(enabled)
+
+
 def run_functions_eagerly(run_eagerly: bool) -> None:
     """`tf.config.run_functions_eagerly`: run `tf.function`s as plain Python (for debugging)."""
     global _run_eagerly

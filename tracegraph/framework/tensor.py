@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state
+from ..ops.registry import NO_ATTRS, _state, init_scope_context
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
 
-__all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
+__all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text",
+           "compares_values"]
 
 _NP_TO_DTYPE = d.NUMPY_TO_DTYPE
 _NDARRAY = np.ndarray
@@ -25,6 +27,15 @@ _GENERIC = np.generic
 
 def _apply(op, a, b, name=None):
     return _state.current.apply(op, (a, b), NO_ATTRS, name)
+
+
+def compares_values() -> bool:
+    """Whether `==` compares values (TF2) rather than object identity (TF1): unless tensor
+    equality is disabled (`tf.compat.v1.disable_tensor_equality`) or the code outside any
+    function being traced builds a TF1 graph, as TensorFlow decides."""
+    if not config.tensor_equality:
+        return False
+    return _state.current.executing_eagerly or init_scope_context().executing_eagerly
 
 
 class TensorOperators:
@@ -144,12 +155,16 @@ class TensorOperators:
     def __eq__(self, other):
         if other is None:
             return False
+        if not compares_values():
+            return self is other
         return _state.current.apply(m.equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 
     def __ne__(self, other):
         if other is None:
             return True
+        if not compares_values():
+            return self is not other
         return _state.current.apply(m.not_equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 

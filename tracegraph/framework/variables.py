@@ -17,9 +17,9 @@ import numpy as np
 
 from .. import dtypes as d
 from ..ops import state as state_ops
-from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
+from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context, init_scope_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
-from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
+from .tensor import EagerTensor, Reference, TensorOperators, compares_values, numpy_text
 
 __all__ = ["Variable", "ResourceHandle", "variable_name"]
 
@@ -29,6 +29,12 @@ _ids = itertools.count(1)
 def variable_name(name: str) -> str:
     """A Variable's full name: `name:0` (a name already ending in `:0` is kept)."""
     return name if name.endswith(":0") else f"{name}:0"
+
+
+def builds_tf1_graph() -> bool:
+    """Whether a Variable made now belongs to a TF1 graph: the context `tf.init_scope` lifts
+    into (outside every function being traced) builds a graph rather than running eagerly."""
+    return getattr(init_scope_context(), "graph", None) is not None
 
 
 class ResourceHandle:
@@ -56,6 +62,14 @@ class Variable(TensorOperators):
     """A mutable tensor-like value: `tf.Variable(initial_value, trainable=True, name=None, ...)`."""
 
     __slots__ = ("_handle", "_trainable", "_name", "__weakref__")
+
+    def __new__(cls, *args, **kwargs):
+        # In a TF1 graph (`tf.Graph().as_default()`, eager execution disabled), `tf.Variable`
+        # makes a graph variable whose storage each Session keeps (graph_variables.py).
+        if cls is Variable and builds_tf1_graph():
+            from .graph_variables import GraphVariable
+            return object.__new__(GraphVariable)
+        return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -194,7 +208,9 @@ class Variable(TensorOperators):
         return iter(self.read_value())
 
     def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        if compares_values():
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        return id(self)   # TF1's identity (a TF1 graph, or tensor equality disabled)
 
     def ref(self) -> Reference:
         return Reference(self)

@@ -11,6 +11,7 @@ import contextlib
 import re
 
 from ..shapes import TensorType
+from .collections import Collections
 from .source import SourceLocation
 from .tensor import SymbolicTensor
 
@@ -95,7 +96,7 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-class Graph:
+class Graph(Collections):
     """A dataflow graph of Operations."""
 
     def __init__(self, name: str = "graph", outer_graph: Graph | None = None):
@@ -107,6 +108,9 @@ class Graph:
         self._scope = ""
         self._control_stack: list[list[Operation]] = []
         self.seed = None
+
+    # A graph a `tf.function` traces into builds a function; a TF1 graph (`tf.Graph()`) does not.
+    building_function = False
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -272,13 +276,25 @@ class Graph:
             return None
 
     def as_default(self):
-        """`with graph.as_default():` builds ops into this graph (TensorFlow 1 style)."""
-        from ..ops.registry import context_scope
+        """`with graph.as_default() as g:` builds ops into this graph (TensorFlow 1 style);
+        `g` is the graph."""
         from .building import GraphContext
-        return context_scope(GraphContext(self))
+        return _DefaultGraphScope(GraphContext(self))
 
-    def __repr__(self):
-        return f"<{type(self).__name__} {self.name!r} with {len(self._ops)} ops>"
+class _DefaultGraphScope:
+    """What `Graph.as_default()` returns: makes the graph's context current, gives the graph."""
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, ctx):
+        from ..ops.registry import context_scope
+        self._scope = context_scope(ctx)
+
+    def __enter__(self):
+        return self._scope.__enter__().graph
+
+    def __exit__(self, *exc):
+        return self._scope.__exit__(*exc)
 
 
 class FuncGraph(Graph):
@@ -299,6 +315,8 @@ class FuncGraph(Graph):
         self.captures: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
+
+    building_function = True
 
     @property
     def capture_placeholders(self) -> list[SymbolicTensor]:

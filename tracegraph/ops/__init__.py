@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     array,
     cluster,
     conv_grad,
+    graph_mode,
     indexing,
     indexing_grad,
     join_split,
