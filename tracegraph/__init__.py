@@ -124,3 +124,16 @@ from . import data  # noqa: E402
 from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
 experimental = _types.SimpleNamespace(Optional=data.Optional)
+
+# tf.compat (issue 24): v1 is TF1's API (graphs, sessions, placeholders, variable scopes...) on
+# tracegraph's graphs and executors; v2 is the TF2 API, tracegraph itself.
+import sys as _sys  # noqa: E402
+
+from .api import compat_v1 as _compat_v1  # noqa: E402
+from .framework import graph_variables as _graph_variables  # noqa: E402
+from .tf1 import group  # noqa: E402
+from .tf1 import session as _session  # noqa: E402
+
+compat = _types.SimpleNamespace(v1=_compat_v1, v2=_sys.modules[__name__])
+# Wiring: a TF1 graph's Variable evaluates itself in a Session (the layer above it).
+_graph_variables.SESSION_HOOKS.update(run=_session.run_in_session, load=_session.load_in_session)

@@ -119,7 +119,9 @@ class TensorShape:
 
     @property
     def dims(self):
-        return None if self._dims is None else list(self._dims)
+        """TF1's view of the dimensions: `tf.compat.v1.Dimension`s (None: unknown rank)."""
+        from .dimension import Dimension
+        return None if self._dims is None else [Dimension(n) for n in self._dims]
 
     def as_list(self) -> list:
         if self._dims is None:

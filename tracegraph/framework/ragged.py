@@ -135,7 +135,8 @@ class RaggedTensor:
         splits = list(self.nested_row_splits)
         attrs = NO_ATTRS
         if shape is not None:
-            attrs = {"shape": TensorShape(shape).dims}
+            dims = TensorShape(shape)._dims
+            attrs = {"shape": None if dims is None else list(dims)}
         return bind(ragged_to_tensor_op, (flat, default, splits), attrs, name)
 
     def to_list(self) -> list:

@@ -1,0 +1,120 @@
+"""One kind of `Session.run` compiled: the pruned fan-in of its fetches, as a function graph that
+the optimizer and the executors run like any `tf.function`'s.
+
+TF1's graphs are non-strict the TF1 way: a run computes the fetched tensors and runs the target
+ops, and only what they need (`needed`), stopping at fed tensors. Nothing else runs, stateful or
+not (TF2's `tf.function` runs every stateful op; a TF1 graph has no automatic control
+dependencies, so a run that does not ask for an update does not make it). The ops needed are
+copied, in creation order, into a `FuncGraph` whose inputs are the fed tensors and whose
+captures are the Session's storage for each Variable (`VarHandleOp`); its outputs are the
+fetched tensors. Ops downstream of a feed forget the values inference computed from what the
+feed replaces (a fed `tf.constant` changes them). Then the usual path: `optimize` (Grappler's
+passes) and `compile_graph` (codegen by default).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import dtypes as d
+from ..errors import InvalidArgumentError
+from ..execute.compile import compile_graph
+from ..graph.graph import FuncGraph
+from ..ops.array import placeholder_op
+from ..ops.graph_mode import var_handle_op
+from ..optimize import optimize
+from ..shapes import TensorType
+
+__all__ = ["CompiledRun", "needed_ops"]
+
+_runs = itertools.count(1)
+
+
+def needed_ops(tensors, targets, fed: set[int]) -> set[int]:
+    """ids of the ops a run needs: the fan-in of `tensors` and `targets` through data and
+    control edges, stopping at fed tensors (id in `fed`)."""
+    stack = [t.op for t in tensors if id(t) not in fed] + list(targets)
+    needed: set[int] = set()
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed.add(id(op))
+        stack.extend(t.op for t in op.inputs if id(t) not in fed)
+        stack.extend(op.control_inputs)
+    return needed
+
+
+def _shape_text(dims) -> str:
+    if dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if n is None else str(n) for n in dims) + "]"
+
+
+def _unfed_placeholder(op) -> InvalidArgumentError:
+    t = op.outputs[0]
+    from ..framework.eager import tf_type_name
+    return InvalidArgumentError(
+        None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+        f"{tf_type_name(t.dtype)} and shape {_shape_text(t.dims)}\n\t [[{{{{node {op.name}}}}}]]")
+
+
+class CompiledRun:
+    """A run signature (fetched tensors, target ops, fed tensors) of one Session, compiled.
+
+    `__call__(feed_values)` returns the fetched values in `tensors`' order."""
+
+    def __init__(self, graph, tensors, targets, fed, handle_for, executor: str = "codegen"):
+        fed_ids = {id(t) for t in fed}
+        needed = needed_ops(tensors, targets, fed_ids)
+        run = FuncGraph(f"session_run_{next(_runs)}")
+        mapping: dict[int, object] = {}
+        for t in fed:
+            ph = run.placeholder(TensorType(t.dtype, t.dims), f"feed/{t.op.name}")
+            run.inputs.append(ph)
+            mapping[id(t)] = ph
+        copied: dict[int, object] = {}
+        tainted: set[int] = set(mapping)   # tensors whose value a feed may change
+        for op in graph.operations:
+            if id(op) not in needed:
+                continue
+            if op.op_def is placeholder_op:
+                raise _unfed_placeholder(op)
+            if op.op_def is var_handle_op:
+                new = self._storage(run, op, handle_for(op))
+            else:
+                new = self._copy(run, op, mapping, copied, tainted)
+            copied[id(op)] = new
+            for old_t, new_t in zip(op.outputs, new.outputs):
+                mapping.setdefault(id(old_t), new_t)
+        run.outputs = [mapping[id(t)] for t in tensors]
+        self.graph = run
+        optimized, self.report = optimize(run)
+        constants = [(ph, value) for value, ph in optimized.captures.values()]
+        self._fn = compile_graph(optimized, list(optimized.inputs), list(optimized.outputs),
+                                 constants, executor, run.name)
+        self.optimized_graph = optimized
+
+    @staticmethod
+    def _storage(run: FuncGraph, op, handle):
+        """The Session's storage for a Variable, captured where its `VarHandleOp` was."""
+        ph = run.placeholder(TensorType(d.resource, (), handle), op.name)
+        run.captures[id(handle)] = (handle, ph)
+        return ph.op
+
+    @staticmethod
+    def _copy(run: FuncGraph, op, mapping, copied, tainted):
+        inputs = [mapping[id(t)] for t in op.inputs]
+        controls = [copied[id(c)] for c in op.control_inputs]
+        if any(id(t) in tainted for t in op.inputs):
+            # downstream of a feed: values inferred from what the feed replaces do not hold
+            new = run.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
+                                    [TensorType(t.dtype, t.dims) for t in op.outputs],
+                                    controls, op.source)
+            tainted.update(id(t) for t in op.outputs)
+            tainted.update(id(t) for t in new.outputs)
+            return new
+        return run.copy_operation(op, op.name, inputs, controls)
+
+    def __call__(self, feed_values):
+        return self._fn(*feed_values)
