@@ -17,7 +17,8 @@ from .. import dtypes as d
 from ..shapes import TensorType
 from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
-__all__ = ["HandleDescriptor", "var_handle_op", "var_is_initialized_op", "placeholder_with_default_op"]
+__all__ = ["HandleDescriptor", "var_handle_op", "var_is_initialized_op",
+           "placeholder_with_default_op"]
 
 
 class HandleDescriptor:
