@@ -32,6 +32,11 @@ initializers = _types.SimpleNamespace(
     global_variables=None, local_variables=None, variables=None)
 del _init
 
+data = _types.SimpleNamespace(
+    Dataset=DatasetV1, Iterator=Iterator,  # noqa: F405
+    make_initializable_iterator=make_initializable_iterator,  # noqa: F405
+    make_one_shot_iterator=make_one_shot_iterator)  # noqa: F405
+
 SparseTensorValue = SparseTensorValue  # noqa: F405, PLW0127 - re-exported name
 
 

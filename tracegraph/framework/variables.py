@@ -209,7 +209,8 @@ class Variable(TensorOperators):
 
     def __hash__(self):
         if compares_values():
-            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                            f"(Variable: {self})")
         return id(self)   # TF1's identity (a TF1 graph, or tensor equality disabled)
 
     def ref(self) -> Reference:

@@ -7,6 +7,7 @@ fan-in of its fetches, copied into a function graph that the optimizer and the c
 (or the interpreter) run like a `tf.function`'s.
 """
 
+from .datasets import DatasetV1, Iterator, make_initializable_iterator, make_one_shot_iterator
 from .default_graph import (
     disable_eager_execution,
     enable_eager_execution,
@@ -50,5 +51,6 @@ __all__ = [
     "local_variables", "local_variables_initializer", "model_variables", "placeholder",
     "placeholder_with_default", "trainable_variables", "variables_initializer",
     "InteractiveSession", "Session", "get_default_session", "AUTO_REUSE", "VariableScope",
-    "get_variable", "get_variable_scope", "variable_scope",
+    "get_variable", "get_variable_scope", "variable_scope", "DatasetV1", "Iterator",
+    "make_initializable_iterator", "make_one_shot_iterator",
 ]

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import threading
 
-from ..errors import FailedPreconditionError
+from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..framework.variables import ResourceHandle
+from ..ops.graph_mode import var_handle_op
+from .datasets import iterator_v2_op, new_iterator
 from .default_graph import get_default_graph
 from .fetches import FetchMapper, feed_items
 from .session_runs import CompiledRun
@@ -50,6 +52,15 @@ class SessionStorage(ResourceHandle):
     @property
     def initialized(self) -> bool:
         return self._stored is not _UNSET
+
+
+def _new_resource(handle_op, name: str):
+    if handle_op.op_def is var_handle_op:
+        return SessionStorage(handle_op.attrs["dtype"], handle_op.attrs["shape"], name)
+    if handle_op.op_def is iterator_v2_op:
+        return new_iterator(handle_op)
+    raise InvalidArgumentError(None, handle_op, f"{handle_op.type} op '{handle_op.name}' "
+                               "has no kernel and no value was fed for it.")
 
 
 class _DefaultSessions(threading.local):
@@ -98,7 +109,7 @@ class Session:
         self._target = target
         self._config = config
         self._closed = False
-        self._storage: dict[str, SessionStorage] = {}
+        self._storage: dict = {}   # (handle op type, shared name) -> resource
         self._runs: dict = {}
         self._lock = threading.RLock()
         self._scopes: list = []
@@ -120,16 +131,17 @@ class Session:
     def sess_str(self) -> str:
         return self._target
 
-    def storage(self, handle_op) -> SessionStorage:
-        """This Session's storage for the Variable whose `VarHandleOp` is `handle_op`."""
+    def storage(self, handle_op):
+        """This Session's resource for a handle op of its graph: the storage of the Variable
+        whose `VarHandleOp` it is, or an iterator for an `IteratorV2`."""
         name = handle_op.attrs.get("shared_name") or handle_op.name
-        found = self._storage.get(name)
+        key = (handle_op.type, name)
+        found = self._storage.get(key)
         if found is None:
             with self._lock:
-                found = self._storage.get(name)
+                found = self._storage.get(key)
                 if found is None:
-                    found = self._storage[name] = SessionStorage(
-                        handle_op.attrs["dtype"], handle_op.attrs["shape"], name)
+                    found = self._storage[key] = _new_resource(handle_op, name)
         return found
 
     # --- running -----------------------------------------------------------------------------

@@ -21,7 +21,6 @@ from ..errors import InvalidArgumentError
 from ..execute.compile import compile_graph
 from ..graph.graph import FuncGraph
 from ..ops.array import placeholder_op
-from ..ops.graph_mode import var_handle_op
 from ..optimize import optimize
 from ..shapes import TensorType
 
@@ -80,7 +79,7 @@ class CompiledRun:
                 continue
             if op.op_def is placeholder_op:
                 raise _unfed_placeholder(op)
-            if op.op_def is var_handle_op:
+            if op.op_def.kernel is None:   # VarHandleOp, IteratorV2: the Session's resource
                 new = self._storage(run, op, handle_for(op))
             else:
                 new = self._copy(run, op, mapping, copied, tainted)
@@ -97,8 +96,11 @@ class CompiledRun:
 
     @staticmethod
     def _storage(run: FuncGraph, op, handle):
-        """The Session's storage for a Variable, captured where its `VarHandleOp` was."""
-        ph = run.placeholder(TensorType(d.resource, (), handle), op.name)
+        """The Session's resource for a Variable or an iterator, captured where its handle op
+        (`VarHandleOp`, `IteratorV2`) was."""
+        dtype = op.outputs[0].dtype
+        ph = run.placeholder(TensorType(dtype, (), handle if dtype is d.resource else None),
+                             op.name)
         run.captures[id(handle)] = (handle, ph)
         return ph.op
 

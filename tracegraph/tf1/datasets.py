@@ -1,0 +1,212 @@
+"""TF1's dataset iterators (`tf.compat.v1.data`): `make_initializable_iterator` and
+`make_one_shot_iterator`, whose state a Session keeps, as it keeps Variables.
+
+`IteratorV2` is the iterator's handle: it has no kernel, and each Session feeds it an iterator
+of its own (`Session.storage`). `iterator.initializer` is a `MakeIterator` op starting it on
+the dataset, `get_next()` an `IteratorGetNext` op (TensorFlow's `OutOfRangeError` at the end).
+A one-shot iterator starts itself on its first `get_next()` (`_OneShotGetNext`).
+
+`tf.compat.v1.data.Dataset` is `tf.data.Dataset` with these methods, as TensorFlow's
+`DatasetV1Adapter` wraps a TF2 dataset.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..data.dataset import DatasetV2
+from ..data.iterators import (
+    IteratorResource,
+    OwnedIterator,
+    component_types,
+    iterator_get_next_op,
+    make_iterator_op,
+)
+from ..data.records import VARIANT
+from ..data.structure import from_components
+from ..ops.registry import bind, current_context, defop
+from ..shapes import TensorType
+
+__all__ = ["Iterator", "make_initializable_iterator", "make_one_shot_iterator",
+           "DatasetV1", "iterator_v2_op", "new_iterator"]
+
+
+def _infer_handle(shared_name="", container="", output_types=(), output_shapes=()):
+    return VARIANT
+
+
+iterator_v2_op = defop(
+    "iterator_v2", "IteratorV2",
+    attrs={"shared_name": "", "container": "", "output_types": (), "output_shapes": ()},
+    infer=_infer_handle, kernel=None, flags={"placeholder"})
+
+
+def _infer_one_shot(dataset, iterator, output_types=(), output_shapes=()):
+    return tuple(TensorType(t, s) for t, s in zip(output_types, output_shapes))
+
+
+def _kernel_one_shot(dataset, iterator, output_types=(), output_shapes=()):
+    if iterator.node is None:
+        iterator.start(dataset)
+    return iterator.next_components()
+
+
+one_shot_get_next_op = defop(
+    "one_shot_get_next", "_OneShotGetNext", inputs=("dataset: variant", "iterator: variant"),
+    attrs={"output_types": (), "output_shapes": ()}, infer=_infer_one_shot,
+    kernel=_kernel_one_shot, stateful=True, num_outputs=None, flags={"external_state"})
+
+
+def new_iterator(handle_op) -> IteratorResource:
+    """A Session's iterator for an `IteratorV2` op (not started)."""
+    return IteratorResource()
+
+
+class Iterator:
+    """`tf.compat.v1.data.Iterator`: a TF1 graph's iterator over datasets of one structure."""
+
+    def __init__(self, handle, initializer, element_spec, dataset=None):
+        self._handle = handle
+        self._initializer = initializer
+        self._element_spec = element_spec
+        self._one_shot_dataset = dataset
+        types, shapes = component_types(element_spec)
+        self._attrs = {"output_types": types, "output_shapes": shapes}
+
+    @staticmethod
+    def _make(element_spec, shared_name=""):
+        types, shapes = component_types(element_spec)
+        return bind(iterator_v2_op, (), {"shared_name": shared_name, "output_types": types,
+                                         "output_shapes": shapes}, "Iterator")
+
+    @classmethod
+    def from_structure(cls, output_types, output_shapes=None, shared_name=None,
+                       output_classes=None):
+        """A reinitializable iterator: `make_initializer(dataset)` starts it on a dataset."""
+        from ..nest import map_structure
+        from ..shapes import TensorSpec
+        shapes = output_shapes if output_shapes is not None else \
+            map_structure(lambda _: None, output_types)
+        spec = map_structure(lambda t, s: TensorSpec(s, t), output_types, shapes)
+        return cls(cls._make(spec, shared_name or ""), None, spec)
+
+    @property
+    def initializer(self):
+        if self._initializer is None:
+            raise ValueError("The iterator does not have an initializer. This means it was "
+                             "likely created using `tf.data.Dataset.make_one_shot_iterator()`. "
+                             "For an initializable iterator, use "
+                             "`tf.data.Dataset.make_initializable_iterator()` instead.")
+        return self._initializer
+
+    def make_initializer(self, dataset, name=None):
+        """An op that (re)starts this iterator on `dataset`."""
+        return bind(make_iterator_op, (_variant(dataset), self._handle), {}, name)
+
+    def get_next(self, name=None):
+        if self._one_shot_dataset is not None:
+            components = bind(one_shot_get_next_op, (self._one_shot_dataset, self._handle),
+                              self._attrs, name)
+        else:
+            components = bind(iterator_get_next_op, (self._handle,), self._attrs, name)
+        components = components if isinstance(components, list) else [components]
+        return from_components(self._element_spec, components)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    @property
+    def output_types(self):
+        from ..nest import map_structure
+        return map_structure(lambda s: s.dtype, self._element_spec)
+
+    @property
+    def output_shapes(self):
+        from ..nest import map_structure
+        return map_structure(lambda s: s.shape, self._element_spec)
+
+
+def _variant(dataset):
+    return getattr(dataset, "_dataset", dataset)._variant
+
+
+def _check_graph(what: str):
+    if current_context().executing_eagerly:
+        raise RuntimeError(f"`{what}()` is not supported in eager mode. Use "
+                           "`for element in dataset` instead.")
+
+
+def make_initializable_iterator(dataset, shared_name=None):
+    """A TF1 graph's iterator over `dataset`; run `iterator.initializer` first."""
+    _check_graph("make_initializable_iterator")
+    spec = dataset.element_spec
+    handle = Iterator._make(spec, shared_name or "")
+    initializer = bind(make_iterator_op, (_variant(dataset), handle), {}, "MakeIterator")
+    return Iterator(handle, initializer, spec)
+
+
+def make_one_shot_iterator(dataset):
+    """A TF1 graph's iterator over `dataset` that starts on its first `get_next()`; eagerly,
+    a Python iterator."""
+    if current_context().executing_eagerly:
+        return OwnedIterator(getattr(dataset, "_dataset", dataset))
+    spec = dataset.element_spec
+    return Iterator(Iterator._make(spec), None, spec, dataset=_variant(dataset))
+
+
+class DatasetV1:
+    """`tf.compat.v1.data.Dataset`: a TF2 dataset with TF1's iterator methods. Every
+    transformation returns a `DatasetV1` again."""
+
+    def __init__(self, dataset):
+        self._dataset = dataset
+
+    def make_initializable_iterator(self, shared_name=None):
+        return make_initializable_iterator(self, shared_name)
+
+    def make_one_shot_iterator(self):
+        return make_one_shot_iterator(self)
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    @property
+    def output_types(self):
+        return Iterator(None, None, self.element_spec).output_types
+
+    @property
+    def output_shapes(self):
+        return Iterator(None, None, self.element_spec).output_shapes
+
+    def __iter__(self):
+        return iter(self._dataset)
+
+    def __getattr__(self, name):
+        found = getattr(self._dataset, name)
+        return _wrapping(found) if callable(found) else found
+
+    def __repr__(self):
+        return repr(self._dataset).replace("<", "<DatasetV1Adapter of ", 1)
+
+
+def _wrapping(fn):
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return DatasetV1(out) if isinstance(out, DatasetV2) else out
+    return call
+
+
+def _static(name):
+    def make(*args, **kwargs):
+        return DatasetV1(getattr(DatasetV2, name)(*args, **kwargs))
+    make.__name__ = name
+    return staticmethod(make)
+
+
+for _name in ("from_tensor_slices", "from_tensors", "range", "from_generator", "zip",
+              "list_files", "sample_from_datasets", "choose_from_datasets", "random"):
+    if hasattr(DatasetV2, _name):
+        setattr(DatasetV1, _name, _static(_name))
