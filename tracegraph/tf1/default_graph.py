@@ -62,7 +62,7 @@ def reset_default_graph() -> None:
                              "graph.")
     with _lock:
         _global_graph = Graph("default_graph")
-        _global_graph_used = False
+        _global_graph_used = eager_execution_disabled()   # TF: a global graph exists now
     if eager_execution_disabled():
         set_default_context(GraphContext(_global_graph))
 

@@ -50,6 +50,11 @@ class SessionStorage(ResourceHandle):
         self._stored = value
 
     @property
+    def raw_value(self):
+        """The value, or a mark for "uninitialized" (assigning it back restores that)."""
+        return self._stored
+
+    @property
     def initialized(self) -> bool:
         return self._stored is not _UNSET
 

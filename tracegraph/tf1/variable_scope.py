@@ -143,7 +143,7 @@ def variable_scope(name_or_scope=None, default_name=None, values=None, initializ
     parent = get_variable_scope()
     if isinstance(name_or_scope, VariableScope):
         base, full = name_or_scope, name_or_scope.name
-        name_scope = name_or_scope.original_name_scope or f"{full}/"
+        name_scope = full.split("/")[-1]   # a new name scope, as TensorFlow opens
         reuse = reuse or name_or_scope.reuse
     else:
         base = parent
@@ -217,11 +217,13 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          "VarScope?")
-    variable = _make(graph, full, shape, dtype, initializer or scope.initializer, trainable,
-                     collections, validate_shape, constraint or scope.constraint)
+    if initializer is None:
+        initializer = scope.initializer
+    variable = _make(graph, full, shape, dtype, initializer, trainable, collections,
+                     validate_shape, constraint if constraint is not None else scope.constraint)
     if store is not None:
         store[full] = variable
-    regularizer = regularizer or scope.regularizer
+    regularizer = regularizer if regularizer is not None else scope.regularizer
     if regularizer is not None and graph is not None:
         with graph.name_scope(""), graph.name_scope(f"{full}/Regularizer/"):
             loss = regularizer(variable)
