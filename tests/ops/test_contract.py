@@ -328,6 +328,14 @@ from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
 from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
 
 SAMPLES.update(_DATA_SAMPLES)
+# TF1's session-kept iterators (tf.compat.v1.data): the handle and a self-starting get_next.
+from tests.data.contract_samples import ATTRS as _ITERATOR_ATTRS  # noqa: E402
+from tests.data.contract_samples import RANGE as _RANGE  # noqa: E402
+
+SAMPLES.update({
+    "iterator_v2": [((), {"shared_name": "it", **_ITERATOR_ATTRS})],
+    "one_shot_get_next": [((_RANGE, "NEW_ITERATOR"), _ITERATOR_ATTRS)],
+})
 
 
 class RecordingWriter:
@@ -352,6 +360,9 @@ def _materialize(inputs):
             out.append(ResourceHandle(RecordingWriter(), d.resource, (), "writer"))
         elif isinstance(x, str) and x == "ITERATOR":
             out.append(_data_iterator())
+        elif isinstance(x, str) and x == "NEW_ITERATOR":   # not started yet
+            from tracegraph.data.iterators import IteratorResource
+            out.append(IteratorResource())
         else:
             out.append(x)
     return out
@@ -441,6 +452,9 @@ def test_inference_matches_kernel(name, index, capsys):
         if out[0].dtype is d.resource:  # VarHandleOp: a handle to a variable of that type
             assert out[0].shape == () and out[0].value.shape == attrs["shape"]
             assert out[0].value.dtype == attrs["dtype"]
+            return
+        if out[0].dtype is d.variant:  # IteratorV2: a Session feeds it its iterator
+            assert out[0].shape == ()
             return
         assert out[0].shape == attrs["shape"] and out[0].dtype == attrs["dtype"]
         return

@@ -32,7 +32,7 @@ def test_one_shot_iterator_and_structures():
         it = v1.data.make_one_shot_iterator(ds)
         element = it.get_next()
         with pytest.raises(ValueError, match="does not have an initializer"):
-            it.initializer
+            _ = it.initializer
         s = v1.Session()
         first = s.run(element)
         assert first["a"] == 1 and list(first["b"]) == [1., 2.]

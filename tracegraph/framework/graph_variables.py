@@ -20,9 +20,9 @@ from ..ops.registry import (
     context_scope,
     convert_to_tensor,
     current_context,
-    init_scope_context,
 )
 from ..shapes import TensorShape, format_shape, shapes_compatible
+from .contexts import init_scope_context
 from .variables import Variable, variable_name
 
 __all__ = ["GraphVariable", "SESSION_HOOKS", "GLOBAL_VARIABLES", "LOCAL_VARIABLES",

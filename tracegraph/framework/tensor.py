@@ -13,9 +13,10 @@ from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state, init_scope_context
+from ..ops.registry import NO_ATTRS, _state
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
+from .contexts import init_scope_context
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text",
            "compares_values"]

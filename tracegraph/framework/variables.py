@@ -17,8 +17,9 @@ import numpy as np
 
 from .. import dtypes as d
 from ..ops import state as state_ops
-from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context, init_scope_context
+from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
+from .contexts import init_scope_context
 from .tensor import EagerTensor, Reference, TensorOperators, compares_values, numpy_text
 
 __all__ = ["Variable", "ResourceHandle", "variable_name"]

@@ -26,7 +26,6 @@ from .. import dtypes as d
 __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
     "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
-    "default_context", "init_scope_context",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
     "defgrad", "GRADIENT_HOOKS",
     "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
@@ -267,28 +266,6 @@ def set_default_context(ctx) -> None:
 
 def current_context():
     return _state.current
-
-
-def default_context():
-    """The context every thread starts in: the eager context, or the default graph's once eager
-    execution is disabled (`tf.compat.v1.disable_eager_execution`)."""
-    return _ContextState.default
-
-
-def _builds_function(ctx) -> bool:
-    return getattr(getattr(ctx, "graph", None), "building_function", False)
-
-
-def init_scope_context():
-    """The context `tf.init_scope` lifts into: the innermost one not building a function (the
-    eager context, or a TF1 graph: `tf.Graph().as_default()`, or eager execution disabled)."""
-    ctx = _state.current
-    if not _builds_function(ctx):
-        return ctx
-    for ctx in reversed(_state.stack):
-        if not _builds_function(ctx):
-            return ctx
-    return _ContextState.default
 
 
 class context_scope:  # noqa: N801 - used like a function: `with context_scope(ctx):`

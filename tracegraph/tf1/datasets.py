@@ -1,10 +1,10 @@
 """TF1's dataset iterators (`tf.compat.v1.data`): `make_initializable_iterator` and
 `make_one_shot_iterator`, whose state a Session keeps, as it keeps Variables.
 
-`IteratorV2` is the iterator's handle: it has no kernel, and each Session feeds it an iterator
-of its own (`Session.storage`). `iterator.initializer` is a `MakeIterator` op starting it on
-the dataset, `get_next()` an `IteratorGetNext` op (TensorFlow's `OutOfRangeError` at the end).
-A one-shot iterator starts itself on its first `get_next()` (`_OneShotGetNext`).
+The iterator's handle op has no kernel: each Session feeds it an iterator of its own
+(`Session.storage`). `iterator.initializer` starts it on the dataset, `get_next()` produces
+the next element (TensorFlow's `OutOfRangeError` at the end); a one-shot iterator starts
+itself on its first `get_next()` (the records: `data/session_iterators.py`).
 
 `tf.compat.v1.data.Dataset` is `tf.data.Dataset` with these methods, as TensorFlow's
 `DatasetV1Adapter` wraps a TF2 dataset.
@@ -22,39 +22,12 @@ from ..data.iterators import (
     iterator_get_next_op,
     make_iterator_op,
 )
-from ..data.records import VARIANT
+from ..data.session_iterators import iterator_v2_op, one_shot_get_next_op
 from ..data.structure import from_components
-from ..ops.registry import bind, current_context, defop
-from ..shapes import TensorType
+from ..ops.registry import bind, current_context
 
 __all__ = ["Iterator", "make_initializable_iterator", "make_one_shot_iterator",
-           "DatasetV1", "iterator_v2_op", "new_iterator"]
-
-
-def _infer_handle(shared_name="", container="", output_types=(), output_shapes=()):
-    return VARIANT
-
-
-iterator_v2_op = defop(
-    "iterator_v2", "IteratorV2",
-    attrs={"shared_name": "", "container": "", "output_types": (), "output_shapes": ()},
-    infer=_infer_handle, kernel=None, flags={"placeholder"})
-
-
-def _infer_one_shot(dataset, iterator, output_types=(), output_shapes=()):
-    return tuple(TensorType(t, s) for t, s in zip(output_types, output_shapes))
-
-
-def _kernel_one_shot(dataset, iterator, output_types=(), output_shapes=()):
-    if iterator.node is None:
-        iterator.start(dataset)
-    return iterator.next_components()
-
-
-one_shot_get_next_op = defop(
-    "one_shot_get_next", "_OneShotGetNext", inputs=("dataset: variant", "iterator: variant"),
-    attrs={"output_types": (), "output_shapes": ()}, infer=_infer_one_shot,
-    kernel=_kernel_one_shot, stateful=True, num_outputs=None, flags={"external_state"})
+           "DatasetV1", "new_iterator"]
 
 
 def new_iterator(handle_op) -> IteratorResource:
@@ -142,7 +115,7 @@ def make_initializable_iterator(dataset, shared_name=None):
     _check_graph("make_initializable_iterator")
     spec = dataset.element_spec
     handle = Iterator._make(spec, shared_name or "")
-    initializer = bind(make_iterator_op, (_variant(dataset), handle), {}, "MakeIterator")
+    initializer = bind(make_iterator_op, (_variant(dataset), handle), {}, None)
     return Iterator(handle, initializer, spec)
 
 

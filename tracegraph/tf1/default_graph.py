@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import threading
 
+from ..framework.contexts import default_context
 from ..framework.eager import EAGER
 from ..graph.building import GraphContext
 from ..graph.graph import Graph
-from ..ops.registry import current_context, default_context, set_default_context
+from ..ops.registry import current_context, set_default_context
 
 __all__ = ["get_default_graph", "reset_default_graph", "disable_eager_execution",
            "enable_eager_execution", "executing_eagerly_outside_functions",
@@ -85,5 +86,5 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 
 def executing_eagerly_outside_functions() -> bool:
     """Whether the code outside every function being traced runs eagerly."""
-    from ..ops.registry import init_scope_context
+    from ..framework.contexts import init_scope_context
     return init_scope_context().executing_eagerly

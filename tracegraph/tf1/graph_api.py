@@ -8,11 +8,12 @@ initializers are no-ops (None), as here.
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..framework.contexts import init_scope_context
 from ..framework.graph_variables import GLOBAL_VARIABLES, LOCAL_VARIABLES, TRAINABLE_VARIABLES
 from ..library.logging import no_op
 from ..ops.array import placeholder_op
 from ..ops.graph_mode import placeholder_with_default_op, var_is_initialized_op
-from ..ops.registry import bind, convert_to_tensor, current_context, init_scope_context
+from ..ops.registry import bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
 from .variable_scope import REGULARIZATION_LOSSES
 

@@ -15,9 +15,10 @@ import enum
 import threading
 
 from .. import dtypes as d
+from ..framework.contexts import init_scope_context
 from ..framework.graph_variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES
 from ..framework.variables import Variable
-from ..ops.registry import context_scope, current_context, init_scope_context
+from ..ops.registry import context_scope, current_context
 from ..shapes import TensorShape, format_shape
 from .initializers import default_initializer
 
