@@ -137,3 +137,11 @@ from .tf1 import session as _session  # noqa: E402
 compat = _types.SimpleNamespace(v1=_compat_v1, v2=_sys.modules[__name__])
 # Wiring: a TF1 graph's Variable evaluates itself in a Session (the layer above it).
 _graph_variables.SESSION_HOOKS.update(run=_session.run_in_session, load=_session.load_in_session)
+
+# tf.profiler (issue 24): tf.profiler.experimental.start/stop, Profile, Trace.
+from . import profiler as _profiler  # noqa: E402
+
+profiler = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
+    start=_profiler.start, stop=_profiler.stop, Profile=_profiler.Profile,
+    Trace=_profiler.Trace, ProfilerOptions=_profiler.ProfilerOptions,
+    warmup=_profiler.warmup))

@@ -83,7 +83,7 @@ def update_optimizer_options(values: dict) -> None:
     with _lock:
         optimizer_options.update(values)
         optimizer_version += 1
-        optimizer_key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
+        optimizer_key = _compile_key()
 
 
 def reset_optimizer_options() -> None:
@@ -91,7 +91,26 @@ def reset_optimizer_options() -> None:
     with _lock:
         optimizer_options.clear()
         optimizer_version += 1
-        optimizer_key = ()
+        optimizer_key = _compile_key()
+
+
+# Whether a profile is being taken (`tf.profiler.experimental.start`): compiled graphs are timed
+# op by op then, so the flag joins the key under which a function keeps its compiled code (the
+# untimed code, kept, runs again once the profile stops).
+profiling = 0   # 0, or the number of the profile being taken (1 for the first, ...)
+
+
+def set_profiling(number: int) -> None:
+    global optimizer_version, optimizer_key, profiling
+    with _lock:
+        profiling = number
+        optimizer_version += 1
+        optimizer_key = _compile_key()
+
+
+def _compile_key() -> tuple:
+    key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
+    return (*key, ("profiling", str(profiling))) if profiling else key
 
 
 def list_physical_devices(device_type=None) -> list:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import weakref
 
+from .. import profiling
 from ..graph.graph import Graph
 from .codegen import generate
 from .interpreter import Interpreter
@@ -77,14 +78,33 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     name = name or graph.name
     fn = _build(graph, inputs, outputs, constants, executor, name)
     if _compile_hook is not None and executor != "interpreter":
-        return _compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs, constants,
-                                                             other, name), executor)
+        fn = _compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs, constants,
+                                                           other, name), executor)
+    if profiling.recorder is not None:
+        fn = _TimedCall(fn, profiling.recorder, name)
     return fn
+
+
+class _TimedCall:
+    """A compiled graph whose calls are events of the profile being taken (the function's
+    name), around the events of its ops."""
+
+    def __init__(self, fn, recorder, name: str):
+        self.fn, self.recorder, self.name = fn, recorder, name
+        self.source = getattr(fn, "source", None)
+
+    def __call__(self, *values):
+        start = profiling.now()
+        try:
+            return self.fn(*values)
+        finally:
+            self.recorder.event(self.name, start, profiling.now(),
+                                stats={"tf_function_call": "traced"})
 
 
 def compile_subgraph(graph: Graph, executor: str):
     """A sub-graph (branch, body, called function) as a callable of its inputs and captures."""
-    key = (id(graph), executor)
+    key = (id(graph), executor, profiling.recorder)   # timed for the profile being taken
     fn = _SUBGRAPHS.get(key)
     if fn is None:
         inputs = list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
@@ -107,5 +127,6 @@ def forget_compiled_subgraphs(graph: Graph) -> None:
     for op in graph.operations:
         for _, sub in op.subgraphs():
             for executor in EXECUTORS:
-                _SUBGRAPHS.pop((id(sub), executor), None)
+                for key in [k for k in _SUBGRAPHS.keys() if k[:2] == (id(sub), executor)]:
+                    _SUBGRAPHS.pop(key, None)
             forget_compiled_subgraphs(sub)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 
+from .. import profiling
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..framework.variables import ResourceHandle
 from ..ops.graph_mode import var_handle_op
@@ -164,7 +165,7 @@ class Session:
         if not mapper.tensors and not mapper.targets:
             return mapper.results([], self.storage)
         key = (tuple(id(t) for t in mapper.tensors), tuple(id(op) for op in mapper.targets),
-               tuple(id(t) for t in fed))
+               tuple(id(t) for t in fed), profiling.recorder)   # timed while profiling
         compiled = self._runs.get(key)
         if compiled is None:
             with self._lock:
