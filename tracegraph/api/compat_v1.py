@@ -32,6 +32,17 @@ initializers = _types.SimpleNamespace(
     global_variables=None, local_variables=None, variables=None)
 del _init
 
+from ..tf1 import optimizers as _optimizers  # noqa: E402
+
+
+def _train_namespace():
+    """`tf.compat.v1.train`: TF1's optimizers and global step, over `tf.train`'s names."""
+    import tracegraph
+    names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
+    names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
+    return _types.SimpleNamespace(**{k: v for k, v in names.items() if not k.startswith("__")})
+
+
 data = _types.SimpleNamespace(
     Dataset=DatasetV1, Iterator=Iterator,  # noqa: F405
     make_initializable_iterator=make_initializable_iterator,  # noqa: F405
@@ -73,6 +84,9 @@ def set_random_seed(seed) -> None:
 
 
 def __getattr__(name):
+    if name == "train":   # built on first use: tf.train is bound after this module
+        globals()["train"] = _train_namespace()
+        return globals()["train"]
     import tracegraph
     try:
         return getattr(tracegraph, name)

@@ -42,6 +42,7 @@ from .variable_scope import (
     get_variable_scope,
     variable_scope,
 )
+from .wrap_function import WrappedFunction, wrap_function
 
 __all__ = [
     "disable_eager_execution", "enable_eager_execution", "executing_eagerly_outside_functions",
@@ -52,5 +53,6 @@ __all__ = [
     "placeholder_with_default", "trainable_variables", "variables_initializer",
     "InteractiveSession", "Session", "get_default_session", "AUTO_REUSE", "VariableScope",
     "get_variable", "get_variable_scope", "variable_scope", "DatasetV1", "Iterator",
-    "make_initializable_iterator", "make_one_shot_iterator",
+    "make_initializable_iterator", "make_one_shot_iterator", "WrappedFunction",
+    "wrap_function",
 ]

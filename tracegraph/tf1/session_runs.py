@@ -24,7 +24,7 @@ from ..ops.array import placeholder_op
 from ..optimize import optimize
 from ..shapes import TensorType
 
-__all__ = ["CompiledRun", "needed_ops"]
+__all__ = ["CompiledRun", "needed_ops", "pruned_copy"]
 
 _runs = itertools.count(1)
 
@@ -58,65 +58,77 @@ def _unfed_placeholder(op) -> InvalidArgumentError:
         f"{tf_type_name(t.dtype)} and shape {_shape_text(t.dims)}\n\t [[{{{{node {op.name}}}}}]]")
 
 
+def pruned_copy(graph, tensors, targets, fed, capture_for, name: str) -> FuncGraph:
+    """A function graph of the ops of `graph` that `tensors` and `targets` need, stopping at
+    the `fed` tensors (its inputs, in order); its outputs are `tensors`. `capture_for(op)`
+    gives the value an op without a kernel stands for (a Session's Variable storage, a
+    function's capture), captured in its place; a placeholder with none must be fed."""
+    fed_ids = {id(t) for t in fed}
+    needed = needed_ops(tensors, targets, fed_ids)
+    run = FuncGraph(name)
+    mapping: dict[int, object] = {}
+    for t in fed:
+        ph = run.placeholder(TensorType(t.dtype, t.dims), f"feed/{t.op.name}")
+        run.inputs.append(ph)
+        mapping[id(t)] = ph
+    copied: dict[int, object] = {}
+    tainted: set[int] = set(mapping)   # tensors whose value a feed may change
+    for op in graph.operations:
+        if id(op) not in needed:
+            continue
+        value = capture_for(op) if op.op_def.kernel is None else None
+        if value is not None:
+            new = _capture(run, op, value)
+        elif op.op_def is placeholder_op:
+            raise _unfed_placeholder(op)
+        else:
+            new = _copy(run, op, mapping, copied, tainted)
+        copied[id(op)] = new
+        for old_t, new_t in zip(op.outputs, new.outputs):
+            mapping.setdefault(id(old_t), new_t)
+    run.outputs = [mapping[id(t)] for t in tensors]
+    return run
+
+
+def _capture(run: FuncGraph, op, value):
+    """`value` (a Session's Variable storage or iterator, a function's capture) captured where
+    the op without a kernel that stands for it was."""
+    dtype = op.outputs[0].dtype
+    ph = run.placeholder(TensorType(dtype, op.outputs[0].dims,
+                                    value if dtype is d.resource else None), op.name)
+    run.captures[id(value)] = (value, ph)
+    return ph.op
+
+
+def _copy(run: FuncGraph, op, mapping, copied, tainted):
+    inputs = [mapping[id(t)] for t in op.inputs]
+    controls = [copied[id(c)] for c in op.control_inputs]
+    if any(id(t) in tainted for t in op.inputs):
+        # downstream of a feed: values inferred from what the feed replaces do not hold
+        new = run.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
+                                [TensorType(t.dtype, t.dims) for t in op.outputs],
+                                controls, op.source)
+        tainted.update(id(t) for t in op.outputs)
+        return new
+    return run.copy_operation(op, op.name, inputs, controls)
+
+
 class CompiledRun:
     """A run signature (fetched tensors, target ops, fed tensors) of one Session, compiled.
 
     `__call__(feed_values)` returns the fetched values in `tensors`' order."""
 
     def __init__(self, graph, tensors, targets, fed, handle_for, executor: str = "codegen"):
-        fed_ids = {id(t) for t in fed}
-        needed = needed_ops(tensors, targets, fed_ids)
-        run = FuncGraph(f"session_run_{next(_runs)}")
-        mapping: dict[int, object] = {}
-        for t in fed:
-            ph = run.placeholder(TensorType(t.dtype, t.dims), f"feed/{t.op.name}")
-            run.inputs.append(ph)
-            mapping[id(t)] = ph
-        copied: dict[int, object] = {}
-        tainted: set[int] = set(mapping)   # tensors whose value a feed may change
-        for op in graph.operations:
-            if id(op) not in needed:
-                continue
-            if op.op_def is placeholder_op:
-                raise _unfed_placeholder(op)
-            if op.op_def.kernel is None:   # VarHandleOp, IteratorV2: the Session's resource
-                new = self._storage(run, op, handle_for(op))
-            else:
-                new = self._copy(run, op, mapping, copied, tainted)
-            copied[id(op)] = new
-            for old_t, new_t in zip(op.outputs, new.outputs):
-                mapping.setdefault(id(old_t), new_t)
-        run.outputs = [mapping[id(t)] for t in tensors]
+        def capture_for(op):
+            return None if op.op_def is placeholder_op else handle_for(op)
+        run = pruned_copy(graph, tensors, targets, fed, capture_for,
+                          f"session_run_{next(_runs)}")
         self.graph = run
         optimized, self.report = optimize(run)
         constants = [(ph, value) for value, ph in optimized.captures.values()]
         self._fn = compile_graph(optimized, list(optimized.inputs), list(optimized.outputs),
                                  constants, executor, run.name)
         self.optimized_graph = optimized
-
-    @staticmethod
-    def _storage(run: FuncGraph, op, handle):
-        """The Session's resource for a Variable or an iterator, captured where its handle op
-        (`VarHandleOp`, `IteratorV2`) was."""
-        dtype = op.outputs[0].dtype
-        ph = run.placeholder(TensorType(dtype, (), handle if dtype is d.resource else None),
-                             op.name)
-        run.captures[id(handle)] = (handle, ph)
-        return ph.op
-
-    @staticmethod
-    def _copy(run: FuncGraph, op, mapping, copied, tainted):
-        inputs = [mapping[id(t)] for t in op.inputs]
-        controls = [copied[id(c)] for c in op.control_inputs]
-        if any(id(t) in tainted for t in op.inputs):
-            # downstream of a feed: values inferred from what the feed replaces do not hold
-            new = run.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
-                                    [TensorType(t.dtype, t.dims) for t in op.outputs],
-                                    controls, op.source)
-            tainted.update(id(t) for t in op.outputs)
-            tainted.update(id(t) for t in new.outputs)
-            return new
-        return run.copy_operation(op, op.name, inputs, controls)
 
     def __call__(self, feed_values):
         return self._fn(*feed_values)

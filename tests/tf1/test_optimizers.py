@@ -1,0 +1,77 @@
+"""TF1's optimizers in a TF1 graph and eagerly: the variables after five steps of TF 2.21's
+GradientDescent, Momentum (and Nesterov) and Adam on the same problem, their names and ops."""
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+
+v1 = tf.compat.v1
+XS = np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32)
+YS = np.array([[1.], [2.], [3.]], np.float32)
+
+# TF 2.21: w, b and the last loss after 5 steps
+EXPECTED = {
+    "GradientDescent": ([0.675088, -0.06834], [0.156572], 0.04016),
+    "Momentum": ([0.697104, -0.024872], [0.178024], 1.552652),
+    "Nesterov": ([0.651627, -0.075798], [0.172575], 0.039935),
+    "Adam": ([0.802247, 0.006274], [0.420402], 0.903944),
+}
+
+
+def _make(kind):
+    return {"GradientDescent": lambda: v1.train.GradientDescentOptimizer(0.01),
+            "Momentum": lambda: v1.train.MomentumOptimizer(0.01, 0.9),
+            "Nesterov": lambda: v1.train.MomentumOptimizer(0.01, 0.9, use_nesterov=True),
+            "Adam": lambda: v1.train.AdamOptimizer(0.1)}[kind]()
+
+
+@pytest.mark.parametrize("kind", sorted(EXPECTED))
+def test_five_steps_as_tensorflow(kind):
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 2])
+        y = v1.placeholder(tf.float32, [None, 1])
+        w = tf.Variable([[0.5], [-0.3]], name="w")
+        b = tf.Variable([0.1], name="b")
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+        step = v1.train.get_or_create_global_step()
+        train = _make(kind).minimize(loss, global_step=step)
+        assert train.name == ("Adam" if kind == "Adam" else
+                              "GradientDescent" if kind == "GradientDescent" else "Momentum")
+        with v1.Session() as s:
+            s.run(v1.global_variables_initializer())
+            for _ in range(5):
+                _, last = s.run([train, loss], {x: XS, y: YS})
+            want_w, want_b, want_loss = EXPECTED[kind]
+            np.testing.assert_allclose(s.run(w).ravel(), want_w, rtol=1e-4, atol=1e-6)
+            np.testing.assert_allclose(s.run(b), want_b, rtol=1e-4, atol=1e-6)
+            assert last == pytest.approx(want_loss, rel=1e-4)
+            assert s.run(step) == 5
+
+
+def test_slots_are_global_variables_named_after_the_variable():
+    with tf.Graph().as_default():
+        w = tf.Variable([[0.5], [-0.3]], name="w")
+        b = tf.Variable([0.1], name="b")
+        opt = v1.train.AdamOptimizer(0.1)
+        opt.minimize(tf.reduce_sum(w * w) + tf.reduce_sum(b))
+        assert [v.name for v in v1.global_variables()] == [
+            "w:0", "b:0", "beta1_power:0", "beta2_power:0", "w/Adam:0", "w/Adam_1:0",
+            "b/Adam:0", "b/Adam_1:0"]
+        assert v1.trainable_variables() == [w, b]
+        assert opt.get_slot(w, "m").name == "w/Adam:0" and opt.get_slot_names() == ["m", "v"]
+        with pytest.raises(ValueError, match="No variables to optimize."):
+            with tf.Graph().as_default():
+                opt.minimize(tf.constant(1.0) * 2)
+
+
+def test_eagerly_minimize_takes_a_loss_function():
+    w = tf.Variable([1.0, -2.0])
+    opt = v1.train.AdamOptimizer(0.1)
+    for _ in range(3):
+        assert opt.minimize(lambda: tf.reduce_sum(w * w)) is None
+    np.testing.assert_allclose(w.numpy(), [0.701587, -1.700624], rtol=1e-5)   # TF 2.21
+    assert [v.name for v in opt.variables()] == ["Variable/Adam:0", "Variable/Adam_1:0",
+                                                 "beta1_power:0", "beta2_power:0"]
+    with pytest.raises(RuntimeError, match="should be a function when eager execution"):
+        v1.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0))
