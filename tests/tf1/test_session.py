@@ -250,3 +250,25 @@ def test_eager_session_use_is_refused():
         v1.placeholder(tf.float32)
     assert v1.global_variables_initializer() is None
     assert v1.global_variables() == [] and v1.trainable_variables() == []
+
+
+def test_tf_function_called_in_a_tf1_graph(graph):
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def f(x):
+        return x * v
+
+    y = f(tf.constant(2.0))
+    assert y.graph is graph and y.op.type in ("PartitionedCall", "StatefulPartitionedCall")
+    with v1.Session() as s:
+        s.run(v1.global_variables_initializer())
+        assert s.run(y) == 6.0
+        s.run(v.assign_add(1.0))
+        assert s.run(y) == 8.0
+    with tf.Graph().as_default():   # another graph: traces of its own
+        w = tf.Variable(10.0)
+        z = tf.function(lambda x: x + w)(tf.constant(1.0))
+        with v1.Session() as s:
+            s.run(w.initializer)
+            assert s.run(z) == 11.0

@@ -21,6 +21,8 @@ def _attr_key(value):
         return ("graph", id(value))
     if isinstance(value, (list, tuple)):
         return tuple(_attr_key(v) for v in value)
+    if isinstance(value, dict):   # a dataset's element spec of a dict structure
+        return ("dict", tuple((k, _attr_key(v)) for k, v in value.items()))
     if isinstance(value, float) and value != value:
         return ("nan",)
     return value

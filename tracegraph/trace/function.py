@@ -18,6 +18,7 @@ import types
 import weakref
 
 from .. import config as _config
+from ..framework.contexts import init_scope_context
 from ..framework.eager import EAGER
 from ..framework.tape import active_tapes
 from ..framework.tensor import EagerTensor
@@ -208,10 +209,27 @@ class Function(PolymorphicFunction):
     def _call_slow(self, args, kwargs):
         if _config._run_eagerly:
             return self._bind(self._python_function)(*args, **kwargs)
+        graph = getattr(init_scope_context(), "graph", None)
+        if graph is not None:
+            # In a TF1 graph (`tf.Graph().as_default()`, eager execution disabled): traces of
+            # its own, which read its tensors and Variables, and a call op in it.
+            cf, value_canonical = self._table_of(graph).concrete_for(args, kwargs)
+            return cf.call_in_graph(value_canonical)
         return super()._call_slow(args, kwargs)
 
+    def _table_of(self, graph) -> CallTable:
+        """The trace cache of calls made in the TF1 graph `graph`."""
+        tables = self.__dict__.setdefault("_tf1_tables", weakref.WeakKeyDictionary())
+        table = tables.get(graph)
+        if table is None:
+            table = tables[graph] = CallTable(
+                self._name, self._signature, self._input_signature,
+                trace=lambda canonical: self._trace(canonical, graph),
+                reduce_retracing=self.call_table.reduce_retracing, max_traces=self.max_traces)
+        return table
+
     # --- tracing -------------------------------------------------------------------------------
-    def _trace(self, canonical) -> ConcreteFunction:
+    def _trace(self, canonical, outer_graph=None) -> ConcreteFunction:
         """The call table's `trace`: a new ConcreteFunction for canonical arguments."""
         created = []
 
@@ -221,7 +239,8 @@ class Function(PolymorphicFunction):
             created.append(variable)
 
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            on_variable_created, self.executor, self._traced_callable())
+                            on_variable_created, self.executor, self._traced_callable(),
+                            outer_graph)
         if created:
             # As TensorFlow: a first trace that created Variables is traced again with
             # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
@@ -230,7 +249,8 @@ class Function(PolymorphicFunction):
             self._variables_frozen = True
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                                on_variable_created, self.executor, self._traced_callable())
+                                on_variable_created, self.executor, self._traced_callable(),
+                                outer_graph)
         self._tracing_count += 1
         self._variables_frozen = True
         return cf

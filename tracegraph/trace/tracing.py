@@ -149,9 +149,11 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
-                   on_variable_created, executor: str, call_function=None) -> ConcreteFunction:
-    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
-    graph = FuncGraph(name)
+                   on_variable_created, executor: str, call_function=None,
+                   outer_graph=None) -> ConcreteFunction:
+    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction
+    (whose graph may read tensors of `outer_graph`, a TF1 graph it is called in)."""
+    graph = FuncGraph(name, outer_graph)
     input_paths: list = []
     symbolic = _symbolic_args(graph, canonical, input_paths)
     args, kwargs = rebuild_call(signature, symbolic)
