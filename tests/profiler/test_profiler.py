@@ -18,12 +18,15 @@ from tracegraph.profiler.xspace import messages
 @pytest.fixture(autouse=True)
 def _one_executor():
     """The suite runs every graph on the interpreter too (a cross-check): here it would time
-    each op twice."""
+    each op twice; its jit and parallel modes would fuse or split the graphs tested here."""
     from tracegraph.execute.crosscheck import crosscheck, set_crosscheck
-    was = crosscheck()
+    from tracegraph.trace import function
+    was, forced = crosscheck(), function.FORCE_EXECUTOR
     set_crosscheck(False)
+    function.FORCE_EXECUTOR = None   # the code generator's lines, not fused clusters
     yield
     set_crosscheck(was)
+    function.FORCE_EXECUTOR = forced
 
 
 def _space(logdir):
