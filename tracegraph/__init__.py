@@ -101,8 +101,9 @@ def executing_eagerly() -> bool:
     return current_context().executing_eagerly
 
 
-def is_tensor(x) -> bool:
-    return isinstance(x, (Tensor, Variable))
+from .framework.core_types import is_tensor  # noqa: E402
+from .framework.indexed_slices import IndexedSlices  # noqa: E402
+from .framework.variable_enums import VariableAggregation, VariableSynchronization  # noqa: E402
 
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test

@@ -142,6 +142,8 @@ SAMPLES.update({
     "assign_variable": [(("HANDLE", F), {})],
     "assign_add_variable": [(("HANDLE", F), {})],
     "assign_sub_variable": [(("HANDLE", F), {})],
+    **{f"resource_scatter_{kind}": [(("HANDLE", i32(1, 0), F2[::-1]), {})]
+       for kind in ("update", "add", "sub", "mul", "div", "min", "max")},
     "const": [((), {"value": F, "dtype": d.float32})],
     "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
     "identity": [((F,), {})], "stop_gradient": [((I,), {})],

@@ -17,12 +17,13 @@ from ..library.math import cast, subtract
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
+from .core_types import CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["RaggedTensor", "constant", "is_ragged"]
 
 
-class RaggedTensor:
+class RaggedTensor(CompositeTensor):
     """Rows of varying length: `values` split by `row_splits` (see the module docstring)."""
 
     __slots__ = ("_values", "_row_splits")

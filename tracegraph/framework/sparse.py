@@ -20,12 +20,13 @@ from ..ops.sparse import (
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
+from .core_types import CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul", "reorder"]
 
 
-class SparseTensor:
+class SparseTensor(CompositeTensor):
     """`SparseTensor(indices, values, dense_shape)`: the non-default entries of a tensor."""
 
     __slots__ = ("_indices", "_values", "_dense_shape")

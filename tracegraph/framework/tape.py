@@ -41,6 +41,7 @@ from .backprop import (
     backprop,
 )
 from .tensor import Tensor
+from .tensor_protocol import convert_inputs
 from .variables import ResourceHandle, Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients", "active_tapes"]
@@ -68,6 +69,7 @@ class _Recording:
         tape = self.tape
         if not tape._recording:
             return self.inner.apply(op, inputs, attrs, name)
+        inputs = convert_inputs(op, inputs)  # protocol objects read through this tape
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:

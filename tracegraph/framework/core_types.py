@@ -1,0 +1,31 @@
+"""The abstract types TensorFlow checks with `isinstance` (`tf.__internal__.types.Tensor`,
+`tf.__internal__.CompositeTensor`) and `tf.is_tensor`.
+
+`Tensor` here is TF's `tensorflow.python.types.core.Tensor`: the base of `tf.Tensor` and
+`tf.Variable`, and of any class that wants ops to take it (Keras's variables derive from it and
+give their value through `__tf_tensor__`). `CompositeTensor` is the base of values made of
+several tensors (`tf.SparseTensor`, `tf.RaggedTensor`, `tf.IndexedSlices`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["Tensor", "CompositeTensor", "is_tensor"]
+
+
+class Tensor:
+    """The type every tensor-like value derives from (TF's `types.core.Tensor`)."""
+
+    __slots__ = ()
+
+
+class CompositeTensor:
+    """A value made of several tensors (TF's `composite_tensor.CompositeTensor`)."""
+
+    __slots__ = ()
+
+
+def is_tensor(x) -> bool:
+    """`tf.is_tensor`: a tensor, a Variable, a composite tensor (sparse, ragged, indexed
+    slices), an instance of a class deriving `tf.__internal__.types.Tensor`, or an object that
+    says `is_tensor_like`; NumPy arrays and Python values are not."""
+    return isinstance(x, (Tensor, CompositeTensor)) or getattr(x, "is_tensor_like", False)
