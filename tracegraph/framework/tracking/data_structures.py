@@ -6,8 +6,8 @@ it compares equal to the plain list) whose Trackable elements are its children "
 a dict becomes a `_DictWrapper` (a `dict` subclass, children named by key), a plain tuple
 holding Trackables, lists or dicts a `_TupleWrapper` (a `tuple` subclass; namedtuples stay as
 they are). Lists and dicts nested inside are wrapped the same way, so a checkpoint reaches a
-Variable held anywhere in them. `NoDependency(value)` stores the value as it is; subclasses of list and dict (Keras's own
-tracked collections) are left alone, as TensorFlow leaves them.
+Variable held anywhere in them. `NoDependency(value)` stores the value as it is; subclasses of
+list and dict (Keras's own tracked collections) are left alone, as TensorFlow leaves them.
 """
 
 from __future__ import annotations
