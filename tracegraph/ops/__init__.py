@@ -7,6 +7,7 @@ Importing this package registers every op (the registry is filled at import, STY
 
 from . import (  # noqa: F401
     array,
+    bitcast,
     cluster,
     conv_grad,
     indexing,
@@ -21,6 +22,7 @@ from . import (  # noqa: F401
     nn_grad,
     python_call,
     random,
+    random_stateless,
     rearrange,
     reduce,
     sequences,
