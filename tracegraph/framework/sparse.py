@@ -17,6 +17,8 @@ from ..ops.sparse import (
     sparse_dense_add_op,
     sparse_dense_matmul_op,
     sparse_reorder_op,
+    sparse_sparse_maximum_op,
+    sparse_sparse_minimum_op,
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
@@ -147,3 +149,21 @@ def reorder(sp_input, name=None):
     indices, values = bind(sparse_reorder_op, (sp.indices, sp.values, sp.dense_shape),
                            NO_ATTRS, name)
     return SparseTensor(indices, values, sp.dense_shape)
+
+
+def _extremum(op, sp_a, sp_b, name):
+    a, b = _sparse(sp_a, "tf.sparse.maximum"), _sparse(sp_b, "tf.sparse.maximum")
+    indices, values = bind(op, (a.indices, a.values, a.dense_shape, b.indices,
+                                convert_to_tensor(b.values, dtype=a.dtype), b.dense_shape),
+                           NO_ATTRS, name)
+    return SparseTensor(indices, values, a.dense_shape)
+
+
+def maximum(sp_a, sp_b, name=None):
+    """`tf.sparse.maximum`: the larger value at each entry of either (missing entries are 0)."""
+    return _extremum(sparse_sparse_maximum_op, sp_a, sp_b, name)
+
+
+def minimum(sp_a, sp_b, name=None):
+    """`tf.sparse.minimum`: the smaller value at each entry of either (missing entries are 0)."""
+    return _extremum(sparse_sparse_minimum_op, sp_a, sp_b, name)
