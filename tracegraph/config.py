@@ -167,3 +167,27 @@ def set_log_device_placement(enabled) -> None:
 
 def log_device_placement() -> bool:
     return _log_device_placement
+
+
+# ---- tf.config.experimental.enable_op_determinism -------------------------------------------
+# tracegraph's kernels are deterministic; the flag is kept so that code asking for it (Keras
+# turns jit_compile off under it, as XLA may reorder reductions) sees what it set.
+_op_determinism = False
+
+
+def enable_op_determinism() -> None:
+    global _op_determinism
+    _op_determinism = True
+
+
+def disable_op_determinism() -> None:
+    global _op_determinism
+    _op_determinism = False
+
+
+def is_op_determinism_enabled() -> bool:
+    return _op_determinism
+
+
+experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism,
+                                      disable_op_determinism=disable_op_determinism)

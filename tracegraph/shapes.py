@@ -258,7 +258,14 @@ class TensorType:
         return f"TensorType({self.dtype.name}, {format_shape(self.shape)})"
 
 
-class TensorSpec:
+class TypeSpec:
+    """`tf.TypeSpec`: the base of the classes that describe a kind of value (`TensorSpec`, and
+    the specs of composite values) without holding one."""
+
+    __slots__ = ()
+
+
+class TensorSpec(TypeSpec):
     """Describes a tensor argument: shape (dims may be None), dtype and an optional name."""
 
     __slots__ = ("_shape", "_dtype", "_name")

@@ -1,0 +1,22 @@
+"""What `tf.keras` is: real Keras 3 through the bridge (`tracegraph/keras`) when the `keras`
+extra is installed, else tracegraph's optimizers-only module (`api/keras.py`)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+
+def keras_installed() -> bool:
+    return "keras" in sys.modules or importlib.util.find_spec("keras") is not None
+
+
+def keras_module():
+    import tracegraph
+    if keras_installed():
+        module = importlib.import_module("tracegraph.keras")
+    else:
+        from .api import keras as module
+    tracegraph.keras = module
+    return module
