@@ -11,7 +11,8 @@ import pathlib
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "blas": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
           "execute": 9, "optimizers": 10, "formats": 11, "distribute": 12, "api": 13,
-          "__init__": 13, "testing": 13, "saved_model": 13}
+          "__init__": 13, "testing": 13, "saved_model": 13, "keras": 13, "compat": 13,
+          "keras_switch": 13}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 

@@ -9,7 +9,11 @@ import sys
 
 
 def keras_installed() -> bool:
-    return "keras" in sys.modules or importlib.util.find_spec("keras") is not None
+    """Whether Keras can be imported (`sys.modules["keras"] = None` hides it, as Python's
+    import system reads that entry)."""
+    if "keras" in sys.modules:
+        return sys.modules["keras"] is not None
+    return importlib.util.find_spec("keras") is not None
 
 
 def keras_module():

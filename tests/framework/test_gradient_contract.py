@@ -38,6 +38,12 @@ NO_RULE = {
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
     "avg_pool_grad": "second order not implemented yet",
+    "stateless_random_uniform": "random (TensorFlow: not differentiable)",
+    "stateless_random_normal": "random (TensorFlow: not differentiable)",
+    "stateless_truncated_normal": "random (TensorFlow: not differentiable)",
+    "bitcast": "TensorFlow registers none", "sparse_sparse_maximum": "TensorFlow registers none",
+    "sparse_sparse_minimum": "TensorFlow registers none",
+    "xla_dynamic_update_slice": "not implemented yet",
 }
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",

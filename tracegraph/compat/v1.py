@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+from ..dtypes import as_dtype
+from ..ops.array import placeholder_op
 from ..ops.registry import current_context
 from ..shapes import TensorShape, TensorType
-from ..dtypes import as_dtype
 
-__all__ = ["placeholder", "reset_default_graph", "SummaryMetadata"]
+__all__ = ["placeholder", "reset_default_graph"]  # and SummaryMetadata, from TensorBoard
 
 
 def placeholder(dtype, shape=None, name=None):
@@ -17,7 +18,7 @@ def placeholder(dtype, shape=None, name=None):
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
     dims = TensorShape(shape)._dims
-    return graph.placeholder(TensorType(as_dtype(dtype), dims), name or "Placeholder")
+    return graph.placeholder(TensorType(as_dtype(dtype), dims), name or placeholder_op.tf_type)
 
 
 def reset_default_graph():

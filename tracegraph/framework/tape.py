@@ -41,7 +41,7 @@ from .backprop import (
     backprop,
 )
 from .tensor import Tensor
-from .tensor_protocol import convert_inputs
+from .tensor_protocol import as_variable, convert_inputs
 from .variables import ResourceHandle, Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients", "active_tapes"]
@@ -155,7 +155,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watches a tensor, a Variable or a nested structure of them."""
         for x in flatten(tensor):
-            self._push(x)
+            self._push(as_variable(x))
 
     def watched_variables(self) -> tuple:
         return tuple(self._watched_vars)
@@ -266,7 +266,7 @@ class GradientTape:
         """d(sum of target)/d(source) for every source, in the structure of `sources`."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = flatten(sources)
+        flat_sources = [as_variable(s) for s in flatten(sources)]
         try:
             result = self._gradient(flatten(target), flat_sources, output_gradients, unconnected)
         finally:
@@ -312,7 +312,7 @@ class GradientTape:
         """d(target[i...])/d(source[j...]): shape target.shape + source.shape per source."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = flatten(sources)
+        flat_sources = [as_variable(s) for s in flatten(sources)]
         target = _as_tensor(target)
         shape = _static_shape(target, "jacobian")
         n = int(np.prod(shape, dtype=np.int64))

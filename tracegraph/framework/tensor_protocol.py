@@ -7,6 +7,9 @@ not a tensor, a Variable or plain data.
 - A list or tuple holding tensors is packed (`Pack`, differentiable), as TensorFlow's
   auto-packing conversion: `tf.convert_to_tensor([loss_a, loss_b])` has gradients.
 
+- An object that acts as a resource variable (`_should_act_as_resource_variable` and a
+  `.handle`) is, for a tape's sources and `watch`, the Variable that owns that handle.
+
 Every context (eager, graph, tape) calls `convert_inputs` on its slow path; values of the types
 in `PLAIN` never need it, so the hot path (tensors and Python numbers) pays nothing.
 """
@@ -18,9 +21,9 @@ import numpy as np
 from ..ops.join_split import pack_op
 from ..ops.registry import bind, convert_to_tensor
 from .tensor import EagerTensor, Tensor
-from .variables import Variable
+from .variables import ResourceHandle, Variable
 
-__all__ = ["needs_conversion", "convert_inputs", "convert_value", "protocol_tensor",
+__all__ = ["as_variable", "needs_conversion", "convert_inputs", "convert_value", "protocol_tensor",
            "pack_tensors"]
 
 PLAIN = frozenset({EagerTensor, int, float, bool, complex, str, bytes, type(None), np.ndarray,
@@ -104,3 +107,15 @@ def convert_value(value, dtype=None, name=None):
     if type(value) in (list, tuple):
         return pack_tensors(value, dtype)
     return protocol_tensor(value, dtype, name)
+
+
+def as_variable(x):
+    """The Variable behind an object that acts as one (TF's resource-variable protocol:
+    `_should_act_as_resource_variable` and a `.handle`, as Keras's variables have), so that a
+    tape can watch it and differentiate with respect to it; anything else unchanged."""
+    if isinstance(x, (Tensor, Variable)) or not getattr(x, "_should_act_as_resource_variable",
+                                                        False):
+        return x
+    handle = x.handle
+    owner = handle.owner() if isinstance(handle, ResourceHandle) and handle.owner else None
+    return owner if owner is not None else x

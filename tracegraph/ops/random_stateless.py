@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from . import philox
-from .random import _shape_of, infer_random
+from .random import checked_dims, infer_random
 from .registry import INDEX, REQUIRED, TypeAttr, defop
 
 FLOATS = frozenset({d.float16, d.float32, d.float64})
@@ -25,7 +25,7 @@ def _seed_pair(seed) -> np.ndarray:
 def _kernel(draw):
     def kernel(shape, seed, dtype=REQUIRED):
         np_dtype = dtype.as_numpy_dtype
-        dims = _shape_of(shape, np_dtype)
+        dims = checked_dims(shape, np_dtype)
         n = int(np.prod(dims, dtype=np.int64))
         return draw(_seed_pair(seed), n, np_dtype).reshape(dims)
     return kernel
@@ -40,14 +40,14 @@ def kernel_uniform_int(shape, seed, minval, maxval):
     lo, hi = int(minval), int(maxval)
     if hi <= lo:
         raise InvalidArgumentError(f"Need minval < maxval, got {lo} >= {hi}")
-    dims = _shape_of(shape, np_dtype)
+    dims = checked_dims(shape, np_dtype)
     n = int(np.prod(dims, dtype=np.int64))
     return philox.uniform_ints(_seed_pair(seed), n, lo, hi, np_dtype).reshape(dims)
 
 
 def kernel_full_int(shape, seed, dtype=REQUIRED):
     np_dtype = np.dtype(dtype.as_numpy_dtype)
-    dims = _shape_of(shape, np_dtype)
+    dims = checked_dims(shape, np_dtype)
     n = int(np.prod(dims, dtype=np.int64))
     if np_dtype.itemsize == 8:
         bits = philox.random_bits(_seed_pair(seed), 2 * n).astype(np.uint64)
