@@ -29,7 +29,8 @@ def test_import_tracegraph_binds_nothing(keras_home):
     out = run("""
         import sys
         import tracegraph as tf
-        print("tensorflow" in sys.modules, "keras" in sys.modules, "tracegraph.keras" in sys.modules)
+        print("tensorflow" in sys.modules, "keras" in sys.modules,
+              "tracegraph.keras" in sys.modules)
     """, keras_home)
     assert out.split() == ["False", "False", "False"]
 
