@@ -18,7 +18,12 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
-from ..framework.tensor_protocol import convert_inputs, protocol_tensor
+from ..framework.tensor_protocol import (
+    convert_inputs,
+    convert_value,
+    needs_conversion,
+    protocol_tensor,
+)
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
@@ -238,8 +243,8 @@ class GraphContext:
                 raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
-        if hasattr(type(value), "__tf_tensor__"):
-            t = protocol_tensor(value, dtype, name)
+        if needs_conversion(value):   # through the current context: a tape records it
+            t = convert_value(value, dtype, name)
             return self._to_graph_tensor(t, None, name or const_op.tf_type)
         if dtype is None and dtype_hint is not None:
             try:
