@@ -21,3 +21,6 @@ needs_tf_data = pytest.mark.skipif(not hasattr(tf, "data"),
 @pytest.fixture(scope="session")
 def keras():
     return tf.keras
+
+# Keras's own test files (upstream/) run in their own pytest process (test_upstream.py).
+collect_ignore = ["upstream"]
