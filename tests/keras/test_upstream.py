@@ -22,8 +22,15 @@ MINIMUM_PASSES = {
 }
 
 
+def _keras_version():
+    import keras
+    return keras.__version__
+
+
 @pytest.mark.slow
 def test_keras_own_layer_tests_pass_on_tracegraph():
+    if not _keras_version().startswith("3.15."):
+        pytest.skip(f"the copied tests are Keras 3.15.1's; Keras {_keras_version()} is installed")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-c",
          "pytest.ini", "."], cwd=UPSTREAM, capture_output=True, text=True, timeout=1800)

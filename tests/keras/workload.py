@@ -65,6 +65,7 @@ CASES = {f.__name__: f for f in (mlp_adam_scce, functional_sgd_mse, batchnorm_ad
 
 def run_case(keras, name, initial_weights=None):
     """Trains case `name` for STEPS steps with train_on_batch; returns arrays by key."""
+    keras.backend.clear_session()  # fresh names and global state: runs independent of order
     keras.utils.set_random_seed(1)
     model, x_key, y_key = CASES[name](keras)
     d = data()
@@ -84,6 +85,7 @@ def run_case(keras, name, initial_weights=None):
 
 def custom_loop(tf, keras, initial_weights=None):
     """A training step in tf.function with a GradientTape and a Keras optimizer."""
+    keras.backend.clear_session()  # fresh names and global state: runs independent of order
     keras.utils.set_random_seed(1)
     model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(8, activation="relu"),
                               keras.layers.Dense(3)])
