@@ -125,6 +125,7 @@ from .api import experimental  # noqa: E402
 from .api import internal as __internal__  # noqa: E402
 from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402
+from .api import version  # noqa: E402
 
 
 def inside_function() -> bool:

@@ -120,3 +120,9 @@ def test_alias_importer_without_keras():
     assert first == ("True True tracegraph.framework.tracking.data_structures True True True "
                      "unsharded")
     assert second.startswith("No module named 'tensorflow.python.no_such_module': tracegraph")
+
+
+def test_version():
+    assert tf.version.VERSION == tf.__version__ == "0.1.0"
+    assert tuple(int(v) for v in tf.__version__.split(".")[:2]) == (0, 1)  # Keras parses this
+    assert isinstance(tf.version.GRAPH_DEF_VERSION, int)
