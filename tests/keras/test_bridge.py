@@ -152,3 +152,16 @@ def test_missing_tensorflow_module_names_tracegraph(keras_home):
     """, keras_home)
     assert "No module named 'tensorflow.lite': tracegraph" in out
     assert "DTensor (tensors sharded over a device mesh) is not supported" in out
+
+
+def test_keras_recognises_tracegraph_values_as_tensorflow_values(keras_home):
+    out = run("""
+        import tracegraph as tf
+        tf.keras
+        from keras.src.trainers.data_adapters import data_adapter_utils as u
+        print(u.is_tensorflow_tensor(tf.constant(1.0)), u.is_tensorflow_tensor(tf.Variable(1.0)),
+              u.is_tensorflow_sparse(tf.SparseTensor([[0]], [1.0], [2])),
+              u.is_tensorflow_ragged(tf.ragged.constant([[1], []])),
+              u.is_tensorflow_tensor(1.0))
+    """, keras_home)
+    assert out.split() == ["True", "True", "True", "True", "False"]

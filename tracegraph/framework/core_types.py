@@ -18,10 +18,26 @@ class Tensor:
     __slots__ = ()
 
 
+# Keras recognises TensorFlow's values by class name and module (`is_tensorflow_tensor`: a class
+# named Tensor in the MRO from a `tensorflow.python.` module; `SparseTensor` and `RaggedTensor`
+# the same): these classes carry TensorFlow's module names for it. Instances pickle through
+# module-level functions of tracegraph (`__reduce__`), never by these names.
+TF_MODULES = {
+    "Tensor": "tensorflow.python.types.core",
+    "CompositeTensor": "tensorflow.python.framework.composite_tensor",
+    "SparseTensor": "tensorflow.python.framework.sparse_tensor",
+    "RaggedTensor": "tensorflow.python.ops.ragged.ragged_tensor",
+}
+Tensor.__module__ = TF_MODULES["Tensor"]
+
+
 class CompositeTensor:
     """A value made of several tensors (TF's `composite_tensor.CompositeTensor`)."""
 
     __slots__ = ()
+
+
+CompositeTensor.__module__ = TF_MODULES["CompositeTensor"]
 
 
 def is_tensor(x) -> bool:

@@ -17,7 +17,7 @@ from ..library.math import cast, subtract
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
-from .core_types import CompositeTensor
+from .core_types import TF_MODULES, CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["RaggedTensor", "constant", "is_ragged"]
@@ -34,6 +34,9 @@ class RaggedTensor(CompositeTensor):
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+
+    def __reduce__(self):
+        return _rebuild_ragged, (self._values, self._row_splits)
 
     # --- factories ---------------------------------------------------------------------------
     @classmethod
@@ -290,3 +293,10 @@ def _depth(x) -> int:
     if not isinstance(x, (list, tuple)):
         return 0
     return 1 + max((_depth(v) for v in x), default=0)
+
+
+RaggedTensor.__module__ = TF_MODULES["RaggedTensor"]   # as Keras recognises it
+
+
+def _rebuild_ragged(values, row_splits) -> RaggedTensor:
+    return RaggedTensor(values, row_splits, internal=True)

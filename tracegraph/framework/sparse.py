@@ -22,7 +22,7 @@ from ..ops.sparse import (
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
-from .core_types import CompositeTensor
+from .core_types import TF_MODULES, CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul", "reorder"]
@@ -43,6 +43,9 @@ class SparseTensor(CompositeTensor):
             raise ValueError(f"Shape {self._values.shape} must have rank 1")
         if self._dense_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1")
+
+    def __reduce__(self):
+        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
         n_i, n_v = self._indices.shape[0], self._values.shape[0]
         if n_i is not None and n_v is not None and n_i != n_v:
             raise ValueError(f"Dimensions {n_i} and {n_v} are not compatible")
@@ -85,6 +88,13 @@ class SparseTensor(CompositeTensor):
                 f"dense_shape={self._dense_shape})")
 
     __str__ = __repr__
+
+
+SparseTensor.__module__ = TF_MODULES["SparseTensor"]   # as Keras recognises it
+
+
+def _rebuild_sparse(indices, values, dense_shape) -> SparseTensor:
+    return SparseTensor(indices, values, dense_shape)
 
 
 def _sparse(x, what) -> SparseTensor:
