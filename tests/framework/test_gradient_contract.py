@@ -44,6 +44,7 @@ NO_RULE = {
     "bitcast": "TensorFlow registers none", "sparse_sparse_maximum": "TensorFlow registers none",
     "sparse_sparse_minimum": "TensorFlow registers none",
     "xla_dynamic_update_slice": "not implemented yet",
+    "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
 }
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
