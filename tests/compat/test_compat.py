@@ -103,6 +103,8 @@ def test_alias_importer_without_keras():
         from tensorflow.experimental import dtensor
         import tensorflow.compat.v1 as v1
         import tensorflow.nest
+        import tensorflow.types.experimental as types_experimental  # a namespace object
+        assert types_experimental.TraceType is tracegraph.types.experimental.TraceType
         print(tensorflow.summary is tracegraph.summary,
               tracegraph.summary.__spec__.name == "tracegraph.api.summary",
               ListWrapper.__module__, dynamic_update_slice is

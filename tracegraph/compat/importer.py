@@ -60,17 +60,15 @@ class AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         module = resolve(spec.name)
-        self._original_specs = getattr(self, "_original_specs", {})
-        self._original_specs[spec.name] = module.__dict__.get("__spec__")
+        spec.loader_state = module.__dict__.get("__spec__")  # the module's own spec
         return module
 
     def exec_module(self, module):
-        # The import system set the alias spec on the module; give it its own spec back.
-        for name, spec in list(self._original_specs.items()):
-            if module.__dict__.get("__spec__") is not None and \
-                    module.__spec__.name == name and module.__spec__.loader is self:
-                module.__spec__ = spec
-                del self._original_specs[name]
+        # The import system set the alias spec on the module: give it its own spec back (a
+        # module made for a namespace object keeps the alias spec).
+        alias = module.__spec__
+        if alias is not None and alias.loader is self and alias.loader_state is not None:
+            module.__spec__ = alias.loader_state
 
 
 _FINDER = AliasFinder()
