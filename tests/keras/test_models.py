@@ -217,3 +217,13 @@ def test_summary_and_symbolic_build_without_data(keras, capsys):
     assert model.output_shape == (None, 5)
     model.summary()
     assert "Trainable params: 30" in capsys.readouterr().out
+
+
+@needs_tf_data
+def test_a_keras_file_saved_by_tensorflow_loads_and_predicts_the_same(keras):
+    model = keras.models.load_model(pathlib.Path(__file__).parent / "fixtures" /
+                                    "saved_by_tensorflow.keras")
+    x = workload.data()["x"]
+    np.testing.assert_allclose(model.predict_on_batch(x), REF["saved_by_tensorflow/predict"],
+                               rtol=1e-5, atol=1e-6)
+    assert int(model.optimizer.iterations.numpy()) == 1
