@@ -221,6 +221,8 @@ def test_summary_and_symbolic_build_without_data(keras, capsys):
 
 @needs_tf_data
 def test_a_keras_file_saved_by_tensorflow_loads_and_predicts_the_same(keras):
+    if _keras_version() < _version(str(REF["versions"][1])):
+        pytest.skip("the file was saved by a newer Keras (older ones refuse its layer configs)")
     model = keras.models.load_model(pathlib.Path(__file__).parent / "fixtures" /
                                     "saved_by_tensorflow.keras")
     x = workload.data()["x"]
