@@ -59,8 +59,25 @@ def dropout_adam_mse(keras):
     return model, "x", "target"
 
 
+def subclassed_sgd_cce(keras):
+    class TwoLayers(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = keras.layers.Dense(8, activation="relu")
+            self.out = keras.layers.Dense(3)
+
+        def call(self, x, training=False):
+            return self.out(self.hidden(x))
+
+    model = TwoLayers()
+    model.compile(keras.optimizers.SGD(0.1),
+                  keras.losses.CategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    model.build((None, 6))
+    return model, "x", "onehot"
+
+
 CASES = {f.__name__: f for f in (mlp_adam_scce, functional_sgd_mse, batchnorm_adamw_cce,
-                                 embedding_sgd_scce, dropout_adam_mse)}
+                                 embedding_sgd_scce, dropout_adam_mse, subclassed_sgd_cce)}
 
 
 def run_case(keras, name, initial_weights=None):
