@@ -125,3 +125,20 @@ def test_tensors_take_attributes():
     v = tf.Variable(1.0)
     v.note = "any attribute"
     assert v.note == "any attribute"
+
+
+def test_dimension():
+    """tf.compat.v1.Dimension as TF 2.21's: unknown propagates, == may be None."""
+    dim, unknown = tf.compat.v1.Dimension(3), tf.compat.v1.Dimension(None)
+    assert (repr(dim), str(dim), str(unknown), int(dim)) == ("Dimension(3)", "3", "?", 3)
+    assert dim == 3 and (dim == unknown) is None and str(dim + unknown) == "?"
+    assert (dim + 2).value == 5 and (dim * tf.compat.v1.Dimension(2)).value == 6
+    assert tf.convert_to_tensor(dim).numpy() == 3
+    with pytest.raises(ValueError, match=r"Cannot convert unknown Dimension \? to a Tensor."):
+        tf.convert_to_tensor(unknown)
+    assert dim.merge_with(unknown).value == 3
+    with pytest.raises(ValueError, match="Dimensions 3 and 4 are not compatible"):
+        dim.merge_with(4)
+    with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+        tf.compat.v1.Dimension(-1)
+    assert tf.TensorShape([tf.compat.v1.Dimension(2), None]) == (2, None)

@@ -1,14 +1,14 @@
 """`tf.compat.v1`: the TF1 names that TF2 code (Keras's TensorFlow backend) still calls —
-`placeholder` in a graph being built, `reset_default_graph`, `SummaryMetadata`."""
+`placeholder` in a graph being built, `reset_default_graph`, `SummaryMetadata`, `Dimension`."""
 
 from __future__ import annotations
 
 from ..dtypes import as_dtype
 from ..ops.array import placeholder_op
 from ..ops.registry import current_context
-from ..shapes import TensorShape, TensorType
+from ..shapes import Dimension, TensorShape, TensorType
 
-__all__ = ["placeholder", "reset_default_graph"]  # and SummaryMetadata, from TensorBoard
+__all__ = ["Dimension", "placeholder", "reset_default_graph"]  # and SummaryMetadata, from TensorBoard
 
 
 def placeholder(dtype, shape=None, name=None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..shapes import TensorShape
+from ..shapes import Dimension, TensorShape
 
 __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_python_value"]
 
@@ -171,6 +171,10 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
         return _from_sequence(value, dtype)
     if isinstance(value, TensorShape):
         return _from_shape(value, dtype)
+    if isinstance(value, Dimension):
+        if value.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+        return to_array(value.value, dtype)
     if hasattr(value, "__array__"):
         return _from_numpy(np.asarray(value), dtype)
     _scalar_kind(value)  # raises the unsupported-type error
