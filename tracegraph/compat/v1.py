@@ -8,7 +8,8 @@ from ..ops.array import placeholder_op
 from ..ops.registry import current_context
 from ..shapes import Dimension, TensorShape, TensorType
 
-__all__ = ["Dimension", "placeholder", "reset_default_graph"]  # and SummaryMetadata, from TensorBoard
+# and SummaryMetadata, from TensorBoard (module __getattr__)
+__all__ = ["Dimension", "placeholder", "reset_default_graph"]
 
 
 def placeholder(dtype, shape=None, name=None):
