@@ -57,9 +57,10 @@ class _CrossChecked:
         self.exact = exact
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        # Unseeded random ops and Python calls (side effects) run once, on the executor only.
+        # Unseeded random ops, Python calls (side effects) and ops advancing outside state
+        # (tf.data iterators) run once, on the executor only.
         self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs) or
-                                     "calls_python" in op.op_def.flags
+                                     op.op_def.flags & {"calls_python", "external_state"}
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 
