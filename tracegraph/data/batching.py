@@ -62,7 +62,15 @@ class BatchNode(Node):
     def describe(self):
         return f"BatchDataset(batch_size={self.size}, drop_remainder={self.drop})"
 
+    def path(self, ctx) -> str:
+        if not self.columnar(ctx) and ctx.columnar and self.input.columnar(ctx):
+            return "batches cut from its input's blocks"
+        return super().path(ctx)
+
     def elements(self, ctx):
+        if ctx.columnar and self.input.columnar(ctx):
+            yield from self._from_blocks(ctx)
+            return
         specs, size = [unbatch_spec(s) for s in self.specs], self.size
         batch = []
         for element in self.input.rows(ctx):
@@ -78,10 +86,36 @@ class BatchNode(Node):
         return tuple(batch_leaves(s, list(col), i) for i, (s, col) in
                      enumerate(zip(specs, zip(*batch))))
 
-    def columnar(self, ctx):
-        return self.dense and self.input.columnar(ctx)
+    def _from_blocks(self, ctx):
+        """Batches (one tuple of arrays each) cut out of the input's blocks: views inside a
+        block, one concatenation across two."""
+        size = self.size
+        pending, held = [], 0
+        for block in self.input.blocks(ctx):
+            n = len(block[0])
+            if not n:
+                continue
+            if not pending and n >= size:
+                k = n // size
+                for i in range(k):
+                    yield tuple(c[i * size:(i + 1) * size] for c in block)
+                if n > k * size:
+                    pending.append(tuple(c[k * size:] for c in block))
+                    held = n - k * size
+                continue
+            pending.append(block)
+            held += n
+            while held >= size:
+                held -= size
+                yield take_rows(pending, size)
+        if held and not self.drop:
+            yield take_rows(pending, held)
+
+    def _columnar(self, ctx):
+        return self.input.columnar(ctx)
 
     def blocks(self, ctx):
+        """Blocks of whole batches (only when every batch is full: drop_remainder)."""
         size = self.size
         pending, held = [], 0
         for block in self.input.blocks(ctx):
@@ -101,8 +135,6 @@ class BatchNode(Node):
                 rows = take_rows(pending, size)
                 held -= size
                 yield tuple(c[None] for c in rows)
-        if held and not self.drop:
-            yield tuple(c[None] for c in take_rows(pending, held))
 
 
 batch_dataset_op = defdataset(
@@ -156,7 +188,13 @@ class UnbatchNode(Node):
         super().__init__(element_spec, [input_dataset])
         self.input = input_dataset
         n = input_dataset.cardinality
-        self.cardinality = INFINITE if n == INFINITE else UNKNOWN
+        dims = {s.shape[0] if s.shape.rank else None for s in input_dataset.specs}
+        if n == INFINITE:
+            self.cardinality = INFINITE
+        elif n >= 0 and len(dims) == 1 and None not in dims:
+            self.cardinality = n * dims.pop()   # every element holds a known number of rows
+        else:
+            self.cardinality = UNKNOWN
 
     def describe(self):
         return "UnbatchDataset"
@@ -174,7 +212,7 @@ class UnbatchNode(Node):
                     f"{next(len(r) for r in rows if len(r) != n)}.")
             yield from zip(*rows)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -220,6 +258,20 @@ def ragged_batch(dataset, batch_size, drop_remainder=False, row_splits_dtype=Non
     return _BatchDataset(dataset, batch_size, drop_remainder, name=name, element_spec=spec)
 
 
+class _RebatchDataset(DatasetV2):
+    """`Dataset.rebatch`: the rows of a batched dataset in batches of `batch_size`."""
+
+    def __init__(self, input_dataset, batch_size, drop_remainder=False, name=None):
+        for spec in _leaves(input_dataset.element_spec):
+            if spec.shape.rank == 0:
+                raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 "
+                                 "but found a dataset with scalar elements. Fix the issue by "
+                                 "adding the `batch` transformation to the dataset.")
+        rebatched = input_dataset.unbatch().batch(batch_size, drop_remainder, name=name)
+        self._variant = rebatched._variant
+        self._element_spec = rebatched.element_spec
+        self._input_datasets = (rebatched,)
+
+
 def rebatch(dataset, batch_size, drop_remainder=False, name=None):
-    """`Dataset.rebatch`: the same elements in batches of `batch_size`."""
-    return dataset.unbatch().batch(batch_size, drop_remainder, name=name)
+    return _RebatchDataset(dataset, batch_size, drop_remainder, name)

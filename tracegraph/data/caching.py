@@ -89,7 +89,7 @@ class CacheNode(Node):
             yield element
         self._store("elements", seen)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         self._load_files()
         if self.stored is not None:
             return self.dense and (self.stored[0] == "blocks" or bool(self.stored[1]))
@@ -143,7 +143,7 @@ class PrefetchNode(Node):
         size = 8 if self.size == AUTOTUNE else self.size
         return prefetched(self.input.rows(ctx), size, ctx)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):

@@ -237,7 +237,8 @@ def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed
 
 def _estimated_distribution(target, classes, batch: int = 32, smoothing: int = 10):
     """A dataset of class-distribution estimates, one per element of `classes`."""
-    from ..library.array import expand_dims, fill, one_hot
+    from ..library.array import expand_dims, fill
+    from ..library.indexing import one_hot
     from ..library.math import cast, truediv
     from ..library.rearrange import tile
     from ..library.reduce import reduce_sum

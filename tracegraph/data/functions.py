@@ -50,14 +50,9 @@ class DatasetFunction:
 
 
 def _check_lists(result):
-    """Lists returned by a dataset function become tuples (TensorFlow converts them too)."""
-    if isinstance(result, list):
-        return tuple(_check_lists(v) for v in result)
-    if isinstance(result, tuple) and not hasattr(type(result), "_fields"):
-        return tuple(_check_lists(v) for v in result)
-    if isinstance(result, dict):
-        return type(result)((k, _check_lists(v)) for k, v in result.items())
-    return result
+    """A list returned by a dataset function becomes a tuple (TensorFlow converts the top
+    level; lists nested deeper are converted to tensors, like any list value)."""
+    return tuple(result) if isinstance(result, list) else result
 
 
 def user_code_error(error: BaseException, fn) -> BaseException:
@@ -96,9 +91,9 @@ def trace_function(fn, input_spec, name: str, unpack: bool = True) -> DatasetFun
                 result = call(*args)
             else:
                 result = call(args)
-        except StagingError:
-            raise
         except Exception as e:
+            if isinstance(e, StagingError):   # AutoGraph's own errors keep their message
+                raise
             raise user_code_error(e, fn) from None
         if result is None:
             raise TypeError(f"The function {getattr(fn, '__name__', fn)!r} passed to a "

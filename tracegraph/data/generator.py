@@ -74,11 +74,15 @@ def _convert(value, spec, where: str):
                 f"TypeError: `generator` yielded an element of shape {arr.shape} where an "
                 f"element of shape {spec.shape} was expected.{where}")
         return arr
+    if isinstance(spec, RaggedTensorSpec) and spec.ragged_rank == 0:
+        if isinstance(value, RaggedTensor):
+            value = value.to_tensor()
+        return _convert(value, TensorSpec(spec.shape, spec.dtype), where)
     if isinstance(spec, RaggedTensorSpec):
         if not isinstance(value, RaggedTensor):
             from ..framework.ragged import constant
             value = constant(value, dtype=spec.dtype)
-        return value if spec.ragged_rank else value.to_tensor()._value
+        return value
     if isinstance(spec, SparseTensorSpec):
         if not isinstance(value, SparseTensor):
             raise InvalidArgumentError(f"TypeError: `generator` yielded {value!r} where a "

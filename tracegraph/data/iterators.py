@@ -12,6 +12,7 @@ optimizer run them like any op, and AutoGraph's `for x in dataset` is a `While` 
 from __future__ import annotations
 
 import threading
+import weakref
 
 import numpy as np
 
@@ -72,8 +73,9 @@ class IteratorResource(VariantValue):
         if self.ctx is not None:
             self.ctx.stop()
         source, self.source = self.source, None
-        if source is not None:
-            source.close()
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
 
     def __del__(self):
         try:
@@ -284,16 +286,20 @@ class _PositionHandle(ResourceHandle):
 
     def __init__(self, iterator):
         super().__init__(np.int64(0), d.int64, (), "iterator_position")
-        self.iterator = iterator
+        self.iterator = weakref.ref(iterator)   # the iterator owns this: no cycle
+
+    def _owner(self):
+        ref = getattr(self, "iterator", None)
+        return None if ref is None else ref()
 
     @property
     def value(self):
-        iterator = self.iterator
+        iterator = self._owner()
         return np.int64(0 if iterator is None else iterator._count)
 
     @value.setter
     def value(self, new):
-        iterator = getattr(self, "iterator", None)
+        iterator = self._owner()
         if iterator is not None:
             iterator._restore_position(int(np.asarray(new)))
 

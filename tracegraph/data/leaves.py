@@ -26,6 +26,11 @@ def check_same_shapes(values: list, index: int) -> None:
     first = np.shape(values[0])
     for j, v in enumerate(values):
         if np.shape(v) != first:
+            if np.size(v) != int(np.prod(first)):
+                raise InvalidArgumentError(
+                    f"Cannot add tensor to the batch: number of elements does not match. "
+                    f"Shapes are: [tensor]: {format_dims(np.shape(v))}, [batch]: "
+                    f"{format_dims(first)}")
             raise InvalidArgumentError(
                 f"Cannot batch tensors with different shapes in component {index}. First "
                 f"element had shape {format_dims(first)} and element {j} had shape "

@@ -104,7 +104,7 @@ class MapNode(Node):
         for element in rows:
             yield call(element)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.dense and self.fn.vectorizable and self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -189,7 +189,7 @@ class FilterNode(Node):
             if call(element)[0]:
                 yield element
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.fn.vectorizable and self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -234,7 +234,7 @@ class TakeWhileNode(FilterNode):
                 return
             yield element
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return False
 
 

@@ -207,7 +207,7 @@ class OptionsNode(Node):
     def elements(self, ctx):
         return self.input.elements(ctx)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):

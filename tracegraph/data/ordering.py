@@ -42,7 +42,7 @@ class RepeatNode(Node):
             if empty or ctx.stopping:
                 return
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -97,7 +97,7 @@ class TakeNode(Node):
             if i >= self.count:
                 return
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -146,7 +146,7 @@ class SkipNode(Node):
             return
         yield from itertools.islice(rows, self.count, None)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -194,7 +194,7 @@ class ShardNode(Node):
     def elements(self, ctx):
         return itertools.islice(self.input.rows(ctx), self.index, None, self.num)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):
@@ -237,7 +237,7 @@ class ConcatenateNode(Node):
         yield from self.first.rows(ctx)
         yield from self.second.rows(ctx)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.first.columnar(ctx) and self.second.columnar(ctx)
 
     def blocks(self, ctx):
@@ -290,7 +290,7 @@ class ZipNode(Node):
         for parts in zip(*[n.rows(ctx) for n in self.inputs]):
             yield tuple(v for part in parts for v in part)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return all(n.columnar(ctx) for n in self.inputs)
 
     def blocks(self, ctx):

@@ -53,7 +53,10 @@ class PaddedBatchNode(Node):
         out = np.empty((len(rows),) + target, dtype=np.asarray(value).dtype)
         out[...] = value
         for i, r in enumerate(rows):
-            out[(i,) + tuple(slice(0, s) for s in np.shape(r))] = r
+            if np.ndim(r) == 0:
+                out[i] = r[()] if isinstance(r, np.ndarray) else r
+            else:
+                out[(i,) + tuple(slice(0, s) for s in np.shape(r))] = r
         return out
 
     def elements(self, ctx):

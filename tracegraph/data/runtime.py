@@ -21,9 +21,10 @@ Writing a new source dataset (e.g. a file reader) takes three pieces:
      eager `RaggedTensor`, a sparse leaf an eager `SparseTensor`, a nested dataset a node.
      Errors are raised as TensorFlow's (`tf.errors.DataLossError`, `InvalidArgumentError`...)
      and `ctx.stopping` is checked in long loops so threads can end.
-   - optionally the **batch path**, when every leaf is dense: `columnar(ctx)` returns True
-     and `blocks(ctx)` yields tuples of NumPy arrays, one per leaf, all with the same
-     leading dimension (any block size >= 1): rows of a block are consecutive elements.
+   - optionally the **batch path**, when every leaf is dense with a fully known shape:
+     `_columnar(ctx)` returns True and `blocks(ctx)` yields tuples of NumPy arrays, one per
+     leaf, all with the same leading dimension (any block size >= 1): rows of a block are
+     consecutive elements (`columnar(ctx)`, what consumers ask, adds the shape condition).
      Nodes downstream (batch, shuffle, map of elementwise functions, take, skip...) then
      move whole blocks and never build per-element Python objects. A reader of fixed-size
      records would yield a block per chunk it reads.
@@ -132,6 +133,7 @@ class Node(VariantValue):
         self.element_spec = element_spec
         self.specs = flatten(element_spec)
         self.dense = all(type(s) is TensorSpec for s in self.specs)
+        self.fixed = self.dense and all(s.shape.is_fully_defined() for s in self.specs)
         self.inputs = tuple(inputs)
         self.options = _merged_options(self.inputs)
 
@@ -141,7 +143,11 @@ class Node(VariantValue):
 
     # ---- the batch path ------------------------------------------------------------------------
     def columnar(self, ctx: IterationContext) -> bool:
-        """Whether `blocks(ctx)` is available (only dense elements can be)."""
+        """Whether `blocks(ctx)` is available: the node's `_columnar` says so and every
+        leaf is dense with a fully known shape (so all rows of all blocks have one shape)."""
+        return self.fixed and self._columnar(ctx)
+
+    def _columnar(self, ctx: IterationContext) -> bool:
         return False
 
     def blocks(self, ctx: IterationContext):
@@ -157,10 +163,13 @@ class Node(VariantValue):
     def describe(self) -> str:
         return type(self).__name__
 
-    def plan_lines(self, ctx: IterationContext, depth: int = 0) -> list[str]:
-        path = "batch path (blocks of rows)" if ctx.columnar and self.columnar(ctx) else \
+    def path(self, ctx: IterationContext) -> str:
+        """How this stage runs, for `Dataset.execution_plan()`."""
+        return "batch path (blocks of rows)" if ctx.columnar and self.columnar(ctx) else \
             "element by element"
-        lines = [f"{'  ' * depth}{self.describe()}: {path}"]
+
+    def plan_lines(self, ctx: IterationContext, depth: int = 0) -> list[str]:
+        lines = [f"{'  ' * depth}{self.describe()}: {self.path(ctx)}"]
         for node in self.inputs:
             lines.extend(node.plan_lines(ctx, depth + 1))
         return lines

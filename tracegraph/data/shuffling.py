@@ -88,7 +88,7 @@ class ShuffleNode(Node):
             yield buffer[i]
 
     # ---- blocks ----------------------------------------------------------------------------------
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.input.columnar(ctx)
 
     def blocks(self, ctx):

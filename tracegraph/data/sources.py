@@ -49,7 +49,7 @@ class TensorNode(Node):
     def elements(self, ctx):
         yield self.leaves
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.dense
 
     def blocks(self, ctx):
@@ -98,7 +98,7 @@ class TensorSliceNode(Node):
         rows = [unbatch_leaf(s, c) for s, c in zip(self.batched, self.columns)]
         return zip(*rows)
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return self.dense
 
     def blocks(self, ctx):
@@ -162,7 +162,7 @@ class RangeNode(Node):
         for block in self.blocks(ctx):
             yield from ((v,) for v in block[0])
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return True
 
     def blocks(self, ctx):
@@ -243,7 +243,7 @@ class RandomNode(Node):
         for block in self.blocks(ctx):
             yield from ((v,) for v in block[0])
 
-    def columnar(self, ctx):
+    def _columnar(self, ctx):
         return True
 
     def blocks(self, ctx):

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+import zipfile
 
 import numpy as np
 
@@ -129,7 +130,7 @@ def read_chunk(path: str, element_spec) -> list:
         with np.load(path, allow_pickle=False) as npz:
             n = int(npz["count"])
             columns = [_read_column(npz, i, spec, n, path) for i, spec in enumerate(comp_specs)]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as e:
         raise DataLossError(f"{path}: unreadable dataset chunk ({e}).") from None
     return [runtime_from_components(specs, [c[k] for c in columns]) for k in range(n)]
 

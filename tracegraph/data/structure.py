@@ -285,6 +285,6 @@ def stack_dense(values: list, dtype) -> np.ndarray:
         first = np.asarray(values[0], dtype=object)
         out = np.empty((len(values),) + first.shape, dtype=object)
         for i, v in enumerate(values):
-            out[i] = v
+            out[i] = v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v
         return out
     return np.stack(values)

@@ -44,8 +44,11 @@ class RowsNode(Node):
     def elements(self, ctx):
         return iter(self.held)
 
-    def columnar(self, ctx):
-        return self.dense and bool(self.held)
+    def _columnar(self, ctx):
+        if not (self.dense and self.held):
+            return False
+        first = [np.shape(v) for v in self.held[0]]
+        return all([np.shape(v) for v in row] == first for row in self.held)
 
     def blocks(self, ctx):
         yield tuple(batch_leaves(s, [r[i] for r in self.held], i)

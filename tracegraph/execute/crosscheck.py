@@ -15,6 +15,7 @@ import sys
 import numpy as np
 
 from ..ops.registry import is_unseeded_random
+from ..ops.variant_value import VariantValue
 from .compile import set_compile_hook
 from .parallel import ParallelFunction
 
@@ -120,6 +121,8 @@ def _observe(fn, values, handles):
 
 
 def _same(a, b, exact: bool = True) -> bool:
+    if isinstance(a, VariantValue) or isinstance(b, VariantValue):
+        return type(a) is type(b)   # runtime objects (datasets) made by each run: their kind
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
