@@ -28,7 +28,8 @@ from ..errors import DataLossError, InvalidArgumentError, NotFoundError
 from .tfformats_extra import require_tfformats
 
 __all__ = ["masked_crc32c", "frame", "read_records", "open_for_reading", "open_for_writing",
-           "compression_name", "COMPRESSIONS", "DEFAULT_BUFFER_SIZE", "RecordFileWriter"]
+           "compression_name", "COMPRESSIONS", "DEFAULT_BUFFER_SIZE", "RecordFileWriter",
+           "file_chunks"]
 
 COMPRESSIONS = {"": None, "ZLIB": zlib.MAX_WBITS, "GZIP": zlib.MAX_WBITS + 16}
 DEFAULT_BUFFER_SIZE = 256 * 1024     # TensorFlow's TFRecordDataset read buffer
@@ -90,7 +91,7 @@ def open_for_reading(path: str):
         raise PermissionDeniedError(f"{path}; Permission denied") from None
 
 
-def _chunks(path: str, compression: str, buffer_size: int):
+def file_chunks(path: str, compression: str, buffer_size: int):
     """The file's uncompressed bytes, in chunks of about `buffer_size`."""
     size = max(int(buffer_size or 0), _MIN_CHUNK)
     wbits = COMPRESSIONS[compression]
@@ -141,7 +142,7 @@ def read_records(path: str, compression: str = "", buffer_size: int = DEFAULT_BU
     base = 0          # stream offset of buf[0]
     out = []
     error = None
-    for chunk in _chunks(path, compression, buffer_size):
+    for chunk in file_chunks(path, compression, buffer_size):
         buf = buf + chunk if buf else chunk
         pos = 0
         end = len(buf)
