@@ -1,4 +1,5 @@
-"""`tf.train`: checkpoints of an object tree's Variables."""
+"""`tf.train`: checkpoints of an object tree's Variables; `tf.train.Example` and its family
+(protobuf messages, made on first use: they need the `tfformats` extra)."""
 
 from ..export.checkpoint import (  # noqa: F401
     Checkpoint,
@@ -8,3 +9,14 @@ from ..export.checkpoint import (  # noqa: F401
     list_variables,
     load_variable,
 )
+
+
+_EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features",
+                     "FeatureList", "FeatureLists", "Example", "SequenceExample")
+
+
+def __getattr__(name):
+    if name in _EXAMPLE_MESSAGES:
+        from ..data.example_protos import messages
+        return getattr(messages(), name)
+    raise AttributeError(f"module 'tf.train' has no attribute {name!r}")

@@ -39,10 +39,16 @@ from .options import (
 )
 from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec
 
+# Files (TFRecord, text, CSV; issue 21's file formats): readers and their op records.
+from . import csv_dataset, csv_files, example_parsing, tensor_protos  # noqa: F401, E402
+from .text_files import TextLineDatasetV2 as TextLineDataset  # noqa: E402
+from .tfrecord import TFRecordDatasetV2 as TFRecordDataset  # noqa: E402
+
 Dataset = DatasetV2
 Iterator = OwnedIterator
 
 __all__ = ["Dataset", "DatasetSpec", "Iterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY",
            "UNKNOWN_CARDINALITY", "Optional", "OptionalSpec", "RaggedTensorSpec",
            "SparseTensorSpec", "AutoShardPolicy", "AutotuneOptions", "DistributeOptions",
-           "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions"]
+           "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions",
+           "TFRecordDataset", "TextLineDataset"]

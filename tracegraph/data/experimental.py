@@ -18,6 +18,9 @@ from .options import (
 )
 from .storage import load as _load
 from .storage import save as _save
+from .csv_dataset import CsvDatasetV2 as CsvDataset  # noqa: E402  (files: CSV, TFRecord)
+from .csv_dataset import make_csv_dataset  # noqa: E402
+from .tfrecord import DatasetTFRecordWriter as TFRecordWriter  # noqa: E402
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "cardinality",
            "assert_cardinality", "sample_from_datasets", "choose_from_datasets",
@@ -26,7 +29,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter",
            "shuffle_and_repeat", "unbatch", "unique", "take_while", "dense_to_ragged_batch",
            "Optional", "AutoShardPolicy", "AutotuneOptions", "DistributeOptions",
            "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions", "save", "load",
-           "copy_to_device", "prefetch_to_device"]
+           "copy_to_device", "prefetch_to_device", "CsvDataset", "make_csv_dataset",
+           "TFRecordWriter"]
 
 
 def Counter(start=0, step=1, dtype=_d.int64, name=None):  # noqa: N802 - TensorFlow's name
