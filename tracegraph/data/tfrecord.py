@@ -10,6 +10,8 @@ TensorFlow, a dataset of filenames, or `num_parallel_reads`, reads through `flat
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .. import dtypes as d
@@ -250,6 +252,8 @@ def kernel_dataset_to_tf_record(input_dataset, filename, compression_type):
     writer = RecordFileWriter(path, compression_of(compression_type))
     try:
         for (record,) in input_dataset.rows(ctx):
+            if not isinstance(record, bytes):   # a 0-d string array
+                record = np.asarray(record, dtype=object).reshape(-1)[0]
             writer.write(record)
     finally:
         writer.close()
@@ -263,10 +267,24 @@ dataset_to_tf_record_op = defop(
     stateful=True)
 
 
+def _deprecation_warning(frame) -> None:
+    print(f"WARNING:tensorflow:From {frame.f_code.co_filename}:{frame.f_lineno}: "
+          f"TFRecordWriter.__init__ (from tensorflow.python.data.experimental.ops.writers) is "
+          f"deprecated and will be removed in a future version.\nInstructions for updating:\n"
+          f"To write TFRecords to disk, use `tf.io.TFRecordWriter`. To save and load the "
+          f"contents of a dataset, use `tf.data.experimental.save` and "
+          f"`tf.data.experimental.load`", file=sys.stderr)
+
+
 class DatasetTFRecordWriter:
     """`tf.data.experimental.TFRecordWriter`: writes a dataset of scalar strings to a file."""
 
+    _warned = False
+
     def __init__(self, filename, compression_type=None):
+        if not DatasetTFRecordWriter._warned:   # TensorFlow's deprecation notice, once
+            DatasetTFRecordWriter._warned = True
+            _deprecation_warning(sys._getframe(1))
         self._filename = convert_to_tensor(filename, dtype=d.string)
         self._compression_type = _string_scalar(
             compression_name(compression_type) if not hasattr(compression_type, "dtype")
