@@ -3,7 +3,8 @@ tf.io.TFRecordWriter and tf.data.experimental.TFRecordWriter) holding tf.train.E
 by tracegraph, and TensorProto bytes from tf.io.serialize_tensor. Runs when
 TRACEGRAPH_TF_PYTHON names a Python that has TensorFlow (as tests/export's interop tests):
 
-    TRACEGRAPH_TF_PYTHON=~/.cache/tracegraph-tf221/bin/python python -m pytest tests/data -k tensorflow
+    TRACEGRAPH_TF_PYTHON=~/.cache/tracegraph-tf221/bin/python \
+        python -m pytest tests/data -k tensorflow
 """
 
 import json
@@ -65,7 +66,7 @@ def test_tensorflow_reads_tracegraphs_tfrecords_examples_and_tensors(tmp_path):
     got = json.loads(done.stdout.strip().splitlines()[-1])
     want = {"x": [[float(i), i / 2, float(-i)] for i in range(7)],
             "n": [[0, 1][:i % 3] + [0] * (2 - i % 3) for i in range(7)],
-            "s": ["odd%d" % i if i % 2 else "-" for i in range(7)]}
+            "s": [f"odd{i}" if i % 2 else "-" for i in range(7)]}
     for name in ("plain", "gzip", "zlib", "dataset"):
         assert got[name] == want, name
     assert got["tensor"] == [[1.5, 2.0], [-3.0, 0.25]]

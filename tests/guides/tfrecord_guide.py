@@ -1,12 +1,16 @@
-import tensorflow as tf
+import os
+import tempfile
+
 # The code of the tutorial "TFRecord and tf.train.Example" (tutorials/load_data/tfrecord), run
 # as a script: the tf.train.Example and TFRecord parts (the image cells, which download a
 # picture, are left out); notebook displays are printed; the random data is seeded; the file
 # goes to a temporary directory; a last cell parses whole batches with tf.io.parse_example.
 # Raw records print their first characters and their Example: a map's bytes follow its
-# (per-process) hash order, in TensorFlow too. _int64_feature converts with int(): protobuf 7 refuses bools in an Int64List (TF 2.21 too).
+# (per-process) hash order, in TensorFlow too. _int64_feature converts with int():
+# protobuf 7 refuses bools in an Int64List (TF 2.21 too).
 import numpy as np
-import os, tempfile
+import tensorflow as tf
+
 
 def _bytes_feature(value):
   if isinstance(value, type(tf.constant(0))):
@@ -20,7 +24,7 @@ def _int64_feature(value):
   return tf.train.Feature(int64_list=tf.train.Int64List(value=[int(value)]))
 
 print(_bytes_feature(b'test_string'))
-print(_bytes_feature(u'test_bytes'.encode('utf-8')))
+print(_bytes_feature(b'test_bytes'))
 print(_float_feature(np.exp(1)))
 print(_int64_feature(True))
 print(_int64_feature(1))

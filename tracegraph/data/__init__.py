@@ -1,11 +1,15 @@
 """`tf.data`: input pipelines (DESIGN layer 11). See `runtime.py` for how datasets run and how
 a new source is written, `dataset.py` for the Python object users hold."""
 
-from . import (  # noqa: F401  (registers the op records)
+# Files (TFRecord, text, CSV; issue 21's file formats): readers and their op records.
+from . import (  # noqa: F401  (registers the op records)  # noqa: F401, E402
     batching,
     caching,
     checking,
     choosing,
+    csv_dataset,
+    csv_files,
+    example_parsing,
     experimental,
     generator,
     interleaving,
@@ -18,6 +22,7 @@ from . import (  # noqa: F401  (registers the op records)
     shuffling,
     sources,
     storage,
+    tensor_protos,
     windowing,
 )
 from .dataset import (
@@ -38,9 +43,6 @@ from .options import (
     ThreadingOptions,
 )
 from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec
-
-# Files (TFRecord, text, CSV; issue 21's file formats): readers and their op records.
-from . import csv_dataset, csv_files, example_parsing, tensor_protos  # noqa: F401, E402
 from .text_files import TextLineDatasetV2 as TextLineDataset  # noqa: E402
 from .tfrecord import TFRecordDatasetV2 as TFRecordDataset  # noqa: E402
 

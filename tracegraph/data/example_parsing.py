@@ -97,8 +97,7 @@ def _string_vector(values):
 
 def _dense_default_tensor(params: ParseParams, i: int):
     import numpy as np
-    dtype, shape, default = params.dense_types[i], params.dense_shapes[i], \
-        params.dense_defaults[i]
+    dtype, default = params.dense_types[i], params.dense_defaults[i]
     if default is None:
         default = np.zeros((0,), dtype=object if dtype is d.string else dtype.as_numpy_dtype)
     return convert_to_tensor(default, dtype=dtype)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from .. import dtypes as _d
 from .choosing import choose_from_datasets, sample_from_datasets
 from .choosing import rejection_resample as _rejection_resample
+from .csv_dataset import CsvDatasetV2 as CsvDataset
+from .csv_dataset import make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
 from .optional import Optional
 from .options import (
@@ -18,9 +20,7 @@ from .options import (
 )
 from .storage import load as _load
 from .storage import save as _save
-from .csv_dataset import CsvDatasetV2 as CsvDataset  # noqa: E402  (files: CSV, TFRecord)
-from .csv_dataset import make_csv_dataset  # noqa: E402
-from .tfrecord import DatasetTFRecordWriter as TFRecordWriter  # noqa: E402
+from .tfrecord import DatasetTFRecordWriter as TFRecordWriter
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "cardinality",
            "assert_cardinality", "sample_from_datasets", "choose_from_datasets",
