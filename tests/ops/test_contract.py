@@ -324,7 +324,10 @@ SAMPLES.update({
 from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
 from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
 
+from tests.data.file_contract_samples import SAMPLES as _FILE_SAMPLES  # noqa: E402
+
 SAMPLES.update(_DATA_SAMPLES)
+SAMPLES.update(_FILE_SAMPLES)
 
 
 class RecordingWriter:

@@ -40,15 +40,20 @@ def infer_parse_example(serialized, names, sparse_keys, dense_keys, ragged_keys,
     if serialized.shape is not None and len(serialized.shape) > 1:
         raise ValueError(f"Shape must be at most rank 1 but is rank {len(serialized.shape)} "
                          f"for 'ParseExampleV2' (serialized shape: {list(serialized.shape)}).")
-    batch = _batch_dims(serialized)
-    rank = len(batch) + 1
+    if serialized.shape is None:   # a scalar or a vector: ranks unknown
+        batch, rank = None, None
+    else:
+        batch = _batch_dims(serialized)
+        rank = len(batch) + 1
     out = [TensorType(d.int64, (None, rank)) for _ in range(num_sparse)]
     out += [TensorType(t, (None,)) for t in sparse_types]
     out += [TensorType(d.int64, (rank,)) for _ in range(num_sparse)]
-    out += [TensorType(default.dtype, batch + tuple(shape))
+    out += [TensorType(default.dtype, None if batch is None else batch + tuple(shape))
             for default, shape in zip(dense_defaults, dense_shapes)]
     out += [TensorType(t, (None,)) for t in ragged_value_types]
     splits = (None if not batch or batch[0] is None else batch[0] + 1,)
+    if batch == ():   # one example: its values alone (row splits [0, n])
+        splits = (2,)
     out += [TensorType(t, splits) for t in ragged_split_types]
     return tuple(out)
 
