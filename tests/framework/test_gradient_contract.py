@@ -38,6 +38,8 @@ NO_RULE = {
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
     "avg_pool_grad": "second order not implemented yet",
+    "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
+    "parse_tensor": "strings have no gradient",
 }
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
