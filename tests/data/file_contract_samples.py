@@ -62,3 +62,15 @@ SAMPLES = {
     "parse_tensor": [((_scalar(bytes.fromhex("080112041202080222080000803f00000040")),),
                       {"out_type": d.float32})],
 }
+
+
+def _sequence_record():
+    from tracegraph.data.record_io import read_records
+    return [r for b in read_records(str(FIXTURES / "sequence_examples.tfrecord")) for r in b][2]
+
+
+SAMPLES["parse_sequence_example"] = [(
+    (np.array(_sequence_record(), dtype=object),),
+    {"sparse_keys": ("scores",), "sparse_types": (d.float32,), "dense_keys": ("tokens",),
+     "dense_types": (d.int64,), "dense_shapes": ((2,),), "ragged_keys": ("absent",),
+     "ragged_value_types": (d.int64,), "ragged_split_types": (d.int64,)})]

@@ -136,3 +136,15 @@ def test_a_flipped_bit_is_tensorflows_data_loss_error_naming_file_and_offset(pos
         list(tf.data.TFRecordDataset(str(path)))
     assert str(info.value).startswith(want["error"])
     assert str(path) in str(info.value)
+
+
+def test_parse_single_sequence_example_gives_tensorflows_values():
+    record = bytes.fromhex(EXPECTED["sequence_records"][2])
+    context, sequences = tf.io.parse_single_sequence_example(
+        record, context_features={"id": tf.io.FixedLenFeature([], tf.int64),
+                                  "name": tf.io.VarLenFeature(tf.string)},
+        sequence_features={"tokens": tf.io.FixedLenSequenceFeature([2], tf.int64),
+                           "scores": tf.io.RaggedFeature(tf.float32)})
+    want_context, want_sequences = EXPECTED["parse_single_sequence_example"]
+    assert {k: plain(v) for k, v in context.items()} == want_context
+    assert {k: plain(v) for k, v in sequences.items()} == want_sequences

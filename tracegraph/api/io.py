@@ -9,6 +9,7 @@ from ..data.parsing_config import (  # noqa: F401
     RaggedFeature,
     VarLenFeature,
 )
+from ..data.sequence_parsing import parse_single_sequence_example  # noqa: F401
 from ..data.tensor_protos import parse_tensor, serialize_tensor  # noqa: F401
 from ..data.tfrecord import (  # noqa: F401
     TFRecordCompressionType,

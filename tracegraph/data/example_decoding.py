@@ -10,6 +10,7 @@ TensorFlow's `InvalidArgumentError`s with its words and the example's index (or 
 from __future__ import annotations
 
 import itertools
+import operator
 
 import numpy as np
 
@@ -72,6 +73,7 @@ class Where:
 def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> list:
     """Per example, the feature's value container (None: the example lacks the key)."""
     field = FIELD[dtype]
+    values_of = operator.attrgetter(f"{field}.value")
     lists = []
     append = lists.append
     for i, fmap in enumerate(maps):
@@ -79,18 +81,20 @@ def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> li
             append(None)
             continue
         feature = fmap[key]
-        kind = feature.WhichOneof("kind")
-        if kind == field:
-            append(getattr(feature, field).value)
-        elif kind is None:
+        values = values_of(feature)
+        if values:
+            append(values)
+            continue
+        kind = feature.WhichOneof("kind")   # empty: the right kind, no kind, or a wrong one
+        if kind is None or kind == field:
             append(_EMPTY)
-        else:
-            actual = _KIND_TYPE[kind]
-            text = (f"Data types don't match. Data type: {actual} but expected type: "
-                    f"{TYPE_NAME[dtype]}" if dense else
-                    f"Data types don't match. Expected type: {TYPE_NAME[dtype]}, Actual type: "
-                    f"{actual}")
-            raise InvalidArgumentError(f"{where.key(key, i)}  {text}")
+            continue
+        actual = _KIND_TYPE[kind]
+        text = (f"Data types don't match. Data type: {actual} but expected type: "
+                f"{TYPE_NAME[dtype]}" if dense else
+                f"Data types don't match. Expected type: {TYPE_NAME[dtype]}, Actual type: "
+                f"{actual}")
+        raise InvalidArgumentError(f"{where.key(key, i)}  {text}")
     return lists
 
 
