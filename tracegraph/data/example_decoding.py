@@ -71,7 +71,7 @@ class Where:
 
 
 def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> list:
-    """Per example, the feature's value container (None: the example lacks the key)."""
+    """The key's Column over the examples' feature maps (protobuf's containers)."""
     field = FIELD[dtype]
     values_of = operator.attrgetter(f"{field}.value")
     lists = []
@@ -95,7 +95,7 @@ def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> li
                 f"Data types don't match. Expected type: {TYPE_NAME[dtype]}, Actual type: "
                 f"{actual}")
         raise InvalidArgumentError(f"{where.key(key, i)}  {text}")
-    return lists
+    return Column.of_lists(lists, dtype)
 
 
 def _join(lists: list, counts: np.ndarray, dtype) -> np.ndarray:
@@ -115,14 +115,33 @@ def _counts(lists: list) -> np.ndarray:
                        count=len(lists))
 
 
-def dense_from_lists(lists, key, dtype, shape, default, where: Where) -> np.ndarray:
+class Column:
+    """One key over the batch: per example its value count and whether it lacks the key,
+    and `values()`, all its values joined in order (from protobuf containers or a scan)."""
+
+    def __init__(self, counts: np.ndarray, missing: np.ndarray, values):
+        self.counts, self.missing, self._values = counts, missing, values
+
+    @classmethod
+    def of_lists(cls, lists: list, dtype) -> Column:
+        counts = _counts(lists)
+        missing = np.fromiter((v is None for v in lists), dtype=bool, count=len(lists))
+        return cls(counts, missing, lambda: _join(lists, counts, dtype))
+
+    def __len__(self):
+        return len(self.counts)
+
+    def values(self) -> np.ndarray:
+        return self._values()
+
+
+def dense_from_lists(column: Column, key, dtype, shape, default, where: Where) -> np.ndarray:
     """A FixedLenFeature (`shape` fully known) or FixedLenSequenceFeature (`shape[0]` None,
     `default` the padding scalar) over the batch: [batch] + shape."""
     np_dtype = object if dtype is d.string else dtype.as_numpy_dtype
-    counts = _counts(lists)
-    missing = np.fromiter((v is None for v in lists), dtype=bool, count=len(lists))
+    counts, missing, n = column.counts, column.missing, len(column)
     if shape and shape[0] is None:
-        return _padded(lists, counts, key, dtype, shape, default, where, np_dtype)
+        return _padded(column, key, dtype, shape, default, where, np_dtype)
     size = int(np.prod(shape, dtype=np.int64))
     if missing.any() and default is None:
         i = int(np.argmax(missing))
@@ -134,16 +153,17 @@ def dense_from_lists(lists, key, dtype, shape, default, where: Where) -> np.ndar
         raise InvalidArgumentError(
             f"{where.key(key, i)}  Number of {TYPE_NAME[dtype]} values != expected.  Values "
             f"size: {counts[i]} but output shape: {_shape_text(shape)}")
-    values = _join(lists, counts, dtype)
+    values = column.values()
     if not missing.any():
-        return values.reshape((len(lists),) + tuple(shape))
-    out = np.empty((len(lists),) + tuple(shape), dtype=np_dtype)
+        return values.reshape((n,) + tuple(shape))
+    out = np.empty((n,) + tuple(shape), dtype=np_dtype)
     out[missing] = default
     out[~missing] = values.reshape((-1,) + tuple(shape))
     return out
 
 
-def _padded(lists, counts, key, dtype, shape, padding, where, np_dtype) -> np.ndarray:
+def _padded(column, key, dtype, shape, padding, where, np_dtype) -> np.ndarray:
+    counts, n = column.counts, len(column)
     stride = int(np.prod(shape[1:], dtype=np.int64))
     if stride:
         bad = counts % stride != 0
@@ -155,10 +175,10 @@ def _padded(lists, counts, key, dtype, shape, padding, where, np_dtype) -> np.nd
                 f"{_shape_text(shape)}")
     rows = counts // stride if stride else np.zeros_like(counts)
     longest = int(rows.max()) if len(rows) else 0
-    out = np.full((len(lists), longest) + tuple(shape[1:]), padding, dtype=np_dtype)
-    values = _join(lists, counts, dtype).reshape((-1,) + tuple(shape[1:]))
+    out = np.full((n, longest) + tuple(shape[1:]), padding, dtype=np_dtype)
+    values = column.values().reshape((-1,) + tuple(shape[1:]))
     if len(values):
-        batch_index = np.repeat(np.arange(len(lists)), rows)
+        batch_index = np.repeat(np.arange(n), rows)
         starts = np.cumsum(rows) - rows
         row_index = np.arange(len(values)) - np.repeat(starts, rows)
         out[batch_index, row_index] = values
@@ -169,26 +189,25 @@ def _shape_text(shape) -> str:
     return "[" + ",".join("?" if s is None else str(s) for s in shape) + "]"
 
 
-def sparse_from_lists(lists, dtype, batched: bool):
+def sparse_from_lists(column: Column, dtype, batched: bool):
     """(indices, values, dense_shape) of a VarLenFeature over the batch."""
-    counts = _counts(lists)
-    values = _join(lists, counts, dtype)
+    counts = column.counts
+    values = column.values()
     starts = np.cumsum(counts) - counts
     position = np.arange(len(values), dtype=np.int64) - np.repeat(starts, counts)
     longest = int(counts.max()) if len(counts) else 0
     if not batched:
         return position[:, None], values, np.array([longest], np.int64)
-    rows = np.repeat(np.arange(len(lists), dtype=np.int64), counts)
+    rows = np.repeat(np.arange(len(column), dtype=np.int64), counts)
     return (np.stack([rows, position], axis=1), values,
-            np.array([len(lists), longest], np.int64))
+            np.array([len(column), longest], np.int64))
 
 
-def ragged_from_lists(lists, dtype, split_dtype):
+def ragged_from_lists(column: Column, dtype, split_dtype):
     """(values, row_splits) of a RaggedFeature over the batch."""
-    counts = _counts(lists)
-    splits = np.zeros(len(lists) + 1, dtype=split_dtype.as_numpy_dtype)
-    np.cumsum(counts, out=splits[1:])
-    return _join(lists, counts, dtype), splits
+    splits = np.zeros(len(column) + 1, dtype=split_dtype.as_numpy_dtype)
+    np.cumsum(column.counts, out=splits[1:])
+    return column.values(), splits
 
 
 def decode_examples(serialized, names, sparse, dense, ragged, example_class) -> list:
@@ -203,22 +222,23 @@ def decode_examples(serialized, names, sparse, dense, ragged, example_class) -> 
     name_list = list(np.asarray(names, dtype=object).reshape(-1)) if np.size(names) else None
     where = Where(name_list, single=not batched)
     maps = example_maps(flat, example_class)
+
+    def column(key, dtype, is_dense):
+        return gather_feature(maps, key, dtype, where, is_dense)
     indices, sparse_values, shapes = [], [], []
     for key, dtype in sparse:
-        i, v, s = sparse_from_lists(gather_feature(maps, key, dtype, where, False), dtype,
-                                    batched)
+        i, v, s = sparse_from_lists(column(key, dtype, False), dtype, batched)
         indices.append(i)
         sparse_values.append(v)
         shapes.append(s)
     dense_values = []
     for key, dtype, shape, default in dense:
-        lists = gather_feature(maps, key, dtype, where, True)
-        out = dense_from_lists(lists, key, dtype, shape, default, where)
+        out = dense_from_lists(column(key, dtype, True), key, dtype, shape, default, where)
         dense_values.append(out if batched else out[0])
     ragged_values, ragged_splits = [], []
     for key, dtype, split_dtype in ragged:
-        v, s = ragged_from_lists(gather_feature(maps, key, dtype, where, False), dtype,
-                                 split_dtype)
+        v, s = ragged_from_lists(column(key, dtype, False), dtype, split_dtype)
         ragged_values.append(v)
         ragged_splits.append(s)
     return indices + sparse_values + shapes + dense_values + ragged_values + ragged_splits
+
