@@ -1,14 +1,14 @@
 """`tf.train`: checkpoints of an object tree's Variables; `tf.train.Example` and its family
 (protobuf messages, made on first use: they need the `tfformats` extra)."""
 
-from ..export.checkpoint import (  # noqa: F401
+from ..formats.checkpoint.checkpoint import (  # noqa: F401
     Checkpoint,
     CheckpointLoadStatus,
-    CheckpointManager,
     latest_checkpoint,
     list_variables,
     load_variable,
 )
+from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401
 
 
 _EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features",

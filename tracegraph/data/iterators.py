@@ -33,6 +33,9 @@ __all__ = ["OwnedIterator", "NumpyIterator", "IteratorResource", "get_single_ele
            "dataset_cardinality_op", "component_types"]
 
 
+_MAX_SYMBOLIC_NEXT = 10_000
+
+
 class IteratorResource(VariantValue):
     """A running iteration of a dataset: its generator, context and threads."""
 
@@ -210,7 +213,16 @@ class OwnedIterator:
 
     def __next__(self):
         if not (self._eager and current_context().executing_eagerly):
-            return self.get_next()   # in a graph: an IteratorGetNext op (never StopIteration)
+            # In a graph: an IteratorGetNext op, which never ends a Python loop.
+            self._symbolic_nexts = getattr(self, "_symbolic_nexts", 0) + 1
+            if self._symbolic_nexts > _MAX_SYMBOLIC_NEXT:
+                raise RuntimeError(
+                    f"A Python loop over a tf.data dataset inside a tf.function that AutoGraph "
+                    f"did not convert adds one IteratorGetNext op per turn and never ends "
+                    f"({_MAX_SYMBOLIC_NEXT} so far). Let AutoGraph convert the function "
+                    f"(tf.function(autograph=True), code in a file), or iterate with "
+                    f"tf.while_loop over `iterator.get_next_as_optional()`.")
+            return self.get_next()
         leaves = self._resource.next_leaves()
         if leaves is None:
             raise StopIteration

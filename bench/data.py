@@ -1,0 +1,106 @@
+"""tf.data pipelines, side by side with TensorFlow (issue 21's workloads):
+
+1. one epoch of `from_tensor_slices((x, y)).shuffle(60000).batch(128)` over 60,000x784 float32;
+2. the same with a traced `map` (normalize x, cast y) before the shuffle;
+3. (TFRecord / tf.train.Example: written and read by the files helper's `bench/data_files.py`);
+4. eager per-element iteration of `Dataset.range` (microseconds per element);
+5. a training loop `for x, y in ds` inside one tf.function (an epoch of an MLP 784-256-10 on
+   10,000 examples, batches of 128).
+
+    python bench/data.py [--compare ~/.cache/tracegraph-tf221/bin/python] [--quick]
+
+The machine is shared: run several rounds and read the medians with the load in mind.
+"""
+
+import numpy as np
+from harness import Workload, main
+
+N, FEATURES, BATCH = 60_000, 784, 128
+
+
+def _arrays(n=N):
+    rng = np.random.default_rng(0)
+    x = rng.random((n, FEATURES), dtype=np.float32)
+    y = rng.integers(0, 10, size=n).astype(np.int64)
+    return x, y
+
+
+def _epoch(ds):
+    def run():
+        for _ in ds:
+            pass
+    return run
+
+
+def shuffle_batch(tf):
+    x, y = _arrays()
+    return _epoch(tf.data.Dataset.from_tensor_slices((x, y)).shuffle(N).batch(BATCH))
+
+
+def shuffle_batch_map(tf):
+    x, y = _arrays()
+
+    def normalize_and_cast(image, label):
+        return (image - 0.5) / 0.25, tf.cast(label, tf.int32)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).map(normalize_and_cast)
+    return _epoch(ds.shuffle(N).batch(BATCH))
+
+
+def numpy_shuffle_batch():
+    x, y = _arrays()
+    rng = np.random.default_rng(1)
+
+    def run():
+        order = rng.permutation(N)
+        for i in range(0, N, BATCH):
+            take = order[i:i + BATCH]
+            x[take], y[take]
+    return run
+
+
+def range_per_element(tf):
+    it = iter(tf.data.Dataset.range(10 ** 12))
+    return lambda: next(it)
+
+
+def training_loop(tf):
+    n = 10_000
+    x, y = _arrays(n)
+    rng = np.random.default_rng(2)
+    w1 = tf.Variable((rng.normal(size=(FEATURES, 256)) * 0.05).astype(np.float32))
+    b1 = tf.Variable(np.zeros(256, np.float32))
+    w2 = tf.Variable((rng.normal(size=(256, 10)) * 0.05).astype(np.float32))
+    b2 = tf.Variable(np.zeros(10, np.float32))
+    params = [w1, b1, w2, b2]
+
+    @tf.function
+    def train_epoch(ds):
+        total = tf.constant(0.0)
+        for xb, yb in ds:
+            with tf.GradientTape() as tape:
+                h = tf.nn.relu(tf.matmul(xb, w1) + b1)
+                logits = tf.matmul(h, w2) + b2
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=yb, logits=logits))
+            for p, g in zip(params, tape.gradient(loss, params)):
+                p.assign_sub(0.01 * g)
+            total += loss
+        return total
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n).batch(BATCH)
+    train_epoch(ds)
+    return lambda: train_epoch(ds)
+
+
+WORKLOADS = [
+    Workload("1. epoch: from_tensor_slices((x, y)).shuffle(60000).batch(128), 60000x784 f32",
+             shuffle_batch, number=1, repeat=5, numpy=numpy_shuffle_batch),
+    Workload("2. the same with a traced map (normalize x, cast y) before the shuffle",
+             shuffle_batch_map, number=1, repeat=5),
+    Workload("4. eager iteration of Dataset.range, per element", range_per_element,
+             number=20000, repeat=7),
+    Workload("5. training loop `for x, y in ds` in one tf.function, epoch of 10000 (MLP)",
+             training_loop, number=1, repeat=5),
+]
+
+if __name__ == "__main__":
+    main("tf.data: input pipelines (microseconds per epoch, or per element for 4)", WORKLOADS)
