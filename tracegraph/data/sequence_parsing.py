@@ -18,6 +18,7 @@ from .. import dtypes as d
 from ..ops.registry import bind, convert_to_tensor, defop
 from ..shapes import TensorType
 from .example_decoding import (
+    Column,
     Where,
     dense_from_lists,
     gather_feature,
@@ -40,10 +41,12 @@ _CONTEXT_TYPES = (VarLenFeature, FixedLenFeature, RaggedFeature)
 _SEQUENCE_TYPES = (VarLenFeature, FixedLenSequenceFeature, RaggedFeature)
 
 
-def _step_lists(feature_list, key, dtype, where):
-    """Per step of a feature list, its values (as gather_feature over examples)."""
-    fake_maps = [{key: f} for f in feature_list.feature]
-    return gather_feature(fake_maps, key, dtype, where, dense=True)
+def _step_lists(lists, key, dtype, where) -> Column:
+    """The steps of a feature list as a Column (no steps when the list is absent)."""
+    if key not in lists:
+        return Column.of_lists([], dtype)
+    steps = [{key: f} for f in lists[key].feature]
+    return gather_feature(steps, key, dtype, where, dense=True)
 
 
 def _decode_one(serialized, sparse, dense, ragged):
@@ -59,17 +62,17 @@ def _decode_one(serialized, sparse, dense, ragged):
     where = Where(None, single=True)
     out = {}
     for key, dtype in sparse:
-        steps = _step_lists(lists[key], key, dtype, where) if key in lists else []
+        steps = _step_lists(lists, key, dtype, where)
         out[key] = sparse_from_lists(steps, dtype, batched=True)
     for key, dtype, shape in dense:
-        steps = _step_lists(lists[key], key, dtype, where) if key in lists else []
-        if not steps:
+        steps = _step_lists(lists, key, dtype, where)
+        if not len(steps):
             out[key] = np.zeros((0,) + tuple(shape), object if dtype is d.string
                                 else dtype.as_numpy_dtype)
         else:
             out[key] = dense_from_lists(steps, key, dtype, tuple(shape), None, where)
     for key, dtype, split_dtype in ragged:
-        steps = _step_lists(lists[key], key, dtype, where) if key in lists else []
+        steps = _step_lists(lists, key, dtype, where)
         out[key] = ragged_from_lists(steps, dtype, split_dtype)
     return out
 
