@@ -16,7 +16,11 @@ _EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features
 
 
 def __getattr__(name):
+    """The message classes, made on first use and then kept as this module's attributes
+    (so later lookups are plain attribute reads)."""
     if name in _EXAMPLE_MESSAGES:
         from ..data.example_protos import messages
-        return getattr(messages(), name)
+        classes = messages()
+        globals().update({n: getattr(classes, n) for n in _EXAMPLE_MESSAGES})
+        return getattr(classes, name)
     raise AttributeError(f"module 'tf.train' has no attribute {name!r}")
