@@ -70,24 +70,31 @@ class Where:
         return "<unknown>"
 
 
-def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> list:
-    """The key's Column over the examples' feature maps (protobuf's containers)."""
+def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> Column:
+    """The key's Column over the examples' feature maps (protobuf's containers): one pass
+    that keeps each example's container and value count."""
     field = FIELD[dtype]
     values_of = operator.attrgetter(f"{field}.value")
-    lists = []
-    append = lists.append
+    present, counts = [], []
+    add, count = present.append, counts.append
+    missing = None
     for i, fmap in enumerate(maps):
         if key not in fmap:
-            append(None)
+            if missing is None:
+                missing = np.zeros(len(maps), dtype=bool)
+            missing[i] = True
+            count(0)
             continue
         feature = fmap[key]
         values = values_of(feature)
-        if values:
-            append(values)
+        n = len(values)
+        if n:
+            add(values)
+            count(n)
             continue
         kind = feature.WhichOneof("kind")   # empty: the right kind, no kind, or a wrong one
         if kind is None or kind == field:
-            append(_EMPTY)
+            count(0)
             continue
         actual = _KIND_TYPE[kind]
         text = (f"Data types don't match. Data type: {actual} but expected type: "
@@ -95,12 +102,15 @@ def gather_feature(maps: list, key: str, dtype, where: Where, dense: bool) -> li
                 f"Data types don't match. Expected type: {TYPE_NAME[dtype]}, Actual type: "
                 f"{actual}")
         raise InvalidArgumentError(f"{where.key(key, i)}  {text}")
-    return Column.of_lists(lists, dtype)
-
-
-def _join(lists: list, counts: np.ndarray, dtype) -> np.ndarray:
+    counts = np.array(counts, dtype=np.int64)
+    if missing is None:
+        missing = np.zeros(len(maps), dtype=bool)
     total = int(counts.sum())
-    present = (v for v in lists if v)
+    return Column(counts, missing, lambda: _join(present, total, dtype))
+
+
+def _join(present: list, total: int, dtype) -> np.ndarray:
+    """The values of the non-empty containers, one after another."""
     if dtype is d.string:
         out = np.empty(total, dtype=object)
         if total:
@@ -124,9 +134,11 @@ class Column:
 
     @classmethod
     def of_lists(cls, lists: list, dtype) -> Column:
+        """From per-example containers (None: the example lacks the key)."""
         counts = _counts(lists)
         missing = np.fromiter((v is None for v in lists), dtype=bool, count=len(lists))
-        return cls(counts, missing, lambda: _join(lists, counts, dtype))
+        present = [v for v in lists if v]
+        return cls(counts, missing, lambda: _join(present, int(counts.sum()), dtype))
 
     def __len__(self):
         return len(self.counts)
