@@ -232,3 +232,13 @@ def test_gfile_basics(tmp_path):
     assert tf.io.gfile.GFile(str(folder / "f.txt")).read() == "hello\n"
     with pytest.raises(tf.errors.NotFoundError):
         tf.io.gfile.GFile(str(folder / "missing"))
+
+
+def test_float_values_come_back_bit_for_bit():
+    values = np.array([np.nan, np.inf, -np.inf, -0.0, 1e-45, 3.4028235e38, 0.1], np.float32)
+    serialized = [_example(x=[float(v) for v in values]), _example(x=[2.5] * 7)]
+    parsed = tf.io.parse_example(serialized, {"x": tf.io.FixedLenFeature([7], tf.float32)})
+    got = parsed["x"].numpy()
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got[0].view(np.uint32), values.view(np.uint32))
+    np.testing.assert_array_equal(got[1], np.full(7, 2.5, np.float32))
