@@ -214,3 +214,27 @@ def test_prefetch_passes_errors_and_stops_its_thread():
     while threading.active_count() > before and time.time() < deadline:
         time.sleep(0.01)
     assert threading.active_count() <= before
+
+
+def test_ignore_errors_drops_failed_elements():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0]).map(
+        lambda x: tf.debugging.check_numerics(1 / x, "x"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor had Inf values"):
+        list(ds)
+    assert values(ds.ignore_errors()) == [1.0, 0.5]
+    assert repr(ds.ignore_errors()).startswith("<_IgnoreErrorsDataset")
+
+
+def test_python_iteration_needs_eager_or_a_function():
+    with tf.Graph().as_default():
+        with pytest.raises(RuntimeError, match="only supports Python-style iteration"):
+            iter(tf.data.Dataset.range(3))
+
+    @tf.function(autograph=False)
+    def unconverted():
+        total = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(3):     # a Python loop AutoGraph did not convert
+            total += x
+        return total
+    with pytest.raises(RuntimeError, match="never ends"):
+        unconverted()

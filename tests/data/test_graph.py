@@ -191,3 +191,29 @@ def test_iteration_outside_functions_and_graphs():
             tf.data.Dataset.range(4))) == 6
     finally:
         tf.config.run_functions_eagerly(False)
+
+
+def test_dataset_spec_in_an_input_signature():
+    spec = tf.data.DatasetSpec(tf.TensorSpec((None,), tf.int64))
+
+    @tf.function(input_signature=[spec])
+    def total(ds):
+        return ds.reduce(tf.constant(0, tf.int64), lambda s, b: s + tf.reduce_sum(b))
+    assert int(total(tf.data.Dataset.range(10).batch(3))) == 45
+    assert int(total(tf.data.Dataset.range(5).batch(2, drop_remainder=True))) == 6
+    assert total.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="expected DatasetSpec"):
+        total(tf.data.Dataset.range(3))
+
+
+def test_iterators_as_function_arguments_share_a_trace():
+    @tf.function
+    def pull(it):
+        return next(it)
+    first = iter(tf.data.Dataset.range(3))
+    assert [int(pull(first)) for _ in range(2)] == [0, 1]
+    assert int(pull(iter(tf.data.Dataset.range(10, 13)))) == 10
+    assert pull.experimental_get_tracing_count() == 1          # keyed by its IteratorSpec
+    assert repr(first._type_spec) == \
+        "IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),)"
+    assert int(next(first)) == 2                               # the same iterator, eagerly

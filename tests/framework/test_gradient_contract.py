@@ -38,6 +38,7 @@ NO_RULE = {
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
     "avg_pool_grad": "second order not implemented yet",
+    "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
     "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
     "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
 }

@@ -1,8 +1,9 @@
 """`tf.data`: input pipelines (DESIGN layer 11). See `runtime.py` for how datasets run and how
 a new source is written, `dataset.py` for the Python object users hold."""
 
-# Files (TFRecord, text, CSV; issue 21's file formats): readers and their op records.
-from . import (  # noqa: F401  (registers the op records)  # noqa: F401, E402
+# Importing the modules registers their op records (csv_*, example_parsing, sequence_parsing,
+# tensor_protos, text_files and tfrecord are the file formats).
+from . import (  # noqa: F401
     batching,
     caching,
     checking,
@@ -19,6 +20,7 @@ from . import (  # noqa: F401  (registers the op records)  # noqa: F401, E402
     options,
     ordering,
     padding,
+    sequence_parsing,
     shuffling,
     sources,
     storage,
@@ -42,15 +44,16 @@ from .options import (
     Options,
     ThreadingOptions,
 )
-from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec
-from .text_files import TextLineDatasetV2 as TextLineDataset  # noqa: E402
-from .tfrecord import TFRecordDatasetV2 as TFRecordDataset  # noqa: E402
+from .specs import DatasetSpec, IteratorSpec, RaggedTensorSpec, SparseTensorSpec
+from .text_files import TextLineDatasetV2 as TextLineDataset
+from .tfrecord import TFRecordDatasetV2 as TFRecordDataset
 
 Dataset = DatasetV2
 Iterator = OwnedIterator
 
-__all__ = ["Dataset", "DatasetSpec", "Iterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY",
-           "UNKNOWN_CARDINALITY", "Optional", "OptionalSpec", "RaggedTensorSpec",
-           "SparseTensorSpec", "AutoShardPolicy", "AutotuneOptions", "DistributeOptions",
-           "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions",
-           "TFRecordDataset", "TextLineDataset"]
+__all__ = ["Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "Options", "AUTOTUNE",
+           "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Optional", "OptionalSpec",
+           "RaggedTensorSpec", "SparseTensorSpec", "AutoShardPolicy", "AutotuneOptions",
+           "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "ThreadingOptions", "experimental", "TFRecordDataset",
+           "TextLineDataset"]

@@ -104,7 +104,12 @@ class DatasetV2:
 
     # ---- iteration ------------------------------------------------------------------------------
     def __iter__(self):
+        from ..graph.graph import FuncGraph
         from .iterators import OwnedIterator
+        graph = getattr(current_context(), "graph", None)
+        if graph is not None and not isinstance(graph, FuncGraph):
+            raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
+                               "eager mode or within tf.function.")
         return OwnedIterator(self)
 
     def __tf_staged_iterator__(self):

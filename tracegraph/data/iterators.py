@@ -204,9 +204,28 @@ class OwnedIterator:
         if self._eager:
             self._position = self._make_position()
 
+    @classmethod
+    def from_resource(cls, resource, element_spec):
+        """An iterator over an existing iterator resource (a tf.function's argument)."""
+        it = cls.__new__(cls)
+        it._element_spec = element_spec
+        it._specs = flatten(element_spec)
+        types, shapes = component_types(element_spec)
+        it._attrs = {"output_types": types, "output_shapes": shapes}
+        it._resource, it._eager, it._count, it._dataset = resource, False, 0, None
+        return it
+
     @property
     def element_spec(self):
         return self._element_spec
+
+    @property
+    def _type_spec(self):
+        from .specs import IteratorSpec
+        return IteratorSpec(self._element_spec)
+
+    def __tf_tracing_type__(self, context):
+        return self._type_spec
 
     def __iter__(self):
         return self

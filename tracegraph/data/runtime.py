@@ -33,7 +33,9 @@ Writing a new source dataset (e.g. a file reader) takes three pieces:
 2. **An op record**, made with `records.defdataset(name, tf_type, inputs=..., node=NodeClass)`:
    inputs are written like TensorFlow's op definitions (`"filenames: string"`,
    `"input_dataset: variant"`); the record's output is the `variant` scalar whose value is
-   the node. Add its row to `tests/ops/test_contract.py` (the contract test walks every op).
+   the node. Add its contract row to `tests/data/contract_samples.py` (the registry's
+   contract test, `tests/ops/test_contract.py`, walks every op and takes tf.data's rows
+   from there; a dataset input is a node made by another record's kernel).
 
 3. **The Python class** (subclass `DatasetV2`, named as TensorFlow's, e.g. `TFRecordDatasetV2`
    printed `<TFRecordDatasetV2 element_spec=...>`): its `__init__` converts the arguments to

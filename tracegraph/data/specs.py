@@ -14,7 +14,8 @@ from .. import dtypes as d
 from ..shapes import TensorShape, TensorSpec, as_shape_tuple, shapes_compatible
 from ..trace.trace_type import TraceType
 
-__all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "component_specs",
+__all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec",
+           "component_specs",
            "spec_is_compatible", "most_specific_spec"]
 
 
@@ -131,6 +132,10 @@ class DatasetSpec(TraceType):
         return [TensorSpec(self._dataset_shape, d.variant)]
 
     # ---- the trace-type protocol: a tf.function keyed by element spec -----------------------
+    def __tf_tracing_type__(self, context):
+        """A DatasetSpec in an input_signature stands for the datasets it accepts."""
+        return self
+
     def is_subtype_of(self, other) -> bool:
         if not isinstance(other, DatasetSpec) or self._dataset_shape != other._dataset_shape:
             return False
@@ -182,6 +187,48 @@ class DatasetSpec(TraceType):
 
     def __repr__(self):
         return f"DatasetSpec({self._element_spec!r}, {_shape_text(self._dataset_shape)})"
+
+
+class IteratorSpec(DatasetSpec):
+    """`tf.data.IteratorSpec`: the type of an iterator (its element spec). An iterator passed
+    to a tf.function is keyed by it, and fed as its iterator resource (Keras passes the
+    epoch's iterator to its train function this way: one trace for every epoch)."""
+
+    __slots__ = ()
+
+    def __init__(self, element_spec):
+        super().__init__(element_spec, ())
+
+    @property
+    def value_type(self):
+        from .iterators import OwnedIterator
+        return OwnedIterator
+
+    def is_subtype_of(self, other) -> bool:
+        return isinstance(other, IteratorSpec) and DatasetSpec.is_subtype_of(self, other)
+
+    def most_specific_common_supertype(self, others):
+        if not all(isinstance(o, IteratorSpec) for o in others):
+            return None
+        common = DatasetSpec.most_specific_common_supertype(self, others)
+        return None if common is None else IteratorSpec(common.element_spec)
+
+    def to_tensors(self, value) -> list:
+        return [value._resource]
+
+    def from_tensors(self, tensors):
+        from .iterators import OwnedIterator
+        return OwnedIterator.from_resource(next(tensors), self._element_spec)
+
+    def __eq__(self, other):
+        return type(other) is IteratorSpec and DatasetSpec.__eq__(
+            DatasetSpec(self._element_spec), DatasetSpec(other._element_spec))
+
+    def __hash__(self):
+        return hash((IteratorSpec, DatasetSpec.__hash__(self)))
+
+    def __repr__(self):
+        return f"IteratorSpec({self._element_spec!r},)"
 
 
 def _same_structure_and_specs(a, b) -> bool:

@@ -134,7 +134,11 @@ def _leaf_from(spec, comps):
             return comps[0]
         return RaggedTensor.from_nested_row_splits(comps[0], comps[1:], validate=False)
     if isinstance(spec, SparseTensorSpec):
-        return SparseTensor(comps[0], comps[1], comps[2])
+        dense_shape = comps[2]
+        if spec.shape.is_fully_defined() and not isinstance(dense_shape, EagerTensor):
+            # a known dense shape is a constant of the graph, so shapes stay static
+            dense_shape = convert_to_tensor(np.array(spec.shape.as_list(), np.int64))
+        return SparseTensor(comps[0], comps[1], dense_shape)
     if isinstance(spec, DatasetSpec):
         from .dataset import VariantDataset
         return VariantDataset(comps[0], spec.element_spec)
