@@ -323,8 +323,10 @@ SAMPLES.update({
 # tf.data's records (datasets, iterators, optionals): their rows live with the data tests.
 from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
 from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
+from tests.data.file_contract_samples import SAMPLES as _FILE_SAMPLES  # noqa: E402
 
 SAMPLES.update(_DATA_SAMPLES)
+SAMPLES.update(_FILE_SAMPLES)
 
 
 class RecordingWriter:
