@@ -45,6 +45,8 @@ NO_RULE = {
     "sparse_sparse_minimum": "TensorFlow registers none",
     "xla_dynamic_update_slice": "not implemented yet",
     "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
+    "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
+    "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
 }
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",

@@ -1,6 +1,7 @@
-"""`tf.experimental`: `dtensor` (importable, not supported: see api/dtensor.py); `Optional`
-comes with tf.data."""
+"""`tf.experimental`: `Optional` (tf.data's), and `dtensor` (importable, not supported: see
+api/dtensor.py)."""
 
-from . import dtensor  # noqa: F401
+from ..data import Optional
+from . import dtensor
 
-__all__ = ["dtensor"]
+__all__ = ["Optional", "dtensor"]

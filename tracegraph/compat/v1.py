@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from ..dimension import Dimension
 from ..dtypes import as_dtype
 from ..ops.array import placeholder_op
 from ..ops.registry import current_context
-from ..shapes import Dimension, TensorShape, TensorType
+from ..shapes import TensorShape, TensorType
 
 # and SummaryMetadata, from TensorBoard (module __getattr__)
 __all__ = ["Dimension", "placeholder", "reset_default_graph"]

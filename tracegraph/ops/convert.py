@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..shapes import Dimension, TensorShape
+from ..dimension import Dimension
+from ..shapes import TensorShape
 
 __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_python_value"]
 
