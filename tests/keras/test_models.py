@@ -229,3 +229,15 @@ def test_a_keras_file_saved_by_tensorflow_loads_and_predicts_the_same(keras):
     np.testing.assert_allclose(model.predict_on_batch(x), REF["saved_by_tensorflow/predict"],
                                rtol=1e-5, atol=1e-6)
     assert int(model.optimizer.iterations.numpy()) == 1
+
+
+@needs_tf_data
+def test_predict_on_a_tf_data_dataset(keras):
+    """Keras recognises a tracegraph dataset as a tf.data one (class DatasetV2 from a
+    tensorflow.python module, as its `is_tf_dataset` checks)."""
+    keras.utils.set_random_seed(1)
+    model, x_key, _ = workload.CASES["mlp_adam_scce"](keras)
+    x = workload.data()[x_key]
+    dataset = tf.data.Dataset.from_tensor_slices(x).batch(5)
+    np.testing.assert_allclose(model.predict(dataset, verbose=0), model.predict_on_batch(x),
+                               rtol=1e-6)

@@ -27,6 +27,7 @@ TF_MODULES = {
     "CompositeTensor": "tensorflow.python.framework.composite_tensor",
     "SparseTensor": "tensorflow.python.framework.sparse_tensor",
     "RaggedTensor": "tensorflow.python.ops.ragged.ragged_tensor",
+    "DatasetV2": "tensorflow.python.data.ops.dataset_ops",   # Keras's `is_tf_dataset`
 }
 Tensor.__module__ = TF_MODULES["Tensor"]
 
