@@ -5,7 +5,7 @@ the IR's public surface."""
 import ast
 import pathlib
 
-LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "blas": 1, "ops": 2,
+LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
           "execute": 9, "export": 10, "optimizers": 10, "distribute": 11, "api": 12,
           "__init__": 12, "testing": 12, "saved_model": 12}

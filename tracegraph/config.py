@@ -14,7 +14,7 @@ import random as _random
 import threading as _threading
 import types as _types
 
-from . import blas
+from . import thread_budget
 
 __all__ = [
     "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
@@ -128,6 +128,7 @@ def get_inter_op_parallelism_threads() -> int:
 
 def set_inter_op_parallelism_threads(num_threads) -> None:
     _set_threads("inter", "Inter op", num_threads)
+    thread_budget.set_inter_op_size(_thread_counts["inter"])
 
 
 def get_intra_op_parallelism_threads() -> int:
@@ -136,10 +137,10 @@ def get_intra_op_parallelism_threads() -> int:
 
 
 def set_intra_op_parallelism_threads(num_threads) -> None:
-    """Threads inside one op: NumPy's OpenBLAS matmuls and the jit executor's parallel
-    kernels use at most this many (0: all cores)."""
+    """Threads inside one op: BLAS products (NumPy's OpenBLAS) and the jit executor's
+    parallel kernels use at most this many (0: all cores); `thread_budget` decides per op."""
     _set_threads("intra", "Intra op", num_threads)
-    blas.set_threads(_thread_counts["intra"])
+    thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
 
 threading = _types.SimpleNamespace(

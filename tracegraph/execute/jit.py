@@ -34,7 +34,7 @@ import sys
 
 import numpy as np
 
-from .. import config
+from .. import thread_budget
 from .jit_source import APPROX_ULPS, Statements, cluster_source, loop_source
 
 __all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "JitKernel",
@@ -107,12 +107,12 @@ def _load(source: str, name: str):
     return getattr(module, name)
 
 
-def _intra_op_threads() -> None:
-    """Parallel kernels use at most tf.config.threading's intra-op threads (numba's setting is
-    per calling thread, so it is made before each parallel launch)."""
-    n = config.get_intra_op_parallelism_threads()
-    if n > 0:
-        _numba.set_num_threads(min(n, _numba.config.NUMBA_NUM_THREADS))
+def _kernel_threads(size: int) -> None:
+    """A parallel kernel's numba threads, from the thread budget (its size, the free cores,
+    tf.config.threading's intra-op cap); numba's setting is per calling thread, so it is made
+    before each parallel launch."""
+    _numba.set_num_threads(min(thread_budget.kernel_threads(size),
+                               _numba.config.NUMBA_NUM_THREADS))
 
 
 class JitKernel:
@@ -155,7 +155,7 @@ class JitKernel:
         parallel = size >= PARALLEL_THRESHOLD
         kernel = self._kernel(pattern, parallel)
         if parallel:
-            _intra_op_threads()
+            _kernel_threads(size)
         outs = [np.empty(shape, dt) for dt in self.output_dtypes]
         if size:
             ins = []

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as d
+from .. import thread_budget
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
@@ -203,10 +204,12 @@ def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A0
     windows = sliding_window_view(x, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
     windows = windows[:, ::sh, ::sw, :, ::dh, ::dw]  # [N, OH, OW, C, KH, KW]
     per_group = cout // groups
+    # one BLAS product per group: (N*OH*OW) x (KH*KW*CIN) by (KH*KW*CIN) x per_group
+    work = windows.shape[0] * windows.shape[1] * windows.shape[2] * kh * kw * cin * per_group
     out = np.concatenate([
-        np.tensordot(windows[:, :, :, g * cin:(g + 1) * cin], wts[..., g * per_group:
-                                                                  (g + 1) * per_group],
-                     axes=([4, 5, 3], [0, 1, 2]))
+        thread_budget.blas_call(work, np.tensordot, windows[:, :, :, g * cin:(g + 1) * cin],
+                                wts[..., g * per_group:(g + 1) * per_group],
+                                ([4, 5, 3], [0, 1, 2]))
         for g in range(groups)], axis=-1).astype(wts.dtype)
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
