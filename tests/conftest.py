@@ -16,6 +16,10 @@ def _crosscheck_executors():
     if executor in ("jit", "parallel"):   # fusion / threads on every test graph
         from tracegraph.trace import function
         function.FORCE_EXECUTOR = executor
+    # kernels compile at their first call, so the jit tests run them (background compilation
+    # has its own tests: tests/execute/test_jit_background.py)
+    from tracegraph.execute import jit_build
+    jit_build.set_background_compile(False)
     set_crosscheck(True)
     yield
     set_crosscheck(False)
