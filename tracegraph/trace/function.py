@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import time
 import types
 import warnings
 import weakref
@@ -122,6 +123,11 @@ class Function:
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
+
+    def experimental_first_call_report(self, *args, **kwargs):
+        """The first-call report of the concrete function for these arguments (traced if
+        needed): where its first call spent its time (`ConcreteFunction`'s, which see)."""
+        return self.get_concrete_function(*args, **kwargs).experimental_first_call_report()
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
@@ -270,8 +276,12 @@ class Function:
                 raise ValueError(_VARIABLE_ERROR)
             created.append(variable)
 
+        converting = self._autograph and hooks.autograph is not None and self._converted is None
+        start = time.perf_counter()
+        traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
+        converted = time.perf_counter()
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            on_variable_created, self.executor, self._traced_callable())
+                            on_variable_created, self.executor, traced)
         if created:
             # As TensorFlow: a first trace that created Variables is traced again with
             # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
@@ -281,6 +291,12 @@ class Function:
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
                                 on_variable_created, self.executor, self._traced_callable())
+        cf.first_call_times.update(trace=time.perf_counter() - converted,
+                                   executor=cf.executor)
+        if converting:
+            cf.first_call_times["autograph"] = converted - start
+        if created:
+            cf.first_call_times["trace detail"] = "traced twice: the first trace made Variables"
         self._detector.traced(key.leaves)   # only traces that succeeded count
         cf.last_used = self._detector.calls
         self._tracing_count += 1
