@@ -20,6 +20,8 @@ def _crosscheck_executors():
     # has its own tests: tests/execute/test_jit_background.py)
     from tracegraph.execute import jit_build
     jit_build.set_background_compile(False)
+    # the cross-check compares executors bit for bit: thread counts must not follow the load
+    tf.config.experimental.enable_op_determinism()
     set_crosscheck(True)
     yield
     set_crosscheck(False)

@@ -5,9 +5,9 @@ the IR's public surface."""
 import ast
 import pathlib
 
-LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1, "ops": 2,
-          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
-          "execute": 9, "export": 10, "optimizers": 10, "distribute": 11, "api": 12,
+LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1,
+          "ops": 2, "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7,
+          "optimize": 8, "execute": 9, "export": 10, "optimizers": 10, "distribute": 11, "api": 12,
           "__init__": 12, "testing": 12, "saved_model": 12}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 

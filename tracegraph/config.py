@@ -143,6 +143,16 @@ def set_intra_op_parallelism_threads(num_threads) -> None:
     thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
 
+def enable_op_determinism() -> None:
+    """`tf.config.experimental.enable_op_determinism`: ops give the same bits run to run. In
+    tracegraph only thread counts could vary (a BLAS product's sums are blocked by thread, and
+    `thread_budget` follows the machine's load): they then follow op sizes and
+    tf.config.threading alone."""
+    thread_budget.set_deterministic(True)
+
+
+experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
+
 threading = _types.SimpleNamespace(
     get_inter_op_parallelism_threads=get_inter_op_parallelism_threads,
     set_inter_op_parallelism_threads=set_inter_op_parallelism_threads,

@@ -28,6 +28,12 @@ threads (`/proc/self/task/*/stat`), at most every `SAMPLE_SECONDS`, the smallest
 not there, every core counts as free. Lockstep threads then never outnumber the free cores, and
 the process never has more runnable threads of its own than cores across the three kinds.
 
+A product's bits depend on its BLAS thread count (OpenBLAS blocks its sums by thread), so
+threads that follow the load make results vary from run to run in their last bits, as the
+parallel executor's parts already do. `tf.config.experimental.enable_op_determinism()` makes
+them repeatable: the budget then ignores the load (threads follow op sizes and
+tf.config.threading only).
+
 `tf.config.threading.set_intra_op_parallelism_threads(n)` caps the threads inside one op (BLAS
 and kernels), `set_inter_op_parallelism_threads(n)` sizes the pool, as in TensorFlow. BLAS
 pools are found and set through `threadpoolctl` (any BLAS it knows: OpenBLAS, MKL, BLIS); a
@@ -45,7 +51,7 @@ import numpy as np
 
 __all__ = ["cores", "free_cores", "blas_threads", "kernel_threads", "inter_op_threads",
            "matmul", "blas_call", "parts_running", "parts_side_by_side", "set_intra_op_cap",
-           "set_inter_op_size",
+           "set_inter_op_size", "set_deterministic",
            "WORK_PER_THREAD", "ELEMENTS_PER_THREAD"]
 
 # Multiply-adds of a product per BLAS thread (80^3): below this a product runs on one thread.
@@ -59,6 +65,7 @@ _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
     (os.cpu_count() or 1)
 _MACHINE = max(os.cpu_count() or _CORES, _CORES)
 _intra_cap = 0     # tf.config.threading intra-op (0: no cap)
+_deterministic = False   # tf.config.experimental.enable_op_determinism: ignore the load
 _inter_size = 0    # tf.config.threading inter-op (0: one per core)
 
 
@@ -75,6 +82,17 @@ def set_intra_op_cap(n: int) -> None:
     if _controllers():
         with _lock:
             _set_blas(_default_blas())
+
+
+def set_deterministic(enabled: bool) -> None:
+    """`tf.config.experimental.enable_op_determinism`: thread counts stop following the load,
+    so every product sums in the same order run to run."""
+    global _deterministic
+    _deterministic = bool(enabled)
+
+
+def _free() -> int:
+    return _CORES if _deterministic else free_cores()
 
 
 def set_inter_op_size(n: int) -> None:
@@ -163,14 +181,14 @@ def blas_threads(work: int) -> int:
     """BLAS threads for a product of `work` multiply-adds (m * k * n)."""
     if work < 2 * WORK_PER_THREAD:
         return 1
-    return max(1, min(work // WORK_PER_THREAD, _per_op_cap(), free_cores()))
+    return max(1, min(work // WORK_PER_THREAD, _per_op_cap(), _free()))
 
 
 def kernel_threads(elements: int) -> int:
     """numba threads for a fused kernel over `elements` values."""
     if elements < 2 * ELEMENTS_PER_THREAD:
         return 1
-    return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap(), free_cores()))
+    return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap(), _free()))
 
 
 def inter_op_threads(parts: int) -> int:
