@@ -22,58 +22,87 @@ _f32 = np.float32
 
 def fma32(a, b, c):
     """float32 `a * b + c` rounded once (as the FMA instruction): the product is exact in
-    float64, the sum is rounded to odd there (53 >= 24 + 2 bits, so rounding to float32 after
-    is the correctly rounded result)."""
-    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = a * b
-        s = p + c
-        bb = s - p
-        err = (p - (s - bb)) + (c - bb)   # the sum's rounding error, exactly (TwoSum)
-        odd = (err != 0) & ((s.view(np.int64) & 1) == 0) & np.isfinite(s)
-        if odd.any():
-            s = np.where(odd, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
-        return s.astype(np.float32)
+    float64, the sum is rounded to odd there (53 >= 24 + 2 bits, so rounding it to float32 is
+    the correctly rounded result): where the sum was inexact (TwoSum's error) and its last bit
+    is even, it moves one ulp towards the exact value."""
+    p = np.multiply(a, b, dtype=np.float64)
+    c = np.asarray(c, np.float64)
+    s = p + c
+    bb = s - p
+    err = p - (s - bb)
+    err += c - bb
+    bits = s.view(np.int64)
+    fix = (err != 0) & ((bits & 1) == 0)
+    towards = (err > 0) == (s > 0)        # the exact value is larger in magnitude
+    bits += fix * (2 * towards.astype(np.int64) - 1)
+    return s.astype(np.float32)
 
 
+_CHUNK = 1 << 14   # elements per pass: the float64 temporaries stay in the core's cache
+
+
+def _chunked(form):
+    """`form` over a float32 array, a chunk at a time."""
+    def run(x):
+        x = np.asarray(x, np.float32)
+        flat = x.reshape(-1)
+        if flat.size <= _CHUNK:
+            return form(flat).reshape(x.shape)
+        out = np.empty_like(flat)
+        for start in range(0, flat.size, _CHUNK):
+            out[start:start + _CHUNK] = form(flat[start:start + _CHUNK])
+        return out.reshape(x.shape)
+    run.__name__ = form.__name__
+    run.__doc__ = form.__doc__
+    return run
+
+
+_TANH_P = [_f32(c) for c in (-1.2261594517504193e-11, 3.067100706743986e-08,
+                             2.8045820727129467e-05, 0.003870306769385934, 0.136815145611763)]
+_TANH_Q = [_f32(c) for c in (1.2899632793050841e-06, 0.00039420643588528037,
+                             0.027253149077296257, 0.4701484441757202, 1.0)]
+_EXP_P = [_f32(c) for c in (0.0013835788704454899, 0.00837564468383789, 0.04166828840970993,
+                            0.16666410863399506, 0.49999991059303284, 1.0, 1.0)]
+
+
+def _horner(coefficients, z):
+    value = fma32(coefficients[0], z, coefficients[1])
+    for c in coefficients[2:]:
+        value = fma32(value, z, c)
+    return value
+
+
+@_chunked
 def tanh_f32(x):
     """jit_source's `tanh_f32` over arrays (see the coefficients' story there)."""
-    x = np.asarray(x, np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         t = np.where(x != x, x, np.minimum(np.maximum(x, _f32(-9.020000457763672)),
                                            _f32(9.020000457763672)))
         z = t * t
-        p = fma32(fma32(fma32(fma32(_f32(-1.2261594517504193e-11), z,
-                                    _f32(3.067100706743986e-08)), z,
-                              _f32(2.8045820727129467e-05)), z, _f32(0.003870306769385934)), z,
-                  _f32(0.136815145611763))
-        q = fma32(fma32(fma32(fma32(_f32(1.2899632793050841e-06), z,
-                                    _f32(0.00039420643588528037)), z,
-                              _f32(0.027253149077296257)), z, _f32(0.4701484441757202)), z,
-                  _f32(1.0))
-        y = fma32(t * z, p, t) / q
-        return np.where(t >= _f32(9.010914), _f32(1.0),
-                        np.where(t <= _f32(-9.010914), _f32(-1.0), y)).astype(np.float32)
+        y = fma32(t * z, _horner(_TANH_P, z), t) / _horner(_TANH_Q, z)
+        y[t >= _f32(9.010914)] = 1.0
+        y[t <= _f32(-9.010914)] = -1.0
+        return y
 
 
+@_chunked
 def exp_f32(x):
     """jit_source's `exp_f32` over arrays."""
-    x = np.asarray(x, np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         c = np.minimum(np.maximum(x, _f32(-104.0)), _f32(89.0))
         k = np.floor(fma32(c, _f32(1.4426950408889634), _f32(0.5)))
         r = fma32(-k, _f32(0.693145751953125), c)
         r = fma32(-k, _f32(1.428606765330187e-06), r)
-        p = fma32(r, _f32(0.0013835788704454899), _f32(0.00837564468383789))
-        for coefficient in (0.04166828840970993, 0.16666410863399506, 0.49999991059303284,
-                            1.0, 1.0):
-            p = fma32(r, p, _f32(coefficient))
+        # p = 1 + r (1 + r (c2 + r (...))): each step fma(r, p, c)
+        p = fma32(r, _EXP_P[0], _EXP_P[1])
+        for coefficient in _EXP_P[2:]:
+            p = fma32(r, p, coefficient)
         i = np.nan_to_num(k).astype(np.int32)
         h = i >> np.int32(1)
-        s1 = ((h + np.int32(127)) << np.int32(23)).astype(np.int32).view(np.float32)
-        s2 = ((i - h + np.int32(127)) << np.int32(23)).astype(np.int32).view(np.float32)
+        s1 = ((h + np.int32(127)) << np.int32(23)).view(np.float32)
+        s2 = ((i - h + np.int32(127)) << np.int32(23)).view(np.float32)
         out = p * s1 * s2
-        return np.where(x != x, x, out).astype(np.float32)
+        return np.where(x != x, x, out)
 
 
 def _maximum(a, b):
