@@ -56,6 +56,7 @@ __all__ = ["cores", "free_cores", "blas_threads", "kernel_threads", "inter_op_th
 
 # Multiply-adds of a product per BLAS thread (80^3): below this a product runs on one thread.
 WORK_PER_THREAD = 1 << 19
+_SMALL_WORK = 2 * WORK_PER_THREAD
 # Elements of a fused kernel per numba thread.
 ELEMENTS_PER_THREAD = 1 << 19
 SAMPLE_SECONDS = 0.02
@@ -254,11 +255,12 @@ _lock = threading.Lock()
 
 def matmul(a, b):
     """`np.matmul(a, b)` on the BLAS threads its size is worth (per matrix of a batch)."""
-    shape_a, shape_b = np.shape(a), np.shape(b)
-    if len(shape_a) < 2 or len(shape_b) < 2:
+    try:
+        shape_a, shape_b = a.shape, b.shape
+        work = shape_a[-2] * shape_a[-1] * shape_b[-1]
+    except (AttributeError, IndexError):   # not arrays, or vectors: NumPy decides
         return np.matmul(a, b)
-    work = shape_a[-2] * shape_a[-1] * shape_b[-1]
-    if work < 2 * WORK_PER_THREAD:
+    if work < _SMALL_WORK:
         return np.matmul(a, b)
     return blas_call(work, np.matmul, a, b)
 
