@@ -15,7 +15,8 @@ values 0.4 -> 8 ms, half of it in OpenMP's). So the budget decides per op:
 | a product of `work` multiply-adds | 1 below 2 `WORK_PER_THREAD` (small products single- |
 |   (matmul, conv, einsum)          |   threaded, as Eigen does); else `work // WORK_PER_THREAD`, |
 |                                   |   at most the free cores |
-| a fused kernel of `n` elements    | 1 below 2 `ELEMENTS_PER_THREAD`; else up to the free cores |
+| a fused kernel of `n` elements    | 1 below 2 `ELEMENTS_PER_THREAD`; else up to the free cores; |
+|                                   |   with cores busy, chunks taken one by one (`split_threads`) |
 | independent parts of a graph      | one thread per core (`tf.config.threading` inter-op), the |
 |                                   |   caller included: parts are taken dynamically and idle |
 |                                   |   threads wait passively, so a busy core delays one part |
@@ -43,6 +44,7 @@ count changed for one op is put back after it, so NumPy's own matmuls keep their
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
 import time
@@ -51,7 +53,7 @@ import numpy as np
 
 __all__ = ["cores", "free_cores", "blas_threads", "kernel_threads", "inter_op_threads",
            "matmul", "blas_call", "parts_running", "parts_side_by_side", "set_intra_op_cap",
-           "set_inter_op_size", "set_deterministic",
+           "set_inter_op_size", "set_deterministic", "split_threads", "run_split",
            "WORK_PER_THREAD", "ELEMENTS_PER_THREAD"]
 
 # Multiply-adds of a product per BLAS thread (80^3): below this a product runs on one thread.
@@ -190,6 +192,49 @@ def kernel_threads(elements: int) -> int:
     if elements < 2 * ELEMENTS_PER_THREAD:
         return 1
     return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap(), _free()))
+
+
+def split_threads(elements: int) -> int:
+    """Threads for a fused kernel run as chunks taken one by one (>1 only while other
+    processes take cores): a chunk runs on the caller or on a pool thread that waits passively,
+    and a thread that wakes late finds no chunk left, so a busy core holds up one chunk at most
+    instead of every lockstep thread (numba's OpenMP threads spin and wait for each other)."""
+    if elements < 2 * ELEMENTS_PER_THREAD or _deterministic or free_cores() >= _CORES:
+        return 1
+    return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap()))
+
+
+_chunk_pool = None
+
+
+def run_split(n: int, run_chunk, threads: int) -> None:
+    """`run_chunk(i)` for i in range(n) on `threads` threads (the caller and the pool's), each
+    taking the next chunk not yet taken; the first failing chunk (in order) raises."""
+    global _chunk_pool
+    taken = itertools.count()   # next() on a count is atomic under the GIL
+    errors: dict = {}
+
+    def take():
+        for i in iter(taken.__next__, None):
+            if i >= n:
+                return
+            try:
+                run_chunk(i)
+            except BaseException as e:  # noqa: BLE001 - re-raised below, in order
+                errors[i] = e
+    helpers = min(threads, n) - 1
+    futures = []
+    if helpers > 0:
+        if _chunk_pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+            _chunk_pool = ThreadPoolExecutor(max(1, _CORES - 1),
+                                             thread_name_prefix="tracegraph-chunks")
+        futures = [_chunk_pool.submit(take) for _ in range(helpers)]
+    take()
+    for f in futures:
+        f.result()
+    if errors:
+        raise errors[min(errors)]
 
 
 def inter_op_threads(parts: int) -> int:

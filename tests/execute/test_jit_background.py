@@ -177,3 +177,18 @@ def test_the_report_of_a_default_function_has_no_jit_parts():
     report = f.experimental_first_call_report(x)
     assert report.names == ["trace", "optimize", "code generation", "first execution", "total"]
     assert "AutoGraph conversion" in str(report)
+
+
+@pytest.mark.parametrize("b_shape", [(1 << 21,), (512,), ()])
+def test_a_kernel_split_into_chunks_gives_the_same_bits(monkeypatch, b_shape):
+    # while other processes take cores, a large kernel runs as chunks taken one by one
+    from tracegraph import thread_budget
+    rng = np.random.default_rng(2)
+    x = tf.constant(rng.normal(size=(1 << 12, 512)).astype(np.float32).reshape(-1)
+                    if b_shape != (512,) else rng.normal(size=(1 << 12, 512)).astype(np.float32))
+    b = tf.constant(rng.normal(size=b_shape).astype(np.float32))
+    f = tf.function(lambda x, b: tf.tanh(x * 0.5 + b) - x * b, jit_compile=True)
+    whole = f(x, b).numpy()
+    monkeypatch.setattr(thread_budget, "split_threads", lambda n: 3)
+    split = f(x, b).numpy()
+    assert _same_bits(whole, split).all()

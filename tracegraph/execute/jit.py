@@ -51,6 +51,22 @@ def _kernel_threads(size: int) -> None:
                               numba.config.NUMBA_NUM_THREADS))
 
 
+def _split_call(kernel, size: int, inner: int, pattern: str, ins, outs, threads: int) -> None:
+    """The kernel over chunks of its range (whole rows), one numba thread per chunk, taken one
+    by one by `threads` threads (thread_budget.run_split: while other processes take cores)."""
+    numba = jit_build.import_numba()
+    step = -(-size // (threads * 4))
+    step = -(-step // inner) * inner
+    bounds = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
+
+    def run_chunk(i):
+        lo, hi = bounds[i]
+        numba.set_num_threads(1)
+        kernel(hi - lo, inner, *(a[lo:hi] if kind == "F" else a for a, kind in zip(ins, pattern)),
+               *(o[lo:hi] for o in outs))
+    thread_budget.run_split(len(bounds), run_chunk, threads)
+
+
 def structural_name(body: Statements, n_inputs: int) -> str:
     """A kernel's name from what it computes: clusters with the same statements share one
     kernel (and one compilation) across functions and processes."""
@@ -125,6 +141,10 @@ class JitKernel:
                 self.compiles[(pattern, parallel)].served += 1
                 return self.serving(*arrays)
         if parallel:
+            split = thread_budget.split_threads(size)
+            if split > 1:
+                _split_call(kernel, size, inner, pattern, ins, flat, split)
+                return tuple(outs)
             _kernel_threads(size)
         if size:
             kernel(size, inner, *ins, *flat)
