@@ -102,16 +102,3 @@ def test_own_threads_are_not_counted_as_other_processes():
     if not tb._Load.available:
         pytest.skip("needs /proc")
     assert tb._own_running() >= 1   # the thread asking
-
-
-def test_a_product_split_into_row_blocks_under_load(monkeypatch):
-    # while other processes take cores, a large product runs as row blocks on passive threads
-    monkeypatch.setattr(tb, "split_threads", lambda amount, per_thread=0: 2)
-    rng = np.random.default_rng(4)
-    for shapes in [((300, 400), (400, 256)), ((129, 784), (784, 256))]:
-        a, b = (rng.normal(size=s).astype(np.float32) for s in shapes)
-        before = blas_counts()
-        np.testing.assert_allclose(tb.matmul(a, b), np.matmul(a, b), rtol=1e-4, atol=1e-4)
-        assert blas_counts() == before
-    ints = rng.integers(-5, 5, size=(400, 300)), rng.integers(-5, 5, size=(300, 200))
-    np.testing.assert_array_equal(tb.matmul(*ints), np.matmul(*ints))

@@ -13,9 +13,8 @@ values 0.4 -> 8 ms, half of it in OpenMP's). So the budget decides per op:
 | who | threads |
 |---|---|
 | a product of `work` multiply-adds | 1 below 2 `WORK_PER_THREAD` (small products single- |
-|   (matmul, conv)                  |   threaded, as Eigen does); else `work // WORK_PER_THREAD`, |
-|                                   |   at most the free cores; with cores busy, a 2-D matmul's |
-|                                   |   row blocks taken one by one, one BLAS thread each |
+|   (matmul, conv, einsum)          |   threaded, as Eigen does); else `work // WORK_PER_THREAD`, |
+|                                   |   at most the free cores |
 | a fused kernel of `n` elements    | 1 below 2 `ELEMENTS_PER_THREAD`; else up to the free cores; |
 |                                   |   with cores busy, chunks taken one by one (`split_threads`) |
 | independent parts of a graph      | one thread per core (`tf.config.threading` inter-op), the |
@@ -195,15 +194,14 @@ def kernel_threads(elements: int) -> int:
     return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap(), _free()))
 
 
-def split_threads(amount: int, per_thread: int = ELEMENTS_PER_THREAD) -> int:
-    """Threads for work run as chunks taken one by one (>1 only while other processes take
-    cores; `amount` elements of a fused kernel, or multiply-adds with `WORK_PER_THREAD`): a
-    chunk runs on the caller or on a pool thread that waits passively, and a thread that wakes
-    late finds no chunk left, so a busy core holds up one chunk at most instead of every
-    lockstep thread (OpenBLAS's and OpenMP's threads spin and wait for each other)."""
-    if amount < 2 * per_thread or _deterministic or free_cores() >= _CORES:
+def split_threads(elements: int) -> int:
+    """Threads for a fused kernel run as chunks taken one by one (>1 only while other
+    processes take cores): a chunk runs on the caller or on a pool thread that waits passively,
+    and a thread that wakes late finds no chunk left, so a busy core holds up one chunk at most
+    instead of every lockstep thread (numba's OpenMP threads spin and wait for each other)."""
+    if elements < 2 * ELEMENTS_PER_THREAD or _deterministic or free_cores() >= _CORES:
         return 1
-    return max(1, min(amount // per_thread, _per_op_cap()))
+    return max(1, min(elements // ELEMENTS_PER_THREAD, _per_op_cap()))
 
 
 _chunk_pool = None
@@ -301,9 +299,7 @@ _lock = threading.Lock()
 
 
 def matmul(a, b):
-    """`np.matmul(a, b)` on the BLAS threads its size is worth (per matrix of a batch); while
-    other processes take cores, a large 2-D product runs as row blocks taken one by one
-    (`split_threads`), each on one BLAS thread."""
+    """`np.matmul(a, b)` on the BLAS threads its size is worth (per matrix of a batch)."""
     try:
         shape_a, shape_b = a.shape, b.shape
         work = shape_a[-2] * shape_a[-1] * shape_b[-1]
@@ -311,34 +307,7 @@ def matmul(a, b):
         return np.matmul(a, b)
     if work < _SMALL_WORK:
         return np.matmul(a, b)
-    if len(shape_a) == 2 and len(shape_b) == 2 and shape_a[0] >= 8:
-        split = split_threads(work, WORK_PER_THREAD)
-        if split > 1:
-            return _rows_side_by_side(a, b, split)
     return blas_call(work, np.matmul, a, b)
-
-
-def _rows_side_by_side(a, b, threads: int):
-    """a @ b as blocks of rows on `threads` threads with one BLAS thread each."""
-    rows = a.shape[0]
-    out = np.empty((rows, b.shape[1]), np.result_type(a, b))
-    step = -(-rows // min(rows, threads * 4))
-    bounds = [(lo, min(lo + step, rows)) for lo in range(0, rows, step)]
-
-    def run_chunk(i):
-        lo, hi = bounds[i]
-        np.matmul(a[lo:hi], b, out=out[lo:hi])
-    changed = bool(_controllers()) and _Blas.current != 1
-    if changed:
-        with _lock:
-            _set_blas(1)
-    try:
-        run_split(len(bounds), run_chunk, threads)
-    finally:
-        if changed and _parts[0] <= 1:
-            with _lock:
-                _set_blas(_default_blas())
-    return out
 
 
 @contextlib.contextmanager
