@@ -320,7 +320,7 @@ SAMPLES.update({
 
 
 class RecordingWriter:
-    """Stands in for the export layer's event writer: keeps what the summary kernels write."""
+    """Stands in for the TensorBoard format's event writer: keeps what the summary kernels write."""
 
     def __init__(self):
         self.records, self.flushes = [], 0

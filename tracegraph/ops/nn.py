@@ -12,8 +12,6 @@ from .. import thread_budget
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
-from . import lowering as L
-from . import lowering_shapes as LS
 from .geometry import bias_axis as _bias_axis
 from .geometry import check_groups as _check_groups
 from .geometry import explicit_pairs as _explicit_pairs
@@ -66,21 +64,20 @@ def kernel_leaky_relu(features, alpha=0.2):
     return np.where(x > 0, x, x * np.asarray(alpha, x.dtype)).astype(x.dtype)
 
 
-def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None, onnx=None,
+def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None,
                 jit=None):
     return defop(name, tf_type, inputs=("features: T",),
                  attrs={"T": TypeAttr(allowed), **(attrs or {})}, infer=I.same, kernel=kernel,
-                 expr=expr, flags=_EW, onnx=onnx, jit=jit)
+                 expr=expr, flags=_EW, jit=jit)
 
 
-relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL, onnx="Relu",
+relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL,
                       jit="np.maximum({0}, np.{T}(0))")
 relu6_op = _activation("relu6", "Relu6", kernel_relu6, allowed=REAL,
-                       jit="np.minimum(np.maximum({0}, np.{T}(0)), np.{T}(6))", onnx=L.lower_relu6)
-elu_op = _activation("elu", "Elu", kernel_elu, onnx="Elu")
-selu_op = _activation("selu", "Selu", kernel_selu, onnx="Selu")
-leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2},
-                            onnx=L.lower_leaky_relu)
+                       jit="np.minimum(np.maximum({0}, np.{T}(0)), np.{T}(6))")
+elu_op = _activation("elu", "Elu", kernel_elu)
+selu_op = _activation("selu", "Selu", kernel_selu)
+leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2})
 
 # ---- softmax -----------------------------------------------------------------------------------
 
@@ -108,10 +105,9 @@ def infer_softmax(logits):
 
 
 softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer=infer_softmax,
-                   kernel=kernel_softmax, flags=_PURE, onnx="Softmax")
+                   kernel=kernel_softmax, flags=_PURE)
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
-                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE,
-                       onnx="LogSoftmax")
+                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE)
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -145,7 +141,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE | {"data_format"}, onnx=L.lower_bias_add)
+                    kernel=kernel_bias_add, flags=_PURE | {"data_format"})
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -219,7 +215,7 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "strides": REQUIRED, "padding": REQUIRED, "explicit_paddings": (),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
-                  infer=infer_conv2d, kernel=kernel_conv2d, onnx=L.lower_conv2d,
+                  infer=infer_conv2d, kernel=kernel_conv2d,
                   flags=_PURE | {"data_format", "float16_allowed"})
 
 
@@ -283,12 +279,10 @@ POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
                     attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"},
-                    onnx=L.pool("MaxPool"))
+                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"})
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"},
-                    onnx=L.pool("AveragePool"))
+                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"})
 
 # ---- losses -------------------------------------------------------------------------------------
 
@@ -299,8 +293,7 @@ def kernel_l2_loss(t):
 
 
 l2_loss_op = defop("l2_loss", "L2Loss", inputs=("t: T",), attrs=_TF,
-                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE,
-                   onnx=LS.lower_l2_loss)
+                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE)
 
 
 def kernel_sparse_xent(features, labels):
@@ -329,7 +322,7 @@ sparse_xent_op = defop("sparse_softmax_cross_entropy", "SparseSoftmaxCrossEntrop
                        inputs=("features: T", "labels: Tlabels"),
                        attrs={**_TF, "Tlabels": TypeAttr(INDEX, d.int64)},
                        infer=infer_sparse_xent, kernel=kernel_sparse_xent, num_outputs=2,
-                       flags=_PURE, onnx=LS.lower_sparse_softmax_cross_entropy)
+                       flags=_PURE)
 
 
 def kernel_xent(features, labels):
@@ -345,4 +338,4 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                     TensorType(features.dtype, None if features.shape is None
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
-                kernel=kernel_xent, num_outputs=2, flags=_PURE, onnx=LS.lower_softmax_cross_entropy)
+                kernel=kernel_xent, num_outputs=2, flags=_PURE)

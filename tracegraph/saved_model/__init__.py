@@ -5,10 +5,10 @@
 and run a saved directory (the role of TensorFlow's `saved_model_cli`).
 """
 
-from ..export.errors import SavedDataError
-from ..export.loading import load
-from ..export.saving import DEFAULT_SIGNATURE as DEFAULT_SERVING_SIGNATURE_DEF_KEY
-from ..export.saving import SaveOptions, save
+from ..formats.native.loading import load
+from ..formats.native.saving import DEFAULT_SIGNATURE as DEFAULT_SERVING_SIGNATURE_DEF_KEY
+from ..formats.native.saving import SaveOptions, save
+from ..formats.saved_data_error import SavedDataError
 
 
 class LoadOptions:

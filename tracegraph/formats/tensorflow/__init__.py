@@ -1,0 +1,1 @@
+"""TensorFlow's formats: GraphDefs TensorFlow imports, protobuf messages, TF's op definitions."""
