@@ -13,7 +13,7 @@ values 0.4 -> 8 ms, half of it in OpenMP's). So the budget decides per op:
 | who | threads |
 |---|---|
 | a product of `work` multiply-adds | 1 below 2 `WORK_PER_THREAD` (small products single- |
-|   (matmul, conv, einsum)          |   threaded, as Eigen does); else `work // WORK_PER_THREAD`, |
+|   (matmul, conv)                  |   threaded, as Eigen does); else `work // WORK_PER_THREAD`, |
 |                                   |   at most the free cores |
 | a fused kernel of `n` elements    | 1 below 2 `ELEMENTS_PER_THREAD`; else up to the free cores; |
 |                                   |   with cores busy, chunks taken one by one (`split_threads`) |
@@ -27,7 +27,9 @@ sampled from `/proc/loadavg` (system-wide runnable tasks) less this process's ow
 threads (`/proc/self/task/*/stat`), at most every `SAMPLE_SECONDS`, the smallest of the last
 `SAMPLES` samples (so a short burst elsewhere does not take the threads away). Where `/proc` is
 not there, every core counts as free. Lockstep threads then never outnumber the free cores, and
-the process never has more runnable threads of its own than cores across the three kinds.
+the process never puts more threads to work than cores across the three kinds (OpenBLAS's idle
+threads still spin up to their timeout, about 0.1 s, after a multi-threaded product: with busy
+cores there is none, so they sleep).
 
 A product's bits depend on its BLAS thread count (OpenBLAS blocks its sums by thread), so
 threads that follow the load make results vary from run to run in their last bits, as the
