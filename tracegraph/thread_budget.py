@@ -24,8 +24,9 @@ values 0.4 -> 8 ms, half of it in OpenMP's). So the budget decides per op:
 
 Free cores are the usable cores (CPU affinity) minus the runnable threads of other processes,
 sampled from `/proc/loadavg` (system-wide runnable tasks) less this process's own runnable
-threads (`/proc/self/task/*/stat`), at most every `SAMPLE_SECONDS`, the smallest of the last
-`SAMPLES` samples (so a short burst elsewhere does not take the threads away). Where `/proc` is
+threads (`/proc/self/task/*/stat`), at most every `SAMPLE_SECONDS` (longer with many threads),
+the least busy of the last `SAMPLES` samples (so a short burst elsewhere does not take the
+threads away). Where `/proc` is
 not there, every core counts as free. Lockstep threads then never outnumber the free cores, and
 the process never puts more threads to work than cores across the three kinds (OpenBLAS's idle
 threads still spin up to their timeout, about 0.1 s, after a multi-threaded product: with busy
@@ -113,13 +114,17 @@ class _Load:
     samples: list = []
     free = _CORES
     loadavg_fd: int | None = None
+    period = SAMPLE_SECONDS
     available = os.path.exists("/proc/loadavg") and os.path.isdir("/proc/self/task")
 
 
 def _own_running() -> int:
-    """This process's threads that are runnable now (spinning BLAS or OpenMP threads count)."""
+    """This process's threads that are runnable now (spinning BLAS or OpenMP threads count).
+    A process with many threads is sampled less often (the scan reads one file per thread)."""
     running = 0
-    for tid in os.listdir("/proc/self/task"):
+    tasks = os.listdir("/proc/self/task")
+    _Load.period = SAMPLE_SECONDS * max(1, len(tasks) // 16)
+    for tid in tasks:
         try:
             fd = os.open(f"/proc/self/task/{tid}/stat", os.O_RDONLY)
         except OSError:
@@ -151,10 +156,10 @@ def free_cores() -> int:
     if not _Load.available or _CORES == 1:
         return _CORES
     now = time.monotonic()
-    if now - _Load.last < SAMPLE_SECONDS:
+    if now - _Load.last < _Load.period:
         return _Load.free
     with _Load.lock:
-        if now - _Load.last < SAMPLE_SECONDS:
+        if now - _Load.last < _Load.period:
             return _Load.free
         _Load.last = now
         try:
