@@ -59,8 +59,9 @@ __all__ = ["cores", "free_cores", "blas_threads", "kernel_threads", "inter_op_th
            "set_inter_op_size", "set_deterministic", "split_threads", "run_split",
            "WORK_PER_THREAD", "ELEMENTS_PER_THREAD"]
 
-# Multiply-adds of a product per BLAS thread (80^3): below this a product runs on one thread.
-WORK_PER_THREAD = 1 << 19
+# Multiply-adds of a product per BLAS thread (64^3, OpenBLAS's own figure: below twice this it
+# runs a product on one thread by itself, so the budget need not step in there).
+WORK_PER_THREAD = 1 << 18
 _SMALL_WORK = 2 * WORK_PER_THREAD
 # Elements of a fused kernel per numba thread.
 ELEMENTS_PER_THREAD = 1 << 19
