@@ -3,6 +3,11 @@ shared by structure, and the first-call report. Oracles: the compiled kernel's o
 answers given before it is ready must be the same), the compiled helpers for their NumPy forms,
 and the report's parts in the order the first call spends its time (never the times)."""
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -192,3 +197,24 @@ def test_a_kernel_split_into_chunks_gives_the_same_bits(monkeypatch, b_shape):
     monkeypatch.setattr(thread_budget, "split_threads", lambda n: 3)
     split = f(x, b).numpy()
     assert _same_bits(whole, split).all()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_compiles_what_its_parent_was_compiling(tmp_path):
+    code = textwrap.dedent("""
+        import os, tracegraph as tf
+        from tracegraph.execute import jit_build
+        f = tf.function(lambda x: tf.tanh(x * 2.0) + 1.0, jit_compile=True)
+        x = tf.ones([10])
+        a = f(x).numpy()              # its kernel compiles on the parent's thread
+        pid = os.fork()
+        if pid == 0:
+            b = f(x).numpy()
+            ok = jit_build.wait_for_kernels(240)
+            print(ok, (a == b).all() and (b == f(x).numpy()).all(), flush=True)
+            os._exit(0)
+        os.waitpid(pid, 0)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "TRACEGRAPH_CACHE_DIR": str(tmp_path)})
+    assert out.stdout.split() == ["True", "True"], out.stderr

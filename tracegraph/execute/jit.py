@@ -201,8 +201,8 @@ class JitKernel:
         record = self.compiles.get(key)
         if key in self._kernels:
             return self._kernels[key]   # became ready since the caller looked
-        if record is not None and record.seconds is None and record.error is None:
-            return None   # still compiling
+        if record is not None and record.compiling:
+            return None
         source = cluster_source(self.body, len(self.inputs), self.name, pattern, parallel)
         self.sources[key] = source
         # a call with empty arrays of the real types compiles the one specialization used
@@ -262,7 +262,7 @@ class LoopKernel:
 
     def _compile(self, values):
         record = self.compiles.get("loop")
-        if record is not None and record.seconds is None and record.error is None:
+        if record is not None and record.compiling:
             return None
         background = jit_build.background_compile() and self.exact and \
             self.reference is not None and (record is None or record.error is None)

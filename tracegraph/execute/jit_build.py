@@ -147,6 +147,19 @@ def _submit(job) -> None:
     _jobs.put(job)
 
 
+_generation = [0]   # bumped in a forked child: the parent's compile thread is not there
+
+
+def _after_fork_in_child() -> None:
+    global _jobs, _worker, _pending, _idle
+    _jobs, _worker, _pending, _idle = queue.SimpleQueue(), None, [0], threading.Condition()
+    _generation[0] += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def wait_for_kernels(timeout: float | None = None) -> bool:
     """Waits until the kernels being compiled in the background are ready (False: timed out)."""
     with _idle:
@@ -156,11 +169,19 @@ def wait_for_kernels(timeout: float | None = None) -> bool:
 class KernelCompile:
     """What compiling one kernel of a cluster took (for the first-call report)."""
 
+    @property
+    def compiling(self) -> bool:
+        """Still compiling in the background (a record from before a fork never finishes in
+        the child: it compiles again)."""
+        return self.seconds is None and self.error is None and \
+            self.generation == _generation[0]
+
     __slots__ = ("name", "pattern", "parallel", "seconds", "cached", "served", "where",
-                 "error")
+                 "error", "generation")
 
     def __init__(self, name: str, pattern: str, parallel: bool, where: str):
         self.name, self.pattern, self.parallel, self.where = name, pattern, parallel, where
+        self.generation = _generation[0]
         self.seconds: float | None = None   # None: not ready yet
         self.cached: bool | None = None     # machine code loaded from numba's cache
         self.served = 0                     # calls answered op by op while it compiled
