@@ -8,3 +8,4 @@ from ..formats.checkpoint.checkpoint import (  # noqa: F401
     load_variable,
 )
 from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401
+from ..formats.checkpoint.checkpoint_reading import load_checkpoint  # noqa: F401

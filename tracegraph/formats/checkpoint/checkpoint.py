@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from ... import dtypes as d
+from ...framework.module import ATTRIBUTE_HOOKS
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
 from ..native.object_graph import ObjectGraph, children_of
@@ -25,7 +26,7 @@ from ..native.value_codec import Decoder
 from ..npz_arrays import check_meta, read_npz, write_npz
 from ..safe_files import atomic_write, file_sha256, read_json
 from ..saved_data_error import SavedDataError
-from .deferred_restore import Pending, defer, on_attribute_set
+from .deferred_restore import Pending, defer
 from .state_file import latest_checkpoint, update_state
 
 __all__ = ["Checkpoint", "list_variables", "load_variable", "latest_checkpoint",
@@ -207,7 +208,8 @@ class Checkpoint:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        on_attribute_set(self, name, value)   # a value waiting for this attribute
+        for hook in ATTRIBUTE_HOOKS:   # values waiting for this attribute (both formats)
+            hook(self, name, value)
 
     def __init__(self, root=None, **kwargs):
         for name, value in kwargs.items():
@@ -230,35 +232,63 @@ class Checkpoint:
         view = _CheckpointView(self)
         return view
 
-    def write(self, file_prefix, options=None) -> str:
-        """Writes exactly `file_prefix` (no counter, no `checkpoint` state file)."""
+    def write(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
+        """Writes exactly `file_prefix` (no counter, no `checkpoint` state file):
+        tracegraph's format, or TensorFlow's with `format="tensorflow"` (a tensor bundle
+        TensorFlow restores)."""
+        if format == "tensorflow":
+            from ..tensorflow.tf_checkpoint import write_tensorflow_checkpoint
+            return write_tensorflow_checkpoint(file_prefix, self._targets_root())
+        if format not in (None, "tracegraph"):
+            raise ValueError(f"format must be 'tracegraph' (the default) or 'tensorflow', got "
+                             f"{format!r}.")
         return _write_checkpoint(os.fspath(file_prefix), _variable_keys(self._targets_root()))
 
-    def save(self, file_prefix, options=None) -> str:
+    def save(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
         """Writes `file_prefix-N` (N = the incremented save counter) and records it in the
         directory's `checkpoint` state file; returns the path."""
         self.save_counter.assign_add(1)
-        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}",
+                          format=format)
         update_state(os.path.dirname(os.path.abspath(path)), path, None)
         return path
 
     def read(self, save_path, options=None) -> CheckpointLoadStatus:
         """Restores a checkpoint written by `write` (the save counter is not expected)."""
         counter = f"save_counter{SUFFIX}"
+        tensorflow = _tensorflow_restore(self, save_path, skip={counter})
+        if tensorflow is not None:
+            return tensorflow
         status = _restore(self._targets_root(), save_path, skip={counter})
         status.unused_keys = [k for k in status.unused_keys if k != counter]
         return status
 
     def restore(self, save_path, options=None) -> CheckpointLoadStatus:
         """Restores every Variable whose attribute path the checkpoint holds; the status
-        reports what matched. `save_path=None` restores nothing."""
+        reports what matched. `save_path=None` restores nothing. A checkpoint TensorFlow
+        wrote is matched by its object graph, with TensorFlow's rules."""
         if save_path is None:
             return CheckpointLoadStatus(None, [], [], 0).expect_partial()
         self.save_counter  # noqa: B018 - created so that a saved counter is restored
+        tensorflow = _tensorflow_restore(self, save_path)
+        if tensorflow is not None:
+            return tensorflow
         status = _restore(self._targets_root(), save_path)
         if "save_counter" in status.unmatched:
             status.unmatched.remove("save_counter")
         return status
+
+
+def _tensorflow_restore(checkpoint, save_path, skip=()):
+    """A TensorFlow checkpoint's restore status, or None for tracegraph's own format."""
+    from ..tensorflow.tf_checkpoint import is_tensorflow_checkpoint
+    path = os.fspath(save_path)
+    prefix = latest_checkpoint(path) if os.path.isdir(path) else path
+    if prefix is None or not is_tensorflow_checkpoint(prefix):
+        return None
+    from ..tensorflow.checkpoint_restore import restore_tensorflow_checkpoint
+    return restore_tensorflow_checkpoint(checkpoint._targets_root(), prefix,
+                                         skip_keys=skip, owner=checkpoint)
 
 
 class _CheckpointView:
@@ -279,6 +309,10 @@ class _CheckpointView:
 
 def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
     """`[(key, shape)]` of a checkpoint (a prefix, or a directory: its latest checkpoint)."""
+    from .checkpoint_reading import tensorflow_reader
+    tensorflow = tensorflow_reader(ckpt_dir_or_file)
+    if tensorflow is not None:
+        return sorted(tensorflow.get_variable_to_shape_map().items())
     reader = _Reader(ckpt_dir_or_file)
     out = [(k, list(shape)) for k, (_, _, shape) in reader.entries.items()]
     out.append((OBJECT_GRAPH_KEY, []))
@@ -287,8 +321,12 @@ def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
 
 def load_variable(ckpt_dir_or_file, name: str) -> np.ndarray:
     """The value saved under `name` (a key from `list_variables`)."""
-    reader = _Reader(ckpt_dir_or_file)
     name = name[:-2] if name.endswith(":0") else name
+    from .checkpoint_reading import tensorflow_reader
+    tensorflow = tensorflow_reader(ckpt_dir_or_file)
+    if tensorflow is not None:
+        return tensorflow.get_tensor(name)
+    reader = _Reader(ckpt_dir_or_file)
     if name not in reader.entries:
         from ...errors import NotFoundError
         raise NotFoundError(f"Key {name} not found in checkpoint {reader.prefix}")

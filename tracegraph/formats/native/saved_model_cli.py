@@ -2,20 +2,25 @@
 
     python -m tracegraph.saved_model show --dir DIR [--all]
     python -m tracegraph.saved_model run --dir DIR --signature serving_default --input x=x.npy
+    python -m tracegraph.saved_model ops --dir DIR
 
 `show` prints the signatures with their inputs and outputs (`--all`: also every function's
 concrete signatures and the variables); `run` feeds `.npy` files (read with
-`allow_pickle=False`) to a signature and prints its outputs. Errors go to stderr with exit
-status 1.
+`allow_pickle=False`) to a signature and prints its outputs; `ops` lists the op types a
+SavedModel TensorFlow wrote uses (before converting or running anything), marking those
+tracegraph does not implement. Both formats load: tracegraph's and TensorFlow's. Errors go to
+stderr with exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import numpy as np
 
+from ...errors import OpError
 from ...shapes import format_shape
 from ..saved_data_error import SavedDataError
 from .loading import RestoredObject, load
@@ -99,6 +104,33 @@ def _run(loaded, signature: str, inputs: list[str], out) -> None:
         print(f"{key}:\n{np.asarray(results[key].numpy())!r}", file=out)
 
 
+def _load(path):
+    from ..tensorflow.saved_model_file import is_tensorflow_saved_model
+    if not os.path.isfile(os.path.join(path, "saved_model.json")) and \
+            is_tensorflow_saved_model(path):
+        from ..tensorflow.saved_model_loader import load_tensorflow_saved_model
+        return load_tensorflow_saved_model(path)
+    return load(path)
+
+
+def _ops(path: str, out) -> int:
+    """Prints the op types of a TensorFlow SavedModel; 1 if tracegraph lacks some."""
+    from ..tensorflow.saved_model_file import op_types, unsupported_op_types
+    used = op_types(path)
+    missing = unsupported_op_types(path)
+    print(f"The SavedModel's functions use {len(used)} op types:", file=out)
+    for op_type, users in used.items():
+        mark = "   (not in tracegraph: used by " + ", ".join(users[:3]) + \
+            (", ..." if len(users) > 3 else "") + ")" if op_type in missing else ""
+        print(f"  {op_type}{mark}", file=out)
+    if missing:
+        print(f"{len(missing)} op type(s) have no tracegraph implementation: "
+              f"{', '.join(missing)}", file=out)
+        return 1
+    print("tracegraph implements all of them.", file=out)
+    return 0
+
+
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m tracegraph.saved_model",
@@ -111,14 +143,18 @@ def main(argv=None, out=None) -> int:
     run.add_argument("--dir", required=True)
     run.add_argument("--signature", default="serving_default")
     run.add_argument("--input", action="append", default=[], metavar="KEY=FILE.npy")
+    ops = sub.add_parser("ops", help="list the op types of a TensorFlow SavedModel")
+    ops.add_argument("--dir", required=True)
     args = parser.parse_args(argv)
     try:
-        loaded = load(args.dir)
+        if args.command == "ops":
+            return _ops(args.dir, out)
+        loaded = _load(args.dir)
         if args.command == "show":
             _show(loaded, args.all, out)
         else:
             _run(loaded, args.signature, args.input, out)
-    except (SavedDataError, ValueError, TypeError) as e:
+    except (SavedDataError, ValueError, TypeError, OpError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
