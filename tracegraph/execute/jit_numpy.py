@@ -8,7 +8,7 @@ same coefficients, same order, and the fused multiply-adds the compiled helper g
 compiled with `fastmath={"contract"}`) as float32 FMAs computed exactly in float64 rounded to
 odd, then to float32 (`fma32`). So a call answers the same bits before and after its kernel is
 ready (tests/execute/test_jit_background.py checks the helpers on millions of inputs against
-the compiled ones, and on every float32 in a slow test).
+the compiled ones, and on every 61st float32 bit pattern in a slow test).
 """
 
 from __future__ import annotations
