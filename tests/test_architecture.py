@@ -8,9 +8,10 @@ import pathlib
 
 # `optimizers` (tf.optimizers) sits above the tape (`minimize`) and below the formats (a checkpoint
 # may hold an optimizer's slots); `distribute` ships saved graphs, so it stands above the formats.
-LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "blas": 1, "ops": 2,
-          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
-          "execute": 9, "optimizers": 10, "data": 10, "formats": 11, "distribute": 12,
+LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1,
+          "ops": 2, "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7,
+          "optimize": 8, "execute": 9, "optimizers": 10, "data": 10, "formats": 11,
+          "distribute": 12,
           "api": 13, "__init__": 13, "testing": 13, "saved_model": 13}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 

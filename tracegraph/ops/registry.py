@@ -50,6 +50,8 @@ NO_ATTRS = MappingProxyType({})
 # module (pure, foldable, hoistable, unseeded random, placeholder-like) or by these names.
 FLAGS = MappingProxyType({
     "pure": "same inputs and attrs give the same outputs, with no effect besides them",
+    "blas": "multiplies matrices through the BLAS library: its kernel asks the thread budget "
+            "for threads, and code generators call it unless static shapes make it small",
     "elementwise": "each output element depends only on the input elements at its position "
                    "(after broadcasting)",
     "commutative": "the two inputs can be swapped without changing the result",

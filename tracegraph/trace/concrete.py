@@ -62,6 +62,7 @@ class ConcreteFunction:
         self._options_version = -1
         self._inference_fn = None
         self.optimizer_report = None
+        self.first_call_times: dict = {}   # seconds per part of the first call (first_call.py)
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
         self._out_leaves = leaves
@@ -119,6 +120,13 @@ class ConcreteFunction:
         """The Python source the code generator emitted for this function."""
         self.compiled()
         return getattr(self._compiled, "source", None)
+
+    def experimental_first_call_report(self, wait: bool = False):
+        """Where this function's first call spent its time: trace (AutoGraph conversion and
+        tracing), each optimizer pass, jit fusion, code generation, each jit kernel's
+        compilation, the first execution. `print` it; `wait=True` first waits for kernels
+        compiling in the background."""
+        return hooks.first_call_report(self, wait)
 
     # --- calling ---------------------------------------------------------------------------------
     def compiled(self):

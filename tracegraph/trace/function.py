@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 import types
 import weakref
 
@@ -191,6 +192,11 @@ class Function(PolymorphicFunction):
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
+    def experimental_first_call_report(self, *args, **kwargs):
+        """The first-call report of the concrete function for these arguments (traced if
+        needed): where its first call spent its time (`ConcreteFunction`'s, which see)."""
+        return self.get_concrete_function(*args, **kwargs).experimental_first_call_report()
+
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every trace's signature, in TensorFlow 2.21's layout (one line each unless verbose)."""
         return ("\n\n" if verbose else "\n").join(
@@ -220,8 +226,12 @@ class Function(PolymorphicFunction):
                 raise ValueError(_VARIABLE_ERROR)
             created.append(variable)
 
+        converting = self._autograph and hooks.autograph is not None and self._converted is None
+        start = time.perf_counter()
+        traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
+        converted = time.perf_counter()
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            on_variable_created, self.executor, self._traced_callable())
+                            on_variable_created, self.executor, traced)
         if created:
             # As TensorFlow: a first trace that created Variables is traced again with
             # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
@@ -231,6 +241,12 @@ class Function(PolymorphicFunction):
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
                                 on_variable_created, self.executor, self._traced_callable())
+        cf.first_call_times.update(trace=time.perf_counter() - converted,
+                                   executor=cf.executor)
+        if converting:
+            cf.first_call_times["autograph"] = converted - start
+        if created:
+            cf.first_call_times["trace detail"] = "traced twice: the first trace made Variables"
         self._tracing_count += 1
         self._variables_frozen = True
         return cf
