@@ -6,9 +6,9 @@ import ast
 import pathlib
 
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "blas": 1, "ops": 2,
-          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autograph": 7, "optimize": 8,
-          "execute": 9, "export": 10, "optimizers": 10, "distribute": 11, "api": 12,
-          "__init__": 12, "testing": 12, "saved_model": 12}
+          "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
+          "optimize": 9, "execute": 10, "export": 11, "optimizers": 11, "distribute": 12,
+          "api": 13, "__init__": 13, "testing": 13, "saved_model": 13}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 
@@ -143,12 +143,15 @@ def test_passes_use_only_the_public_surface_of_graph_objects():
 # flags on the op records.
 PENDING_OP_NAME_LISTS: set = set()
 PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rules.py: a rule table's rows
+# Registrations keyed by an op type: the gradient rules (autodiff/rules/).
+REGISTRATIONS = {"defgrad", "defgrad_unary"}
 
 
 def _op_type_strings(path: pathlib.Path, op_types: set):
-    """String constants equal to an op type, outside a pattern (`Op(...)`, `New(...)`), outside
-    `__all__` (class names such as `Const` are exported by name) and other than the default of a
-    `name` parameter (TensorFlow's API names a node after its op: `tf.constant(name="Const")`)."""
+    """String constants equal to an op type, outside a pattern (`Op(...)`, `New(...)`) or a
+    registration (`defgrad("MatMul")`), outside `__all__` (class names such as `Const` are
+    exported by name) and other than the default of a `name` parameter (TensorFlow's API names
+    a node after its op: `tf.constant(name="Const")`)."""
     tree = ast.parse(path.read_text())
     exempt = set()
     for node in ast.walk(tree):
@@ -159,7 +162,7 @@ def _op_type_strings(path: pathlib.Path, op_types: set):
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
             exempt.update(id(d) for a, d in pairs if a.arg == "name")
         in_pattern = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-            node.func.id in PATTERN_CONSTRUCTORS
+            node.func.id in PATTERN_CONSTRUCTORS | REGISTRATIONS
         exports = isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
         if in_pattern or exports:

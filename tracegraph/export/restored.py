@@ -10,15 +10,9 @@ from ..framework.variables import Variable
 from ..nest import flatten
 from ..ops.registry import current_context
 from ..shapes import TensorSpec, shapes_compatible
-from ..trace import function as function_module
 from ..trace.concrete import ConcreteFunction
 from ..trace.keys import VariableSpec, canonicalize, leaf_spec
 from ..trace.signatures import input_signature_canonical
-
-try:  # gradients through loaded functions, once GradientTape exists (issue 9)
-    from ..framework.tape import active_tapes
-except ImportError:  # pragma: no cover - before automatic differentiation lands
-    active_tapes = None
 
 __all__ = ["RestoredFunction", "SignatureFunction", "signature_outputs", "spec_leaves"]
 
@@ -148,12 +142,9 @@ class RestoredFunction:
         if not ctx.executing_eagerly:
             return cf.call_in_graph(value_canonical)
         values = cf.flat_input_values(value_canonical)
-        recorded = getattr(function_module, "_call_recorded", None)
-        if not eager and recorded is not None and active_tapes is not None and active_tapes():
-            return recorded(cf, values, value_canonical)   # one tape entry, as for tf.function
         if not kwargs and eager and all(type(a) is EagerTensor for a in args):
             self._remember_fast(args, cf)
-        return cf._call_values(values)
+        return cf.call_eagerly(values, value_canonical)   # a tape records it, as tf.function
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         if not args and not kwargs and self.input_signature is not None:

@@ -20,7 +20,6 @@ from collections import OrderedDict
 
 from .. import config as _config
 from ..framework.eager import EAGER
-from ..framework.tape import active_tapes
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import _state as _registry_state
@@ -31,7 +30,6 @@ from .concrete import ConcreteFunction
 from .keys import canonicalize, make_key
 from .retrace import RetraceDetector
 from .signatures import input_signature_canonical, signature_of
-from .taped_call import call_recorded
 from .tracing import trace_function
 
 __all__ = ["function", "Function", "CacheEvictionWarning"]
@@ -184,9 +182,7 @@ class Function:
             values = cf.flat_input_values(value_canonical)
             if not kwargs:
                 self._remember_fast(args, cf)
-            if current_context() is not EAGER and active_tapes():
-                return _call_recorded(cf, values, value_canonical)
-            return cf._call_values(values)
+            return cf.call_eagerly(values, value_canonical)
         except BaseException:
             self._detector.failed()   # as in TensorFlow, a failed call is not counted
             raise
@@ -376,9 +372,3 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return decorate
     return decorate(func)
 
-
-
-def _call_recorded(cf, values, value_canonical):
-    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py); the
-    loader's restored functions call it too."""
-    return call_recorded(cf, values, value_canonical, Function)

@@ -7,10 +7,13 @@ an entry (the op record, its input and output tensors, its attrs) to the tape. I
 whether it runs eagerly or builds a graph: the same entries come out of both, holding eager
 values or graph edges.
 
-`tape.gradient` walks the entries backwards and calls each record's `gradient` rule. Rules are
+`tape.gradient` walks the entries backwards and calls each op type's gradient rule. Rules are
 written with ops, so eagerly they compute values and inside `tf.function` they append the
 backward ops to the graph being traced. While a tape computes gradients it stops recording
 itself, but tapes around it keep recording: that is how nested tapes give higher derivatives.
+
+A traced function called eagerly under a tape is one entry: the trace layer asks the current
+context to apply the call (`call_function`), and the recording context records it.
 
 Variables are sources through their handle: an op given a Variable first reads it with a
 recorded `ReadVariableOp`, and a trainable Variable read under a tape is watched automatically
@@ -24,6 +27,8 @@ import contextlib
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
@@ -40,8 +45,8 @@ from .backprop import (
     _warn,
     backprop,
 )
-from .tensor import Tensor
-from .variables import ResourceHandle, Variable
+from .registry import gradient_of
+from .taped_call import record_call
 
 __all__ = ["GradientTape", "UnconnectedGradients", "active_tapes"]
 
@@ -79,6 +84,15 @@ class _Recording:
         else:
             return self.inner.apply(op, inputs, attrs, name)
         return tape._record_apply(self, op, inputs, attrs, name)
+
+    def call_function(self, run, values, function, arguments):
+        """A traced function called eagerly (the trace layer asks the current context to
+        apply the call): runs it through the wrapped context, then records the call as one
+        entry (`taped_call.py`)."""
+        out = self.inner.call_function(run, values, function, arguments)
+        if self.tape._recording:
+            record_call(self.tape, function, arguments, out)
+        return out
 
     def convert(self, value, dtype, dtype_hint, name):
         if isinstance(value, Variable) and self.tape._recording:
@@ -204,7 +218,7 @@ class GradientTape:
         if not live:
             return out
         full = {**op.attr_defaults, **attrs} if attrs else op.attr_defaults
-        self._entries.append(_Entry(op, flat, outs, full, op.gradient))
+        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type)))
         for o in live:
             tracked[id(o)] = o
         return out
