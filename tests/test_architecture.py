@@ -13,6 +13,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 
 def _imports(path: pathlib.Path):
+    """The top-level package folders (or modules) `path` imports: relative imports, and
+    absolute ones of `tracegraph.x` (`import tracegraph.x`, `from tracegraph.x import y`,
+    `from tracegraph import x`), wherever they are (function bodies included)."""
     rel = path.relative_to(ROOT)
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
@@ -22,16 +25,45 @@ def _imports(path: pathlib.Path):
             target = base + (node.module.split(".") if node.module else [])
             names = target[:1] if target else [a.name for a in node.names]
             yield from names
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == ROOT.name:
+            parts = node.module.split(".")[1:]
+            yield from parts[:1] if parts else [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == ROOT.name and len(parts) > 1:
+                    yield parts[1]
 
 
-def test_layers_import_only_the_layers_above():
+def _layer_problems(paths) -> list[str]:
     problems = []
-    for path in ROOT.rglob("*.py"):
+    for path in paths:
         layer = LAYERS[path.relative_to(ROOT).parts[0].removesuffix(".py")]
         for target in _imports(path):
             if LAYERS.get(target, 0) > layer:
                 problems.append(f"{path.relative_to(ROOT)} imports {target}")
+    return problems
+
+
+def test_layers_import_only_the_layers_above():
+    problems = _layer_problems(ROOT.rglob("*.py"))
     assert not problems, "\n".join(problems)
+
+
+def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
+    """The check sees a lower layer reaching up into autodiff/, by any spelling of the import
+    (made on purpose in copies of a trace/ module)."""
+    fake_root = tmp_path / "tracegraph"
+    (fake_root / "trace").mkdir(parents=True)
+    spellings = ["from ..autodiff.tape import GradientTape",
+                 "from .. import autodiff",
+                 "import tracegraph.autodiff.tape",
+                 "def f():\n    from tracegraph.autodiff import tape"]
+    for i, line in enumerate(spellings):
+        (fake_root / "trace" / f"m{i}.py").write_text(line + "\n")
+    monkeypatch.setitem(globals(), "ROOT", fake_root)
+    problems = _layer_problems(sorted((fake_root / "trace").glob("*.py")))
+    assert problems == [f"trace/m{i}.py imports autodiff" for i in range(len(spellings))]
 
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
