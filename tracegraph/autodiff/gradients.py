@@ -11,7 +11,8 @@ from ..library import array as array_ops
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import context_scope
 from .backprop import UnconnectedGradients, _finish, backprop
-from .tape import GradientTape, _base_context, active_tapes
+from .recording import active_tapes, base_context
+from .tape import GradientTape
 
 __all__ = ["custom_gradient", "gradients", "record_custom"]
 
@@ -36,7 +37,7 @@ def custom_gradient(f=None):
         if not tapes:
             result, _ = f(*args, **kwargs)
             return result
-        with context_scope(_base_context()):
+        with context_scope(base_context()):
             with GradientTape() as probe:
                 result, grad_fn = f(*args, **kwargs)
             variables = list(probe.watched_variables())
@@ -73,7 +74,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,
               unconnected_gradients=UnconnectedGradients.NONE):
     """`tf.gradients`: symbolic gradients inside a `tf.function` (no tape needed)."""
-    ctx = _base_context()
+    ctx = base_context()
     graph = getattr(ctx, "graph", None)
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "

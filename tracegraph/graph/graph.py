@@ -87,6 +87,19 @@ class Operation:
         """Regroups flat input values into the op's arguments (list inputs become lists)."""
         return group_values(values, self.input_arity)
 
+    def extend_outputs(self, attrs: dict, output_types) -> list[SymbolicTensor]:
+        """While its graph is being built: sets `attrs` and appends outputs of `output_types`
+        (the op's own outputs and their readers stay as they are). Autodiff makes a call or a
+        cond output the intermediate values its gradient reuses, as TensorFlow's gradients of
+        functional ops do (`_add_outputs`)."""
+        self.attrs.update(attrs)
+        self.kernel_attrs = {k: v for k, v in self.attrs.items()
+                             if k not in self.op_def.type_attrs and not k.startswith("_")}
+        start = len(self.outputs)
+        new = [SymbolicTensor(self, start + i, t) for i, t in enumerate(output_types)]
+        self.outputs.extend(new)
+        return new
+
     def subgraphs(self) -> list[tuple[str, Graph]]:
         """(attr name, graph) for every sub-graph attr (cond branches, loop bodies, calls)."""
         return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
@@ -299,6 +312,28 @@ class FuncGraph(Graph):
         self.captures: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
+
+    def copy(self) -> tuple[FuncGraph, dict]:
+        """A copy with operations of its own (same names, attrs and sub-graphs), and the map
+        {id(tensor of this graph): its copy}. Autodiff extends a copy's outputs, never the
+        traced function's own graph."""
+        new = FuncGraph(self.name, self.outer_graph)
+        new._name_counts = dict(self._name_counts)
+        new.seed = self.seed
+        tensors, ops = {}, {}
+        for op in self._ops:
+            copied = new.copy_operation(op, op.name, [tensors[id(t)] for t in op.inputs],
+                                        [ops[id(c)] for c in op.control_inputs])
+            ops[id(op)] = copied
+            tensors.update((id(a), b) for a, b in zip(op.outputs, copied.outputs))
+        new.inputs = [tensors[id(t)] for t in self.inputs]
+        new.outputs = [tensors[id(t)] for t in self.outputs]
+        new.captures = {k: (ext, tensors[id(ph)]) for k, (ext, ph) in self.captures.items()}
+        new.structured_outputs = self.structured_outputs
+        new.structured_input_signature = self.structured_input_signature
+        new.variables = list(self.variables)
+        new.auto_control_deps = self.auto_control_deps
+        return new, tensors
 
     @property
     def capture_placeholders(self) -> list[SymbolicTensor]:

@@ -12,15 +12,17 @@ from ...library.join_split import concat
 from ...library.math import add, greater_equal, subtract
 from ...shapes import TensorShape
 from ...trace.control_flow import cond, while_loop
+from ..forward_values import forward_values
 from ..graph_gradient import graph_gradient, replay
 from ..registry import defgrad
 
 
 @defgrad("PartitionedCall", "StatefulPartitionedCall")
 def _call_grad(op, *grads):
-    """The called graph's ops run again under a tape in the caller's context (eagerly or as
-    backward ops of the caller's graph)."""
-    return graph_gradient(op.attrs["f"], list(op.inputs), grads)
+    """The called graph's gradient, built in the caller's context; the values it reads are
+    outputs of the call (`forward_values.py`)."""
+    graph, forward = forward_values(op, "f")
+    return graph_gradient(graph, list(op.inputs), grads, forward)
 
 
 def _differentiable(x) -> bool:
@@ -50,20 +52,22 @@ def _wanted(x) -> bool:
     return _differentiable(x) or _handle_of(x) is not None
 
 
-def _branch_grads(graph, args, grads):
-    got = graph_gradient(graph, args, grads)
+def _branch_grads(graph, args, grads, forward):
+    got = graph_gradient(graph, args, grads, forward)
     return [(g if g is not None else _zeros_for(x)) if _wanted(x) else None
             for x, g in zip(args, got)]
 
 
 @defgrad("StatelessIf", "If")
 def _if_grad(op, *grads):
-    """A cond of the branches' gradients: each branch's ops run again under a tape."""
+    """A cond of the branches' gradients; the values they read are outputs of the forward
+    cond (`forward_values.py`)."""
     pred, args = op.inputs[0], list(op.inputs[1:])
-    then_g, else_g = op.attrs["then_branch"], op.attrs["else_branch"]
+    then_g, then_forward = forward_values(op, "then_branch")
+    else_g, else_forward = forward_values(op, "else_branch")
     grads = list(grads)
-    result = cond(pred, lambda: _branch_grads(then_g, args, grads),
-                  lambda: _branch_grads(else_g, args, grads))
+    result = cond(pred, lambda: _branch_grads(then_g, args, grads, then_forward),
+                  lambda: _branch_grads(else_g, args, grads, else_forward))
     return [None] + list(result)
 
 
@@ -71,7 +75,7 @@ def _if_grad(op, *grads):
 def _while_grad(op, *grads):
     """Runs the loop again, stacking the loop variables of every iteration, then a backward
     loop from the last iteration to the first applies the body's gradient to each stacked
-    state (the body's ops run again under a tape in the backward loop's graph)."""
+    state (the body's values its rules read are computed again in the backward loop)."""
     inputs = list(op.inputs)
     cond_g, body_g = op.attrs["cond"], op.attrs["body"]
     n = len(inputs)

@@ -1,0 +1,155 @@
+"""Graph-mode gradients of function calls and conds reuse the forward values (outputs the
+forward op gains for its gradient) instead of running the forward ops again, as TensorFlow's
+do: a training step's optimized graph computes a nested function's `exp` once, and a random
+draw inside a function is the one its gradient sees."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tracegraph as tf
+
+
+def _count(graph, op_type: str) -> int:
+    """Ops of `op_type` in `graph` and every sub-graph it holds."""
+    n = 0
+    for op in graph.get_operations():
+        n += op.type == op_type
+        n += sum(_count(sub, op_type) for _, sub in op.subgraphs())
+    return n
+
+
+def _numerical(f, x, eps=1e-6):
+    return np.array([(f(x + eps * e) - f(x - eps * e)) / (2 * eps) for e in np.eye(len(x))])
+
+
+def test_a_nested_function_computes_its_exp_once_in_a_training_step():
+    w = tf.Variable([0.5, -0.3, 0.2], dtype=tf.float64)
+
+    @tf.function
+    def inner(x):
+        return tf.exp(x * w)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(inner(x))
+        return loss, tape.gradient(loss, [x, w])
+
+    x = tf.constant([1.0, 2.0, 3.0], tf.float64)
+    cf = step.get_concrete_function(x)
+    assert _count(cf.graph, "Exp") == 1 and _count(cf.optimized_graph, "Exp") == 1
+    loss, (gx, gw) = step(x)
+    wv = w.numpy()
+    np.testing.assert_allclose(gx.numpy(), _numerical(lambda v: np.exp(v * wv).sum(),
+                                                       x.numpy()), rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), _numerical(lambda v: np.exp(x.numpy() * v).sum(),
+                                                       wv), rtol=1e-6)
+    # the traced function's own graph stays as traced: the call reads a copy of its own
+    assert [t.dtype for t in inner.get_concrete_function(x).graph.outputs] == [tf.float64]
+
+
+def test_a_cond_branch_computes_its_exp_once_in_a_training_step():
+    w = tf.Variable([0.5, -0.3, 0.2], dtype=tf.float64)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.exp(x * w), lambda: x * 2.0)
+            loss = tf.reduce_sum(y)
+        return loss, tape.gradient(loss, [x, w])
+
+    for start in ([1.0, 2.0, 3.0], [-1.0, -2.0, 0.5]):
+        x = tf.constant(start, tf.float64)
+        cf = step.get_concrete_function(x)
+        assert _count(cf.graph, "Exp") == 1 and _count(cf.optimized_graph, "Exp") == 1
+        _, (gx, gw) = step(x)
+        wv, xv = w.numpy(), x.numpy()
+
+        def f(v, wv=wv):
+            return np.exp(v * wv).sum() if v.sum() > 0 else (2 * v).sum()
+        np.testing.assert_allclose(gx.numpy(), _numerical(f, xv), rtol=1e-6)
+        expected_gw = xv * np.exp(xv * wv) if xv.sum() > 0 else np.zeros(3)
+        np.testing.assert_allclose(gw.numpy(), expected_gw, rtol=1e-6)
+
+
+def test_a_cond_with_unknown_batch_dims_reuses_its_values():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.tanh(x) * x, lambda: x * x)
+        return tape.gradient(y, x)
+
+    for x in (np.array([[0.5, 1.0], [2.0, -0.1]], np.float32), -np.ones((3, 2), np.float32)):
+        g = step(tf.constant(x)).numpy()
+        expected = (np.tanh(x) + x * (1 - np.tanh(x) ** 2)) if x.sum() > 0 else 2 * x
+        np.testing.assert_allclose(g, expected, rtol=1e-5)
+    assert _count(step.get_concrete_function().graph, "Tanh") == 1
+
+
+def test_the_gradient_sees_the_forward_random_draw():
+    """A value computed again would be a new draw: the gradient of x * r is the r of the
+    forward pass only when it is reused."""
+    @tf.function
+    def noisy(x):
+        return x * tf.random.uniform([4], dtype=tf.float64)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = noisy(x)
+        return y, tape.gradient(y, x)
+
+    x = tf.constant([1.0, 2.0, 3.0, 4.0], tf.float64)
+    for _ in range(3):
+        y, g = step(x)
+        np.testing.assert_allclose(g.numpy(), y.numpy() / x.numpy())
+
+
+def test_second_derivatives_through_reused_values():
+    @tf.function
+    def inner(x):
+        return tf.exp(x) * tf.sin(x)
+
+    @tf.function
+    def second(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.cond(x > 0, lambda: inner(x), lambda: x * x * x)
+            dy = tape.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    for v in (0.7, -0.4):
+        dy, d2y = second(tf.constant(v, tf.float64))
+        if v > 0:
+            expected = (np.exp(v) * (np.sin(v) + np.cos(v)), 2 * np.exp(v) * np.cos(v))
+        else:
+            expected = (3 * v * v, 6 * v)
+        np.testing.assert_allclose([dy.numpy(), d2y.numpy()], expected, rtol=1e-9)
+
+
+def test_a_persistent_tape_reuses_the_same_forward_outputs_twice():
+    @tf.function
+    def inner(x):
+        return tf.exp(x)
+
+    @tf.function
+    def twice(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = inner(x)
+            z = inner(x) * 2.0
+        return tape.gradient(y, x), tape.gradient(z, x), tape.gradient(y, x)
+
+    x = tf.constant([0.1, 0.2], tf.float64)
+    a, b, c = twice(x)
+    np.testing.assert_allclose(a.numpy(), np.exp(x.numpy()))
+    np.testing.assert_allclose(b.numpy(), 2 * np.exp(x.numpy()))
+    np.testing.assert_allclose(c.numpy(), a.numpy())
+    assert _count(twice.get_concrete_function(x).graph, "Exp") == 2  # one per call of inner
