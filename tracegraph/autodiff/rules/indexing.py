@@ -40,7 +40,10 @@ def _gather_grad(op, g):
         list(range(axis + ni, g.shape.rank))
     moved = transpose(g, np.asarray(perm, np.int32)) if axis else g
     target = [pdims[axis]] + pdims[:axis] + pdims[axis + 1:]
-    idx = expand_dims(cast(indices, d.int64), -1)
+    idx = cast(indices, d.int64)
+    if ni == 0:   # a scalar index: a batch of one row
+        idx, moved = reshape(idx, np.asarray([1], np.int32)), expand_dims(moved, 0)
+    idx = expand_dims(idx, -1)
     shape = np.asarray(target, np.int64) if all(isinstance(n, int) for n in target) else \
         cast(stack(target, axis=0), d.int64)
     scattered = scatter_nd(idx, moved, shape)
