@@ -153,3 +153,100 @@ def test_a_persistent_tape_reuses_the_same_forward_outputs_twice():
     np.testing.assert_allclose(b.numpy(), 2 * np.exp(x.numpy()))
     np.testing.assert_allclose(c.numpy(), a.numpy())
     assert _count(twice.get_concrete_function(x).graph, "Exp") == 2  # one per call of inner
+
+
+def _loop(x, n=3):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, tf.tanh(y) * x),
+                         [tf.constant(0), x])[1]
+
+
+def _loop_numpy(x, n=3):
+    y = x
+    for _ in range(n):
+        y = np.tanh(y) * x
+    return y
+
+
+def test_a_while_loop_accumulates_what_its_gradient_reads():
+    """The body's tanh runs in the forward loop only; the backward loop reads each
+    iteration's value from the list the forward loop wrote."""
+    @tf.function
+    def step(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(_loop(x, n))
+        return loss, tape.gradient(loss, x)
+
+    for n in (0, 1, 4):
+        x = tf.constant([0.3, -0.8, 1.2], tf.float64)
+        _, g = step(x, tf.constant(n))
+        expected = _numerical(lambda v, n=n: _loop_numpy(v, n).sum(), x.numpy())
+        np.testing.assert_allclose(g.numpy(), expected, rtol=1e-6, atol=1e-10)
+    graph = step.get_concrete_function(x, tf.constant(1)).graph
+    assert _count(graph, "Tanh") == 1
+    assert _count(graph, "StatelessWhile") == 2
+    assert _count(graph, "TensorListSetItem") == 1  # only tanh(y) is kept: y itself is unread
+
+
+def test_a_loop_gradient_sees_each_iteration_draw():
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, acc: i < 5,
+                              lambda i, acc: (i + 1, acc + x * tf.random.uniform([2], 1.0, 2.0,
+                                                                                   tf.float64)),
+                              [tf.constant(0), tf.zeros([2], tf.float64)])[1]
+        return y, tape.gradient(y, x)
+
+    x = tf.constant([1.5, -2.0], tf.float64)
+    y, g = step(x)
+    np.testing.assert_allclose(g.numpy(), y.numpy() / x.numpy())
+
+
+def test_loops_inside_functions_and_branches_reuse_their_values():
+    @tf.function
+    def inner(x):
+        return _loop(x)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            a = inner(x)
+            b = tf.cond(tf.reduce_sum(x) > 0, lambda: _loop(x * 2.0), lambda: x)
+            loss = tf.reduce_sum(a) + tf.reduce_sum(b)
+        return tape.gradient(loss, x)
+
+    for start in ([0.3, -0.8, 1.2], [-0.3, -0.8, 0.2]):
+        x = tf.constant(start, tf.float64)
+
+        def f(v):
+            return _loop_numpy(v).sum() + (_loop_numpy(2 * v).sum() if v.sum() > 0 else v.sum())
+        np.testing.assert_allclose(step(x).numpy(), _numerical(f, x.numpy()), rtol=1e-6)
+    assert _count(step.get_concrete_function(x).graph, "Tanh") == 2  # one per loop
+
+
+def test_second_derivatives_of_a_loop_run_it_again():
+    """A tape around the gradient differentiates the backward loop, which then computes its
+    values again (a TensorList read has no gradient)."""
+    @tf.function
+    def second(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y) * x),
+                                  [tf.constant(0), x])[1]
+                y = tf.reduce_sum(y)
+            dy = tape.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    def first(v):
+        return _numerical(lambda u: (np.sin(np.sin(u) * u) * u).sum(), v)
+    v = np.array([0.6, -0.3])
+    dy, d2y = second(tf.constant(v))
+    np.testing.assert_allclose(dy.numpy(), first(v), rtol=1e-6)
+    hessian_rows = np.array([(first(v + 1e-4 * e) - first(v - 1e-4 * e)) / 2e-4
+                             for e in np.eye(2)])
+    np.testing.assert_allclose(d2y.numpy(), hessian_rows.sum(axis=0), rtol=1e-4)

@@ -12,7 +12,7 @@ differentiates through the reused values (higher derivatives).
 
 A value is not forwarded, but computed again by the backward ops (`graph_gradient.py`'s replay),
 when it is known at trace time (a constant: replaying keeps it static), when its dtype has no
-zeros (strings, resources, lists), or when the forward op cannot change: it lives in a graph no
+zeros (strings, resources), or when the forward op cannot change: it lives in a graph no
 longer being built, or inside a sub-graph that is itself replayed (the eager call of a traced
 function runs its whole graph again in the backward function).
 """
@@ -21,16 +21,20 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
+
+from .. import dtypes as d
 from ..graph.building import GraphContext
 from ..graph.graph import Operation
 from ..library.array import zeros
 from ..ops.registry import context_scope, current_context
+from ..ops.tensor_list import tensor_list_reserve_op
 from ..shapes import TensorType, most_specific_common
 from .backprop import _Entry
 from .graph_gradient import SubgraphOp
 from .tape import active_tapes
 
-__all__ = ["forward_values"]
+__all__ = ["forward_values", "being_built", "forwardable"]
 
 # The forward ops already made to output values: op -> its Forwarding (dropped with the op).
 _FORWARDING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -62,7 +66,7 @@ def _forward_op(op):
         found = op.outputs[0].op if op.outputs and hasattr(op.outputs[0], "op") else None
     else:
         found = op if isinstance(op, Operation) else None
-    if found is None or not _being_built(found.graph):
+    if found is None or not being_built(found.graph):
         return None, None
     return found, _same
 
@@ -71,7 +75,7 @@ def _same(t):
     return t
 
 
-def _being_built(graph) -> bool:
+def being_built(graph) -> bool:
     """Whether `graph` is the graph being built or one it is nested in."""
     current = getattr(current_context(), "graph", None)
     while current is not None:
@@ -96,7 +100,7 @@ class Forwarding:
     def value(self, graph, t, caller_value, tapes):
         k = id(t)
         if k not in self.index:
-            if not _forwardable(t):
+            if not forwardable(t):
                 return None
             self.index[k] = self._add(graph, t, tapes)
         return caller_value(self.op.outputs[self.index[k]])
@@ -110,8 +114,7 @@ class Forwarding:
                 other.outputs.append(t)
             else:   # the other branch of a cond: zeros in t's place (0 for unknown dims)
                 with context_scope(GraphContext(other)):
-                    dummy = zeros([0 if n is None else n for n in shape] if shape else [],
-                                  t.dtype)
+                    dummy = _stand_in(t, shape)
                 other.outputs.append(dummy)
                 shape = most_specific_common(tuple(shape) if shape is not None else None,
                                              dummy.dims)
@@ -127,10 +130,18 @@ class Forwarding:
         return out.value_index
 
 
-def _forwardable(t) -> bool:
+def _stand_in(t, shape):
+    """What the branch without `t` outputs in its place: zeros (of 0 length along unknown
+    dims), or an empty list for a list (a forward loop's accumulated values)."""
+    if t.dtype is d.variant:
+        return tensor_list_reserve_op(np.int32(0), element_dtype=d.float32)
+    return zeros([0 if n is None else n for n in shape] if shape else [], t.dtype)
+
+
+def forwardable(t) -> bool:
     """Values known at trace time are recomputed (they stay static); dtypes without zeros
-    (strings, resources, lists) are too."""
+    (strings, resources) are too."""
     dtype = t.dtype
     known = t.tensor_type.value is not None
     return not known and (dtype.is_floating or dtype.is_complex or dtype.is_integer or
-                          dtype.is_bool)
+                          dtype.is_bool or dtype is d.variant)

@@ -11,6 +11,8 @@ it; an intermediate tensor is the forward op's output for it when the caller can
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import dtypes as d
 from ..ops.registry import bind, is_placeholder_like
 from .backprop import backprop
@@ -49,6 +51,25 @@ class SubgraphValues:
             self.values[id(o)] = v
 
 
+class CallerValues(Sequence):
+    """The caller's values of a list of sub-graph tensors, each found when first read (a rule
+    that reads only `op.outputs[0]` leaves the input unread)."""
+
+    __slots__ = ("tensors", "value_of")
+
+    def __init__(self, tensors, value_of):
+        self.tensors = tensors
+        self.value_of = value_of
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.value_of(t) for t in self.tensors[index]]
+        return self.value_of(self.tensors[index])
+
+    def __len__(self) -> int:
+        return len(self.tensors)
+
+
 class SubgraphOp:
     """An Operation of a sub-graph as its gradient rule sees it from the caller: `inputs` and
     `outputs` are the caller's values."""
@@ -61,12 +82,12 @@ class SubgraphOp:
         self.skip = skip
 
     @property
-    def inputs(self) -> list:
-        return [self.value_of(t) for t in self.op.inputs]
+    def inputs(self) -> CallerValues:
+        return CallerValues(self.op.inputs, self.value_of)
 
     @property
-    def outputs(self) -> list:
-        return [self.value_of(t) for t in self.op.outputs]
+    def outputs(self) -> CallerValues:
+        return CallerValues(self.op.outputs, self.value_of)
 
     @property
     def attrs(self) -> dict:

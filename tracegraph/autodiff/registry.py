@@ -30,11 +30,13 @@ def defgrad(*op_types: str):
     return register
 
 
-def defgrad_unary(op_type: str, derivative: Callable) -> None:
-    """Registers the rule of a one-input elementwise op from its derivative written as
-    `derivative(x, y)` (y = f(x)): the gradient is `g * conj(derivative(x, y))`."""
+def defgrad_unary(op_type: str, *, x: Callable | None = None, y: Callable | None = None):
+    """Registers the rule of a one-input elementwise op y = f(x) from its derivative f'
+    written from its input (`x=lambda x: ...`) or from its output (`y=lambda y: ...`): the
+    gradient is `g * conj(f')`. Only that value is read (a loop keeps only it for the
+    gradient)."""
     def rule(op, g):
-        local = derivative(op.inputs[0], op.outputs[0])
+        local = x(op.inputs[0]) if x is not None else y(op.outputs[0])
         return multiply(g, conj(local) if local.dtype.is_complex else local)
     rule.__name__ = f"_{op_type.lower()}_grad"
     defgrad(op_type)(rule)

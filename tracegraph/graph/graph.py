@@ -100,6 +100,12 @@ class Operation:
         self.outputs.extend(new)
         return new
 
+    def extend_inputs(self, inputs) -> None:
+        """While its graph is being built: appends `inputs` (tensors of the graph made before
+        this op) to its last input, a list (a forward loop's new loop variables)."""
+        self.inputs = tuple(self.inputs) + tuple(inputs)
+        self.input_arity = tuple(self.input_arity[:-1]) + (self.input_arity[-1] + len(inputs),)
+
     def subgraphs(self) -> list[tuple[str, Graph]]:
         """(attr name, graph) for every sub-graph attr (cond branches, loop bodies, calls)."""
         return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
@@ -172,6 +178,17 @@ class Graph:
             self._by_name[name] = new
         new.inplace_input = op.inplace_input
         return new
+
+    def move_before(self, ops, anchor: Operation) -> None:
+        """While the graph is being built: moves `ops` (just made, reading only constants: their
+        control inputs are dropped) to come right before `anchor`, which may then read them.
+        Autodiff gives a forward loop the initial values of new loop variables."""
+        ids = {id(op) for op in ops}
+        rest = [op for op in self._ops if id(op) not in ids]
+        at = next(i for i, op in enumerate(rest) if op is anchor)
+        for op in ops:
+            op.control_inputs = []
+        self._ops = rest[:at] + list(ops) + rest[at:]
 
     def remove_operations(self, ops) -> None:
         """Takes `ops` out of the graph. No remaining op may read them (a pass removes ops it

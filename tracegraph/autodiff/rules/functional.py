@@ -14,6 +14,7 @@ from ...shapes import TensorShape
 from ...trace.control_flow import cond, while_loop
 from ..forward_values import forward_values
 from ..graph_gradient import graph_gradient, replay
+from ..loop_values import forward_loop, loop_as_traced
 from ..registry import defgrad
 
 
@@ -73,12 +74,39 @@ def _if_grad(op, *grads):
 
 @defgrad("StatelessWhile", "While")
 def _while_grad(op, *grads):
+    """A backward loop from the last iteration to the first applies the body's gradient to
+    each iteration; the values it reads were accumulated by the forward loop
+    (`loop_values.py`), or, where they cannot be, the loop runs again first."""
+    loop, caller_value = forward_loop(op)
+    if loop is None:
+        return _while_grad_again(op, grads)
+    body, n = loop.body, loop.n
+    inputs, grads = list(op.inputs)[:n], list(grads)[:n]
+    invariant = [body.outputs[k] is body.inputs[k] for k in range(n)]
+    feed = [x if invariant[k] else None for k, x in enumerate(inputs)]  # None: accumulated
+    wanted = [k for k in range(n) if _wanted(inputs[k])]
+    start = [grads[k] if grads[k] is not None else _zeros_for(inputs[k]) for k in wanted]
+
+    def bw_body(j, *gs):
+        upstream = [None] * n
+        for k, g in zip(wanted, gs):
+            upstream[k] = g
+        got = graph_gradient(body, feed, upstream, lambda t: loop.value(t, j, caller_value))
+        return (subtract(j, 1),
+                *[got[k] if got[k] is not None else _zeros_for(inputs[k]) for k in wanted])
+
+    count = loop.iterations(caller_value)
+    result = while_loop(lambda j, *gs: greater_equal(j, 0), bw_body, [subtract(count, 1), *start])
+    found = dict(zip(wanted, list(result)[1:]))
+    return [found.get(k) for k in range(n)]
+
+
+def _while_grad_again(op, grads):
     """Runs the loop again, stacking the loop variables of every iteration, then a backward
     loop from the last iteration to the first applies the body's gradient to each stacked
     state (the body's values its rules read are computed again in the backward loop)."""
-    inputs = list(op.inputs)
-    cond_g, body_g = op.attrs["cond"], op.attrs["body"]
-    n = len(inputs)
+    cond_g, body_g, n = loop_as_traced(op)
+    inputs, grads = list(op.inputs)[:n], list(grads)[:n]
     varying = [k for k in range(n) if body_g.outputs[k] is not body_g.inputs[k]]
     shapes = list(op.attrs.get("output_shapes") or [None] * n)
 

@@ -124,37 +124,37 @@ def _no_gradient(op, *grads):
     return [None] * len(op.inputs)
 
 
-# ---- one-input ops: g * conj(f'(x)), with f' written from x and y = f(x) --------------------
+# ---- one-input ops: g * conj(f'(x)), f' written from x or from y = f(x) ---------------------
 
 def _one_minus(a):
     return subtract(1, a)
 
 
-defgrad_unary("Abs", lambda x, y: sign(x))                                  # |x|' = sign(x)
-defgrad_unary("Square", lambda x, y: multiply(x, 2))                        # (x^2)' = 2x
-defgrad_unary("Sqrt", lambda x, y: divide(0.5, y))                          # sqrt' = 1/(2y)
-defgrad_unary("Rsqrt", lambda x, y: multiply(-0.5, multiply(y, square(y))))  # rsqrt' = -y^3/2
-defgrad_unary("Exp", lambda x, y: y)                                        # exp' = y
-defgrad_unary("Expm1", lambda x, y: exp(x))                                 # expm1' = e^x
-defgrad_unary("Log", lambda x, y: reciprocal(x))                            # log' = 1/x
-defgrad_unary("Log1p", lambda x, y: reciprocal(add(x, 1)))                  # log1p' = 1/(1+x)
-defgrad_unary("Sin", lambda x, y: cos(x))                                   # sin' = cos
-defgrad_unary("Cos", lambda x, y: negative(sin(x)))                         # cos' = -sin
-defgrad_unary("Tan", lambda x, y: add(square(y), 1))                        # tan' = 1 + y^2
-defgrad_unary("Asin", lambda x, y: rsqrt(_one_minus(square(x))))            # 1/sqrt(1-x^2)
-defgrad_unary("Acos", lambda x, y: negative(rsqrt(_one_minus(square(x)))))  # -1/sqrt(1-x^2)
-defgrad_unary("Atan", lambda x, y: reciprocal(add(square(x), 1)))           # 1/(1+x^2)
-defgrad_unary("Sinh", lambda x, y: cosh(x))                                 # sinh' = cosh
-defgrad_unary("Cosh", lambda x, y: sinh(x))                                 # cosh' = sinh
-defgrad_unary("Tanh", lambda x, y: _one_minus(square(y)))                   # tanh' = 1 - y^2
-defgrad_unary("Asinh", lambda x, y: reciprocal(cosh(y)))                    # 1/cosh(y)
-defgrad_unary("Acosh", lambda x, y: reciprocal(sinh(y)))                    # 1/sinh(y)
-defgrad_unary("Atanh", lambda x, y: reciprocal(_one_minus(square(x))))      # 1/(1-x^2)
-defgrad_unary("Sigmoid", lambda x, y: multiply(y, _one_minus(y)))           # y(1-y)
-defgrad_unary("Reciprocal", lambda x, y: negative(square(y)))               # (1/x)' = -y^2
-defgrad_unary("Softplus", lambda x, y: sigmoid(x))                          # sigmoid(x)
-defgrad_unary("Softsign", lambda x, y: reciprocal(square(add(abs_(x), 1))))  # 1/(1+|x|)^2
-defgrad_unary("Erf", lambda x, y: multiply(2 / np.sqrt(np.pi), exp(negative(square(x)))))
+defgrad_unary("Abs", x=lambda x: sign(x))                                  # |x|' = sign(x)
+defgrad_unary("Square", x=lambda x: multiply(x, 2))                        # (x^2)' = 2x
+defgrad_unary("Sqrt", y=lambda y: divide(0.5, y))                          # sqrt' = 1/(2y)
+defgrad_unary("Rsqrt", y=lambda y: multiply(-0.5, multiply(y, square(y))))  # rsqrt' = -y^3/2
+defgrad_unary("Exp", y=lambda y: y)                                        # exp' = y
+defgrad_unary("Expm1", x=lambda x: exp(x))                                 # expm1' = e^x
+defgrad_unary("Log", x=lambda x: reciprocal(x))                            # log' = 1/x
+defgrad_unary("Log1p", x=lambda x: reciprocal(add(x, 1)))                  # log1p' = 1/(1+x)
+defgrad_unary("Sin", x=lambda x: cos(x))                                   # sin' = cos
+defgrad_unary("Cos", x=lambda x: negative(sin(x)))                         # cos' = -sin
+defgrad_unary("Tan", y=lambda y: add(square(y), 1))                        # tan' = 1 + y^2
+defgrad_unary("Asin", x=lambda x: rsqrt(_one_minus(square(x))))            # 1/sqrt(1-x^2)
+defgrad_unary("Acos", x=lambda x: negative(rsqrt(_one_minus(square(x)))))  # -1/sqrt(1-x^2)
+defgrad_unary("Atan", x=lambda x: reciprocal(add(square(x), 1)))           # 1/(1+x^2)
+defgrad_unary("Sinh", x=lambda x: cosh(x))                                 # sinh' = cosh
+defgrad_unary("Cosh", x=lambda x: sinh(x))                                 # cosh' = sinh
+defgrad_unary("Tanh", y=lambda y: _one_minus(square(y)))                   # tanh' = 1 - y^2
+defgrad_unary("Asinh", y=lambda y: reciprocal(cosh(y)))                    # 1/cosh(y)
+defgrad_unary("Acosh", y=lambda y: reciprocal(sinh(y)))                    # 1/sinh(y)
+defgrad_unary("Atanh", x=lambda x: reciprocal(_one_minus(square(x))))      # 1/(1-x^2)
+defgrad_unary("Sigmoid", y=lambda y: multiply(y, _one_minus(y)))           # y(1-y)
+defgrad_unary("Reciprocal", y=lambda y: negative(square(y)))               # (1/x)' = -y^2
+defgrad_unary("Softplus", x=lambda x: sigmoid(x))                          # sigmoid(x)
+defgrad_unary("Softsign", x=lambda x: reciprocal(square(add(abs_(x), 1))))  # 1/(1+|x|)^2
+defgrad_unary("Erf", x=lambda x: multiply(2 / np.sqrt(np.pi), exp(negative(square(x)))))
 #                                                                  erf' = 2/sqrt(pi) e^(-x^2)
 
 
