@@ -250,3 +250,28 @@ def test_second_derivatives_of_a_loop_run_it_again():
     hessian_rows = np.array([(first(v + 1e-4 * e) - first(v - 1e-4 * e)) / 2e-4
                              for e in np.eye(2)])
     np.testing.assert_allclose(d2y.numpy(), hessian_rows.sum(axis=0), rtol=1e-4)
+
+
+def test_nested_loops_equal_eager_with_and_without_the_optimizer():
+    """The inner loop inside the outer body keeps its own values; its op is extended after
+    the outer backward loop has bound a replay of it (which keeps the loop as it was)."""
+    def grads(x):
+        def outer_body(i, y):
+            inner = tf.while_loop(lambda j, z: j < 2,
+                                  lambda j, z: (j + 1, tf.maximum(z, z * z) * 0.5), [0, y])
+            return i + 1, inner[1]
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, y: i < 3, outer_body, [0, x])[1]
+            loss = tf.reduce_sum(tf.sin(y))
+        return tape.gradient(loss, x)
+
+    x = tf.constant([0.1, 0.5, -0.3, 1.7])
+    eager = grads(x).numpy()
+    np.testing.assert_allclose(tf.function(grads, autograph=False)(x).numpy(), eager, rtol=1e-6)
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    try:
+        plain = tf.function(grads, autograph=False)(x).numpy()
+    finally:
+        tf.config.optimizer.reset()
+    np.testing.assert_allclose(plain, eager, rtol=1e-6)

@@ -14,16 +14,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import dtypes as d
+from ..graph.graph import FuncGraph
 from ..ops.registry import bind, is_placeholder_like
 from .backprop import backprop
 
-__all__ = ["graph_gradient", "replay", "SubgraphOp", "bind_attrs"]
+__all__ = ["graph_gradient", "replay", "SubgraphOp", "bind_again"]
 
 
 def bind_attrs(op) -> dict:
     """The attrs to bind `op`'s record again with (type attrs follow from the inputs)."""
     return {k: v for k, v in op.attrs.items()
             if k not in op.op_def.type_attrs and not k.startswith("_")}
+
+
+def bind_again(op, args):
+    """`op`'s record bound on `args` in the current context. Sub-graphs are bound as copies:
+    the gradient of a call, cond or loop may later extend the op's own (`forward_values.py`),
+    which must not change this op."""
+    attrs = {k: v.copy()[0] if isinstance(v, FuncGraph) else v
+             for k, v in bind_attrs(op).items()}
+    return bind(op.op_def, tuple(args), attrs, None)
 
 
 class SubgraphValues:
@@ -44,8 +54,7 @@ class SubgraphValues:
         return v
 
     def _replay(self, op) -> None:
-        args = op.grouped_inputs([self(x) for x in op.inputs])
-        out = bind(op.op_def, tuple(args), bind_attrs(op), None)
+        out = bind_again(op, op.grouped_inputs([self(x) for x in op.inputs]))
         outs = [out] if op.op_def.num_outputs == 1 else list(out or [])
         for o, v in zip(op.outputs, outs):
             self.values[id(o)] = v
@@ -134,8 +143,7 @@ def replay(graph, inputs) -> list:
     for op in graph.operations:
         if is_placeholder_like(op.op_def):  # an input: mapped above
             continue
-        args = op.grouped_inputs([values.get(id(t), t) for t in op.inputs])
-        out = bind(op.op_def, tuple(args), bind_attrs(op), None)
+        out = bind_again(op, op.grouped_inputs([values.get(id(t), t) for t in op.inputs]))
         if op.op_def.num_outputs == 1:
             values[id(op.outputs[0])] = out
         elif isinstance(out, list):

@@ -26,11 +26,7 @@ def record_call(tape, function, arguments, out) -> None:
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
     inputs += function.graph.external_captures
-    if function._single:
-        outs = [out]
-    else:
-        leaves = flatten(out)
-        outs = [leaves[pos] for pos in function._out_positions]
+    outs = [leaf for leaf in flatten(out) if isinstance(leaf, Tensor)]
 
     def rule(op, *grads):
         return _gradient_function(function, inputs, grads)
