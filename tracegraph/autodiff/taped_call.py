@@ -21,12 +21,16 @@ def record_call(tape, function, arguments, out) -> None:
     """Records on `tape` the eager call of the ConcreteFunction `function` on `arguments`
     ({input path: argument}) that returned `out`."""
     inputs = []
-    for path, _ in function._input_paths:
+    for path, _ in function.input_paths:
         leaf = arguments.get(path)
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
     inputs += function.graph.external_captures
-    outs = [leaf for leaf in flatten(out) if isinstance(leaf, Tensor)]
+    if function.single_output:
+        outs = [out]
+    else:
+        leaves = flatten(out)
+        outs = [leaves[pos] for pos in function.output_positions]
 
     def rule(op, *grads):
         return _gradient_function(function, inputs, grads)

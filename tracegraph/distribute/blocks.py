@@ -58,7 +58,7 @@ def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
 
 
 def _check_inputs(cf: ConcreteFunction, specs: list, what: str) -> None:
-    paths = cf._input_paths
+    paths = cf.input_paths
     if len(paths) != len(specs):
         raise ValueError(f"{what}: the function's graph takes {len(paths)} tensor inputs "
                          f"({', '.join(p for p, _ in paths)}) but {len(specs)} arrays were "

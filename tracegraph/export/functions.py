@@ -71,16 +71,16 @@ def encode_concrete(cf: ConcreteFunction, enc: Encoder, graph_index: dict,
                     input_signature=None) -> dict:
     outputs = {id(t): i for i, t in enumerate(cf.graph.outputs)}
     try:
-        canonical = [[name, enc.value(value)] for name, value in cf._canonical]
+        canonical = [[name, enc.value(value)] for name, value in cf.canonical_arguments]
         structured = _structure(enc, cf.structured_outputs, outputs)
-        paths = [[path, enc.value(spec)] for path, spec in cf._input_paths]
+        paths = [[path, enc.value(spec)] for path, spec in cf.input_paths]
         sig = None if input_signature is None else enc.value(tuple(input_signature))
     except UnsaveableError as e:
         raise ValueError(f"Cannot save concrete function '{cf.name}' "
                          f"{cf.pretty_printed_signature().splitlines()[0]}: {e}. Saved "
                          "functions take tensors and Python scalars, strings or None.") from None
     return {"name": cf.name, "graph": graph_index[id(cf.graph)],
-            "parameters": _parameters(enc, cf._signature), "canonical": canonical,
+            "parameters": _parameters(enc, cf.python_signature), "canonical": canonical,
             "input_paths": paths, "structured_outputs": structured,
             "input_signature": sig, "executor": cf.executor}
 

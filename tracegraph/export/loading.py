@@ -16,8 +16,9 @@ import numpy as np
 
 from .. import dtypes as d
 from ..framework.tensor import EagerTensor
-from ..framework.variables import ResourceHandle, Variable
-from ..shapes import TensorSpec, shapes_compatible
+from ..framework.variables import ResourceHandle, Variable, variable_name
+from ..ops.convert import to_array
+from ..shapes import TensorSpec, as_shape_tuple, shapes_compatible
 from .arrays import check_meta, file_sha256, read_npz
 from .errors import FORMAT_VERSION, SavedDataError
 from .functions import decode_concrete
@@ -169,12 +170,11 @@ class _Loader:
         out = {}
         for i, (dtype, shape) in specs.items():
             node = self.nodes[i]
-            v = Variable(arrays[f"v{i}"], trainable=node["trainable"], name=node["name"],
-                         dtype=dtype if dtype is not d.bfloat16 else None,
-                         shape=shape, validate_shape=shape is not None)
-            if dtype is d.bfloat16:
-                v.handle.dtype = d.bfloat16
-            out[i] = v
+            value = to_array(arrays[f"v{i}"], dtype if dtype is not d.bfloat16 else None)
+            handle = ResourceHandle(
+                value, dtype if dtype is d.bfloat16 else d.NUMPY_TO_DTYPE[value.dtype],
+                None if shape is None else as_shape_tuple(shape), variable_name(node["name"]))
+            out[i] = Variable.from_handle(handle, trainable=node["trainable"])
         return out
 
     def _constants(self, v) -> dict:
@@ -208,6 +208,9 @@ class _Loader:
                                               len(self.functions))] for k, j in enumerate(idx)]
                 if not fns:
                     dec.fail(f"{where}.concrete", "a function needs a concrete function")
+                if len({str(cf.python_signature) for cf, _ in fns}) > 1:
+                    dec.fail(f"{where}.concrete", "the concrete functions of a function must "
+                             "have the same parameters")
                 made[i] = RestoredFunction(dec.str(node["name"], f"{where}.name"),
                                            [cf for cf, _ in fns], fns[0][1])
             elif kind in ("object", "list", "dict", "tuple"):
@@ -268,7 +271,7 @@ class _Loader:
                 if not isinstance(spec, TensorSpec):
                     dec.fail(f"{where}.inputs[{i}][1]", "expected a TensorSpec")
                 inputs.append((key, spec))
-            paths = [s for _, s in cf._input_paths]
+            paths = [s for _, s in cf.input_paths]
             if len(paths) != len(inputs) or any(
                     a.dtype != b.dtype or not shapes_compatible(a.shape._dims, b.shape._dims)
                     for (_, a), b in zip(inputs, paths)):

@@ -39,7 +39,7 @@ def _concretes_of(fn) -> list[ConcreteFunction]:
         return [fn]
     if fn.input_signature is not None:
         fn.get_concrete_function()
-    return [cf for _, cf in fn._traces]
+    return fn.call_table.concrete_functions
 
 
 def _signature_concrete(fn, name: str) -> ConcreteFunction:
@@ -84,7 +84,7 @@ def _input_key(path: str, spec) -> str:
 def _signature_entry(name: str, cf: ConcreteFunction, index: int, enc: Encoder) -> dict:
     from ..shapes import TensorSpec
     inputs = []
-    for path, spec in cf._input_paths:
+    for path, spec in cf.input_paths:
         if not isinstance(spec, TensorSpec):
             raise ValueError(f"Signature '{name}': signature functions take tensors only, but "
                              f"argument '{path}' is {spec!r}.")
@@ -151,8 +151,7 @@ def build(obj, signatures=None, options=None) -> tuple[dict, dict, dict]:
                           "value_shape": [int(s) for s in h.value.shape], "array": name})
         elif isinstance(value, (Function, ConcreteFunction)):
             sig = getattr(value, "input_signature", None)
-            fn_name = value._name if isinstance(value, Function) else value.name
-            nodes.append({"kind": "function", "name": fn_name,
+            nodes.append({"kind": "function", "name": value.name,
                           "concrete": [add(cf, sig) for cf in _concretes_of(value)]})
         else:
             kind = "list" if isinstance(value, list) else "tuple" if isinstance(

@@ -23,7 +23,7 @@ def leaves_by_path(canonical) -> dict:
     out = {}
 
     def walk(value, path):
-        if is_nested(value) and not has_trace_type(value):
+        if is_nested(value) and not has_trace_type(value) and not isinstance(value, VariableSpec):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")

@@ -33,11 +33,11 @@ class SymbolicVariable(Variable):
 
     __slots__ = ("_spec",)
 
-    def __init__(self, placeholder, spec: VariableSpec, name: str):
-        self._handle = placeholder
-        self._spec = spec
-        self._trainable = True
-        self._name = f"{name}:0"
+    @classmethod
+    def of(cls, placeholder, spec: VariableSpec, name: str) -> SymbolicVariable:
+        variable = cls.from_handle(placeholder, trainable=True, name=name)
+        variable._spec = spec
+        return variable
 
     @property
     def dtype(self):
@@ -48,11 +48,11 @@ class SymbolicVariable(Variable):
         return TensorShape._from_tuple(self._spec.shape)
 
     def numpy(self):
-        raise NotImplementedError(f"Variable argument '{self._name}' is symbolic inside a "
+        raise NotImplementedError(f"Variable argument '{self.name}' is symbolic inside a "
                                   "tf.function; read it with read_value().")
 
     def __repr__(self):
-        return (f"<tf.Variable '{self._name}' shape={format_shape(self._spec.shape)} "
+        return (f"<tf.Variable '{self.name}' shape={format_shape(self._spec.shape)} "
                 f"dtype={self.dtype.name}>")
 
 
@@ -67,7 +67,7 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
             ph = graph.placeholder(TensorType(d.resource, (), spec), param, param)
             graph.inputs.append(ph)
             input_paths.append((path, spec))
-            return SymbolicVariable(ph, spec, param)
+            return SymbolicVariable.of(ph, spec, param)
         name = getattr(spec, "name", None) or param   # an input_signature's name, as TF
         ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), name, param)
         graph.inputs.append(ph)
