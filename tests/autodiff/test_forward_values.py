@@ -5,6 +5,9 @@ draw inside a function is the one its gradient sees."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 
 import tracegraph as tf
@@ -275,3 +278,27 @@ def test_nested_loops_equal_eager_with_and_without_the_optimizer():
     finally:
         tf.config.optimizer.reset()
     np.testing.assert_allclose(plain, eager, rtol=1e-6)
+
+
+def _forwarding_step():
+    @tf.function
+    def inner(x):
+        return tf.exp(x)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = inner(x) + tf.cond(x[0] > 0, lambda: tf.sin(x), lambda: x)
+            y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.tanh(y)), [0, y])[1]
+        return tape.gradient(y, x)
+
+    x = tf.constant([1.0, 2.0])
+    step(x)
+    return weakref.ref(step.get_concrete_function(x).graph)
+
+
+def test_forwarded_ops_do_not_keep_their_graphs_alive():
+    graphs = [_forwarding_step() for _ in range(3)]
+    gc.collect()
+    assert all(ref() is None for ref in graphs)

@@ -87,15 +87,23 @@ def being_built(graph) -> bool:
 
 class Forwarding:
     """A call or cond op whose sub-graphs are copies of its own, each value of them it outputs
-    for its gradient, by the copy's tensor."""
+    for its gradient, by the copy's tensor. It holds nothing that keeps the op alive (it is
+    the op's value in a weak table): the op itself holds its copies."""
 
     def __init__(self, op):
-        self.op = op
-        self.graphs = {}
-        for attr, graph in op.subgraphs():
-            self.graphs[attr], _ = graph.copy()
-        op.extend_outputs(dict(self.graphs), [])
+        self.op_ref = weakref.ref(op)
+        self.attrs = [attr for attr, _ in op.subgraphs()]
+        op.extend_outputs({attr: graph.copy()[0] for attr, graph in op.subgraphs()}, [])
         self.index: dict[int, int] = {}   # id(tensor of a copy) -> output index of op
+
+    @property
+    def op(self):
+        return self.op_ref()
+
+    @property
+    def graphs(self) -> dict:
+        """The op's sub-graphs (its copies) by attr."""
+        return {attr: self.op.attrs[attr] for attr in self.attrs}
 
     def value(self, graph, t, caller_value, tapes):
         k = id(t)
@@ -109,7 +117,8 @@ class Forwarding:
         """Appends `t` (a tensor of `graph`, one of the copies) to the op's outputs; `tapes`
         that recorded the op learn the new output."""
         shape = t.shape.as_list() if t.shape.rank is not None else None
-        for other in self.graphs.values():
+        graphs = self.graphs
+        for other in graphs.values():
             if other is graph:
                 other.outputs.append(t)
             else:   # the other branch of a cond: zeros in t's place (0 for unknown dims)
@@ -119,7 +128,7 @@ class Forwarding:
                 shape = most_specific_common(tuple(shape) if shape is not None else None,
                                              dummy.dims)
         shape = tuple(shape) if shape is not None else None
-        attrs = dict(self.graphs)
+        attrs = dict(graphs)
         if "Tout" in self.op.attrs:
             attrs["Tout"] = tuple(self.op.attrs["Tout"]) + (t.dtype,)
         if "output_shapes" in self.op.attrs:

@@ -69,7 +69,7 @@ def loop_as_traced(op):
         hasattr(op.outputs[0], "op") else op)
     loop = _FORWARDING.get(target) if isinstance(target, Operation) else None
     if loop is not None:
-        return loop.traced_cond, loop.traced_body, loop.n
+        return loop.cond.copied_from, loop.body.copied_from, loop.n
     return op.attrs["cond"], op.attrs["body"], len(op.inputs)
 
 
@@ -78,18 +78,31 @@ def _same(t):
 
 
 class LoopForwarding:
-    """A While op whose body accumulates the values its gradient reads."""
+    """A While op whose body accumulates the values its gradient reads. It holds nothing that
+    keeps the op alive (it is the op's value in a weak table): the op holds its body and cond,
+    copies of the traced ones (`copied_from`)."""
 
     def __init__(self, op):
-        self.op = op
+        self.op_ref = weakref.ref(op)
         self.n = len(op.inputs)                 # the loop's own loop variables
-        self.traced_cond, self.traced_body = op.attrs["cond"], op.attrs["body"]
-        self.body, _ = op.attrs["body"].copy()
-        self.cond, _ = op.attrs["cond"].copy()
+        op.extend_outputs({"body": op.attrs["body"].copy()[0],
+                           "cond": op.attrs["cond"].copy()[0]}, [])
         self.index: dict[int, int] = {}         # id(tensor of the body) -> output of op
-        self.counter = None
+        self.counter_input = len(op.inputs)     # the iteration counter: the next loop variable
         self.counter_output = self._add_loop_var(
             lambda: constant(0, d.int32), lambda ph: add(ph, 1), _SCALAR_INT)
+
+    @property
+    def op(self):
+        return self.op_ref()
+
+    @property
+    def body(self):
+        return self.op.attrs["body"]
+
+    @property
+    def cond(self):
+        return self.op.attrs["cond"]
 
     def iterations(self, caller_value):
         """How many times the forward loop ran, in the backward context."""
@@ -112,27 +125,24 @@ class LoopForwarding:
         return self._add_loop_var(
             lambda: tensor_list_reserve_op(np.int32(0), element_dtype=t.dtype,
                                            element_shape=shape),
-            lambda ph: tensor_list_set_item_op(ph, self.counter, t,
+            lambda ph: tensor_list_set_item_op(ph, self.body.inputs[self.counter_input], t,
                                                resize_if_index_out_of_bounds=True), _LIST)
 
     def _add_loop_var(self, make_initial, make_next, tensor_type) -> int:
         """A new loop variable: its initial value made before the op, its next value by the
         body from its placeholder; returns its output index."""
-        graph = self.op.graph
+        graph, body, cond = self.op.graph, self.body, self.cond
         before = len(graph.get_operations())
         with context_scope(GraphContext(graph)):
             initial = make_initial()
         graph.move_before(graph.get_operations()[before:], self.op)
-        placeholder = self.body.placeholder(tensor_type, "loop_var")
-        self.body.inputs.append(placeholder)
-        if self.counter is None:
-            self.counter = placeholder
-        with context_scope(GraphContext(self.body)):
-            self.body.outputs.append(make_next(placeholder))
-        self.cond.inputs.append(self.cond.placeholder(tensor_type, "unused_loop_var"))
+        placeholder = body.placeholder(tensor_type, "loop_var")
+        body.inputs.append(placeholder)
+        with context_scope(GraphContext(body)):
+            body.outputs.append(make_next(placeholder))
+        cond.inputs.append(cond.placeholder(tensor_type, "unused_loop_var"))
         self.op.extend_inputs([initial])
-        attrs = {"body": self.body, "cond": self.cond,
-                 "T": tuple(self.op.attrs.get("T", ())) + (tensor_type.dtype,)}
+        attrs = {"T": tuple(self.op.attrs.get("T", ())) + (tensor_type.dtype,)}
         if "output_shapes" in self.op.attrs:
             attrs["output_shapes"] = tuple(self.op.attrs["output_shapes"]) + (tensor_type.shape,)
         (out,) = self.op.extend_outputs(attrs, [tensor_type])

@@ -329,6 +329,7 @@ class FuncGraph(Graph):
         self.captures: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
+        self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)
 
     def copy(self) -> tuple[FuncGraph, dict]:
         """A copy with operations of its own (same names, attrs and sub-graphs), and the map
@@ -350,6 +351,7 @@ class FuncGraph(Graph):
         new.structured_input_signature = self.structured_input_signature
         new.variables = list(self.variables)
         new.auto_control_deps = self.auto_control_deps
+        new.copied_from = self
         return new, tensors
 
     @property
