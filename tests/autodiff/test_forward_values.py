@@ -302,3 +302,19 @@ def test_forwarded_ops_do_not_keep_their_graphs_alive():
     graphs = [_forwarding_step() for _ in range(3)]
     gc.collect()
     assert all(ref() is None for ref in graphs)
+
+
+def test_tf_gradients_reuses_cond_values_and_runs_loops_again():
+    @tf.function
+    def grads(x):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.exp(x), lambda: x * x)
+        z = tf.while_loop(lambda i, z: i < 2, lambda i, z: (i + 1, tf.sin(z)), [0, y])[1]
+        return tf.gradients(tf.reduce_sum(z), x)[0]
+
+    x = tf.constant([0.2, 0.4], tf.float64)
+    xv = x.numpy()
+    expected = np.cos(np.sin(np.exp(xv))) * np.cos(np.exp(xv)) * np.exp(xv)
+    np.testing.assert_allclose(grads(x).numpy(), expected, rtol=1e-9)
+    graph = grads.get_concrete_function(x).graph
+    assert _count(graph, "Exp") == 1
+    assert _count(graph, "StatelessWhile") == 3   # forward, again, backward
