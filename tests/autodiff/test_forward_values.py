@@ -318,3 +318,34 @@ def test_tf_gradients_reuses_cond_values_and_runs_loops_again():
     graph = grads.get_concrete_function(x).graph
     assert _count(graph, "Exp") == 1
     assert _count(graph, "StatelessWhile") == 3   # forward, again, backward
+
+
+def _program(inputs, steps, outputs):
+    from tests.optimize.programs import Program
+    return Program(inputs=inputs, feeds=[np.full(s, v, np.float32) for (_, s), v in
+                                         zip(inputs, (0.4, -0.2))],
+                   captures=[], variables=[], steps=steps, outputs=outputs,
+                   types=[inputs[0]] * (len(inputs) + len(steps)))
+
+
+def test_values_first_read_inside_a_backward_branch_are_made_outside_it():
+    """Found by the gradient property test: a cond inside nested loops reads (in its backward
+    branch) a value of the loop body that is made once, for the whole backward loop body."""
+    from tests.autodiff.test_gradient_properties import check
+    check(_program([("float32", ()), ("float32", ())], [
+        ("cond", ("v", 0), ("v", 0), [], [("u", "Neg")]),
+        ("while", ("v", 0), None, [("while", 0, [
+            ("u", "Relu"), ("call", [("bc", "Maximum", 0.0, False)]),
+            ("cond", ("x",), [("outer_bc", "Maximum", "Sub", 0.0, 0),
+                              ("outer_bc", "Maximum", "Minimum", 1.0, 1)], [])])], 2)],
+        [3, 2]))
+
+
+def test_a_loop_in_a_function_in_a_loop():
+    """Found by the gradient property test: the inner loop's copy bound by a replay of the
+    call is a copy all the way down (the inner loop's own body is extended later)."""
+    from tests.autodiff.test_gradient_properties import check
+    check(_program([("float32", (1, 1)), ("float32", (1, 1))], [
+        ("while", ("v", 0), None, [("call", [("u", "Neg"), ("while", None, [
+            ("bc", "AddV2", 0.0, False), ("u", "Abs")])])], None)],
+        [2]))

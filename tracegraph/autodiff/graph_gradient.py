@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import dtypes as d
 from ..graph.graph import FuncGraph
-from ..ops.registry import bind, is_placeholder_like
+from ..ops.registry import bind, context_scope, current_context, is_placeholder_like
 from .backprop import backprop
 
 __all__ = ["graph_gradient", "replay", "SubgraphOp", "bind_again"]
@@ -28,28 +28,32 @@ def bind_attrs(op) -> dict:
 
 
 def bind_again(op, args):
-    """`op`'s record bound on `args` in the current context. Sub-graphs are bound as copies:
-    the gradient of a call, cond or loop may later extend the op's own (`forward_values.py`),
-    which must not change this op."""
-    attrs = {k: v.copy()[0] if isinstance(v, FuncGraph) else v
+    """`op`'s record bound on `args` in the current context. Sub-graphs are bound as copies,
+    all the way down: the gradient of a call, cond or loop (or of one nested in them) may later
+    extend the op's own (`forward_values.py`), which must not change this op."""
+    attrs = {k: v.copy(deep=True)[0] if isinstance(v, FuncGraph) else v
              for k, v in bind_attrs(op).items()}
     return bind(op.op_def, tuple(args), attrs, None)
 
 
 class SubgraphValues:
-    """The caller's value of each tensor of a sub-graph, found on first read."""
+    """The caller's value of each tensor of a sub-graph, found on first read. Values are made
+    in the context the gradient started in (a rule may first read one inside a cond branch it
+    is tracing, and use it outside later)."""
 
     def __init__(self, graph, inputs, forward=None):
         self.values = {id(ph): v for ph, v in zip(formal_inputs(graph), inputs)}
         self.forward = forward
+        self.ctx = current_context()
 
     def __call__(self, t):
         v = self.values.get(id(t))
         if v is None:
-            v = self.forward(t) if self.forward is not None else None
-            if v is None:
-                self._replay(t.op)
-                return self.values[id(t)]
+            with context_scope(self.ctx):
+                v = self.forward(t) if self.forward is not None else None
+                if v is None:
+                    self._replay(t.op)
+                    return self.values[id(t)]
             self.values[id(t)] = v
         return v
 

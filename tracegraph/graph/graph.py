@@ -331,17 +331,19 @@ class FuncGraph(Graph):
         self.auto_control_deps = True
         self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)
 
-    def copy(self) -> tuple[FuncGraph, dict]:
-        """A copy with operations of its own (same names, attrs and sub-graphs), and the map
-        {id(tensor of this graph): its copy}. Autodiff extends a copy's outputs, never the
-        traced function's own graph."""
+    def copy(self, deep: bool = False) -> tuple[FuncGraph, dict]:
+        """A copy with operations of its own (same names and attrs; the same sub-graphs, or,
+        `deep`, copies of them all the way down), and the map {id(tensor of this graph): its
+        copy}. Autodiff extends a copy's outputs, never the traced function's own graph."""
         new = FuncGraph(self.name, self.outer_graph)
         new._name_counts = dict(self._name_counts)
         new.seed = self.seed
         tensors, ops = {}, {}
         for op in self._ops:
+            attrs = {k: v.copy(deep=True)[0] if isinstance(v, FuncGraph) else v
+                     for k, v in op.attrs.items()} if deep and op.subgraphs() else None
             copied = new.copy_operation(op, op.name, [tensors[id(t)] for t in op.inputs],
-                                        [ops[id(c)] for c in op.control_inputs])
+                                        [ops[id(c)] for c in op.control_inputs], attrs)
             ops[id(op)] = copied
             tensors.update((id(a), b) for a, b in zip(op.outputs, copied.outputs))
         new.inputs = [tensors[id(t)] for t in self.inputs]
