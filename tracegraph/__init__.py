@@ -111,7 +111,7 @@ from .framework.module import Module, init_scope
 from . import autodiff as _autodiff  # registers the gradient rules  # noqa: F401
 from .autodiff.gradients import custom_gradient, gradients
 from .autodiff.tape import GradientTape, UnconnectedGradients
-# tf.saved_model and tf.train: the export layer's own safe format.
+# tf.saved_model and tf.train: tracegraph's own safe formats (formats/native, formats/checkpoint).
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.export.restored import RestoredFunction
+from tracegraph.formats.native.restored_functions import RestoredFunction
 from tracegraph.framework.variables import ResourceHandle, Variable
 from tracegraph.nest import flatten
 from tracegraph.trace.call_table import CacheEvictionWarning, CallTable

@@ -32,7 +32,7 @@ def require_dask(what: str):
 
 def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
     """The concrete function `fn` runs for inputs described by `specs` (one trace)."""
-    from ..export.restored import RestoredFunction, SignatureFunction
+    from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
     if isinstance(fn, ConcreteFunction):
         return fn
     if isinstance(fn, SignatureFunction):

@@ -22,9 +22,9 @@ import threading
 
 import numpy as np
 
-from ..export.errors import SavedDataError
-from ..export.loading import load
-from ..export.saving import save
+from ..formats.native.loading import load
+from ..formats.native.saving import save
+from ..formats.saved_data_error import SavedDataError
 from ..framework.variables import Variable
 from ..nest import flatten
 from ..trace.concrete import ConcreteFunction
@@ -74,7 +74,7 @@ class _Holder:
 
 def bundle_concrete(concrete: ConcreteFunction) -> GraphBundle:
     """Saves `concrete` (and every Variable its graph reads) and packs the files into bytes."""
-    from ..export.graph_codec import collect_graphs, graph_variables
+    from ..formats.native.graph_codec import collect_graphs, graph_variables
     handles = graph_variables(collect_graphs([concrete.graph]))
     holder = _Holder()
     holder.fn = concrete

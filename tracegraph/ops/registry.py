@@ -4,7 +4,8 @@ An `OpDef` holds everything about an op in one place: its TensorFlow type name (
 inputs and attrs (written like TensorFlow's op definitions: `"x: T"`, `"values: N * T"`), a pure
 type-inference function, a NumPy kernel, whether it is stateful, flags for the optimizer, and an
 optional inline expression for the code generator. What others do with an op (its gradient rule,
-in `autodiff/rules/`) is registered by them, keyed by the op's TensorFlow type.
+in `autodiff/rules/`, its ONNX lowering in `formats/onnx/`) is registered by them, keyed
+by the op's TensorFlow type.
 
 `bind(op, inputs, attrs)` asks the current context what to do: the eager context runs the kernel,
 a graph-building context infers output types and records an Operation. Nothing else in the code
@@ -129,7 +130,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 onnx=None, doc=None, ufunc=None, jit=None):
+                 doc=None, ufunc=None, jit=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -147,8 +148,6 @@ class OpDef:
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None
-        self.onnx = onnx  # ONNX lowering: an op name (same inputs, no attrs) or a callable
-                          # lower(ctx, *inputs) -> names (ops/lowering.py); None: no lowering
         # The NumPy ufunc equal to the kernel on same-dtype arrays: lets the memory optimizer
         # write the result into a dead input's buffer (`ufunc(a, b, out=a)`).
         self.ufunc = ufunc if ufunc is not None else (
