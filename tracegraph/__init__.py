@@ -119,3 +119,9 @@ from .framework.tensor_array import TensorArray  # noqa: E402
 from .framework.python_function import numpy_function, py_function  # noqa: E402
 # tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
 from . import distribute  # noqa: E402
+
+# tf.data (issue 21): input pipelines; the package itself is the `tf.data` namespace.
+from . import data  # noqa: E402
+from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
+
+experimental = _types.SimpleNamespace(Optional=data.Optional)

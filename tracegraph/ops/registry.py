@@ -80,6 +80,9 @@ FLAGS = MappingProxyType({
                      "tf.TensorArray): never computed at trace time or folded into a constant",
     "calls_python": "calls a Python function at run time (tf.py_function): results may differ "
                     "run to run, and a graph holding it cannot be saved",
+    "external_state": "reads or advances state that lives outside the graph's values (a "
+                      "tf.data iterator): each run changes it, so a check that runs a graph "
+                      "twice (the executors' cross-check) runs it once",
 })
 
 

@@ -28,6 +28,7 @@ from ..shapes import TensorSpec
 from . import hooks
 from .binding import (
     SPECS,
+    carried_tensor,
     check_value,
     is_python,
     leaf_items,
@@ -251,8 +252,8 @@ class ConcreteFunction:
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
         by_path = leaves_by_path(canonical)
-        return [check_value(self.name, path, spec, by_path[path], i) if path in by_path else
-                missing(self.name, path, spec)
+        return [check_value(self.name, path, spec, by_path[path.split("#")[0]], i)
+                if path.split("#")[0] in by_path else missing(self.name, path, spec)
                 for i, (path, spec) in enumerate(self.input_paths)]
 
     def call_in_graph(self, canonical):
@@ -264,7 +265,7 @@ class ConcreteFunction:
         by_path = leaves_by_path(canonical)
         args = []
         for path, spec in self.input_paths:
-            value = by_path[path]
+            value = carried_tensor(by_path[path.split("#")[0]], path)
             args.append(value.handle if isinstance(spec, VariableSpec) else value)
         args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
                  for v in self.graph.external_captures]

@@ -27,6 +27,7 @@ from ..shapes import TensorSpec
 from . import hooks
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
+from .trace_type import has_trace_type
 from .tracing import trace_function
 
 __all__ = ["function", "Function", "PolymorphicFunction", "CacheEvictionWarning",
@@ -265,7 +266,7 @@ def _check_signature(input_signature):
         return None
     specs = tuple(input_signature)
     for s in flatten(list(specs)):
-        if not isinstance(s, TensorSpec):
+        if not isinstance(s, TensorSpec) and not has_trace_type(s):
             raise TypeError(f"input_signature must be a possibly nested sequence of "
                             f"TensorSpec objects, got {s!r}")
     return specs
