@@ -110,8 +110,9 @@ def is_tensor(x) -> bool:
 from .api import test
 from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
-from .framework.gradients import custom_gradient, gradients
-from .framework.tape import GradientTape, UnconnectedGradients
+from . import autodiff as _autodiff  # registers the gradient rules  # noqa: F401
+from .autodiff.gradients import custom_gradient, gradients
+from .autodiff.tape import GradientTape, UnconnectedGradients
 # tf.saved_model and tf.train: tracegraph's own safe formats (formats/native, formats/checkpoint).
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402

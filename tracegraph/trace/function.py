@@ -20,7 +20,6 @@ import weakref
 
 from .. import config as _config
 from ..framework.eager import EAGER
-from ..framework.tape import active_tapes
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import _state as _registry_state
@@ -29,7 +28,6 @@ from ..shapes import TensorSpec
 from . import hooks
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
-from .taped_call import call_recorded
 from .trace_type import has_trace_type
 from .tracing import trace_function
 
@@ -109,9 +107,7 @@ class PolymorphicFunction:
             values = cf.flat_input_values(value_canonical)
             if not kwargs:
                 table.remember_fast(args, cf, values)
-            if ctx is not EAGER and active_tapes():
-                return _call_recorded(cf, values, value_canonical)
-            return cf.call_flat_values(values)
+            return cf.call_eagerly(values, value_canonical)   # a tape's context records it
         except BaseException:
             table.call_failed()
             raise
@@ -316,9 +312,3 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     if func is None:
         return decorate
     return decorate(func)
-
-
-def _call_recorded(cf, values, value_canonical):
-    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py), for
-    every PolymorphicFunction."""
-    return call_recorded(cf, values, value_canonical, Function)
