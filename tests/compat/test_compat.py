@@ -40,12 +40,14 @@ def test_eager_context_and_config():
     assert context.context().executing_eagerly() and context.executing_eagerly()
     context.context().clear_kernel_cache()
     context.async_wait()
-    assert not config.is_op_determinism_enabled()
-    tf.config.experimental.enable_op_determinism()
+    was = config.is_op_determinism_enabled()
     try:
+        config.disable_op_determinism()
+        assert not config.is_op_determinism_enabled()
+        tf.config.experimental.enable_op_determinism()
         assert config.is_op_determinism_enabled()
     finally:
-        tf.config.experimental.disable_op_determinism()
+        (config.enable_op_determinism if was else config.disable_op_determinism)()
 
 
 def test_tensor_util_and_type_spec_registry():

@@ -275,6 +275,12 @@ class EagerContext:
         return state
 
     # --- conversion ------------------------------------------------------------------------
+    def call_function(self, run, values, function, arguments):
+        """Applies an eager call of a traced function (`function`, on `arguments` by input
+        path): runs it, `run(values)`. A tape's context records the call instead of only
+        running it (autodiff/tape.py), as JAX's `process_call` lets each trace decide."""
+        return run(values)
+
     def convert(self, value, dtype, dtype_hint, name):
         t = type(value)
         if t is EagerTensor or isinstance(value, (Variable, Tensor)):

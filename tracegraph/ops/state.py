@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import TensorType
-from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defgrad, defop
+from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
 
 
 def _handle_shape(resource: TensorType):
@@ -52,9 +52,6 @@ read_variable_op = defop(
     flags={"resource_read"})
 
 
-@defgrad(read_variable_op)
-def _read_grad(op, g):
-    return g  # to the Variable read
 
 _ASSIGN = dict(inputs=("resource: resource", "value: dtype"),
                attrs={"dtype": TypeAttr(ALL_TYPES)}, infer=infer_none, num_outputs=0,

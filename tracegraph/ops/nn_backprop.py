@@ -1,9 +1,11 @@
-"""Backprop records of convolution and pooling (TensorFlow's `Conv2DBackpropInput`,
-`Conv2DBackpropFilter`, `MaxPoolGrad`, `AvgPoolGrad`) and the gradient rules of `Conv2D`,
-`MaxPool`, `AvgPool` and the remapper's fused ops, which use them.
+"""Backprop records of the nn family: TensorFlow's ops that compute a gradient from the forward
+op's values and the upstream gradient (`ReluGrad`, `Conv2DBackpropInput`,
+`Conv2DBackpropFilter`, `MaxPoolGrad`, `AvgPoolGrad`). The gradient rules that use them are in
+`autodiff/rules/nn.py`.
 
-Kernels work in NHWC (NCHW is transposed in and out) with the forward kernels' own geometry
-(padding amounts, strides, dilations), so the backward pass is the exact adjoint.
+Convolution and pooling kernels work in NHWC (NCHW is transposed in and out) with the forward
+kernels' own geometry (padding amounts, strides, dilations), so the backward pass is the exact
+adjoint.
 """
 
 from __future__ import annotations
@@ -13,11 +15,21 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as d
 from ..shapes import TensorType
-from . import gradutil as G
-from .fused import ACTIVATIONS, fused_conv2d_op, fused_matmul_op
+from . import infer as I
 from .geometry import check_groups, explicit_pairs, padding_amounts, spatial
-from .nn import POOL_ATTRS, avg_pool_op, conv2d_op, max_pool_op
-from .registry import REQUIRED, TypeAttr, bind, defgrad, defop
+from .nn import POOL_ATTRS
+from .registry import REAL, REQUIRED, TypeAttr, defop
+
+
+def kernel_relu_grad(gradients, features):
+    g = np.asarray(gradients)
+    return g * (np.asarray(features) > 0).astype(g.dtype)
+
+
+relu_grad_op = defop("relu_grad", "ReluGrad", inputs=("gradients: T", "features: T"),
+                     attrs={"T": TypeAttr(REAL)}, infer=I.binary, kernel=kernel_relu_grad,
+                     flags={"pure"})
+
 
 _CONV_ATTRS = {"T": TypeAttr({d.float16, d.float32, d.float64}), "strides": REQUIRED,
                "padding": REQUIRED, "explicit_paddings": (), "data_format": "NHWC",
@@ -115,22 +127,6 @@ conv2d_backprop_filter_op = defop(
     infer=infer_backprop_filter, kernel=kernel_conv2d_backprop_filter, flags={"pure"})
 
 
-def _conv_attrs(op) -> dict:
-    keys = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
-    return {k: op.attrs[k] for k in keys if k in op.attrs}
-
-
-@defgrad(conv2d_op)
-def _conv2d_grad(op, g):
-    x, w = op.inputs
-    attrs = _conv_attrs(op)
-    dx = bind(conv2d_backprop_input_op, (G.as_shape(G.dims(x)), w, g), attrs) \
-        if G.needed(op, 0) else None
-    dw = bind(conv2d_backprop_filter_op, (x, G.as_shape(G.dims(w)), g), attrs) \
-        if G.needed(op, 1) else None
-    return dx, dw
-
-
 # ---- pooling -----------------------------------------------------------------------------------
 
 def _pool_geometry(shape, ksize, strides, padding, data_format):
@@ -194,66 +190,3 @@ avg_pool_grad_op = defop(
     attrs={"T": TypeAttr({d.float16, d.float32, d.float64}), **POOL_ATTRS},
     infer=lambda orig_input_shape, grad, **_: _infer_from_sizes(orig_input_shape)(grad.dtype),
     kernel=kernel_avg_pool_grad, flags={"pure"})
-
-
-def _pool_attrs(op) -> dict:
-    return {k: op.attrs[k] for k in ("ksize", "strides", "padding", "data_format")}
-
-
-@defgrad(max_pool_op)
-def _max_pool_grad(op, g):
-    return bind(max_pool_grad_op, (op.inputs[0], op.outputs[0], g), _pool_attrs(op))
-
-
-@defgrad(avg_pool_op)
-def _avg_pool_grad(op, g):
-    return bind(avg_pool_grad_op, (G.as_shape(G.dims(op.inputs[0])), g), _pool_attrs(op))
-
-
-# ---- the remapper's fused ops ------------------------------------------------------------------
-
-def _epilogue_grad(op, g):
-    """The gradient before the fused activation, from the fused op's output."""
-    y = op.outputs[0]
-    ops = tuple(op.attrs.get("fused_ops", ()))
-    act = next((a for a in ACTIVATIONS if a in ops), None)
-    if act == "Relu":
-        return G.op("relu_grad", g, y)
-    if act == "Relu6":
-        inside = G.op("logical_and", G.op("greater", y, 0), G.op("less", y, 6))
-        return G.op("select", inside, g, G.zeros_like(g))
-    if act == "Sigmoid":
-        return G.op("multiply", g, G.op("multiply", y, G.op("subtract", 1, y)))
-    if act == "Tanh":
-        return G.op("multiply", g, G.op("subtract", 1, G.op("square", y)))
-    return g
-
-
-@defgrad(fused_matmul_op)
-def _fused_matmul_grad(op, g):
-    a, b, bias = op.inputs
-    g = _epilogue_grad(op, g)
-    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
-
-    def mm(x, y, tx, ty):
-        return G.op("matmul", x, y, transpose_a=tx, transpose_b=ty)
-    if not ta:
-        da = mm(g, b, False, not tb)
-    else:
-        da = mm(b, g, tb, True)
-    if not tb:
-        db = mm(a, g, not ta, False)
-    else:
-        db = mm(g, a, True, ta)
-    return da, db, G.reduce_sum(g, [0])
-
-
-@defgrad(fused_conv2d_op)
-def _fused_conv2d_grad(op, g):
-    x, w, bias = op.inputs
-    g = _epilogue_grad(op, g)
-    attrs = _conv_attrs(op)
-    axis = 1 if attrs.get("data_format", "NHWC") == "NCHW" else 3
-    dx = bind(conv2d_backprop_input_op, (G.as_shape(G.dims(x)), w, g), attrs)
-    dw = bind(conv2d_backprop_filter_op, (x, G.as_shape(G.dims(w)), g), attrs)
-    return dx, dw, G.reduce_sum(g, [i for i in range(4) if i != axis])

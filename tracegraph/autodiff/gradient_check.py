@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .eager import wrap
+from ..framework.eager import wrap
 from .tape import GradientTape
 
 __all__ = ["compute_gradient", "max_error"]

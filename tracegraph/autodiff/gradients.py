@@ -1,21 +1,20 @@
-"""`tf.custom_gradient`, `tf.gradients` (a graph being built, differentiated after the fact) and
-the gradient of a traced graph run again under a tape (function calls, control-flow branches and
-bodies use it through the registry's `GRADIENT_HOOKS`)."""
+"""`tf.custom_gradient` and `tf.gradients` (a graph being built, differentiated after the
+fact)."""
 
 from __future__ import annotations
 
 import functools
 
-from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.variables import Variable
 from ..library import array as array_ops
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import GRADIENT_HOOKS, bind, context_scope, is_placeholder_like
-from .backprop import UnconnectedGradients, _differentiable, _finish, backprop
-from .tape import GradientTape, _base_context, active_tapes
-from .tensor import Tensor
-from .variables import ResourceHandle, Variable
+from ..ops.registry import context_scope
+from .backprop import UnconnectedGradients, _finish, backprop
+from .recording import active_tapes, base_context
+from .tape import GradientTape
 
-__all__ = ["custom_gradient", "gradients", "record_custom", "graph_gradient", "replay"]
+__all__ = ["custom_gradient", "gradients", "record_custom"]
 
 
 # ---- tf.custom_gradient --------------------------------------------------------------------
@@ -38,7 +37,7 @@ def custom_gradient(f=None):
         if not tapes:
             result, _ = f(*args, **kwargs)
             return result
-        with context_scope(_base_context()):
+        with context_scope(base_context()):
             with GradientTape() as probe:
                 result, grad_fn = f(*args, **kwargs)
             variables = list(probe.watched_variables())
@@ -75,7 +74,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,
               unconnected_gradients=UnconnectedGradients.NONE):
     """`tf.gradients`: symbolic gradients inside a `tf.function` (no tape needed)."""
-    ctx = _base_context()
+    ctx = base_context()
     graph = getattr(ctx, "graph", None)
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
@@ -96,54 +95,3 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     with context_scope(ctx):
         found = backprop(entries, seeds, set(keys), key=id)
         return [_finish(found.get(k), x, unconnected) for k, x in zip(keys, flat_xs)]
-
-
-# ---- the gradient of a traced graph (function calls, control-flow branches) ----------------
-
-def graph_gradient(graph, inputs, output_grads):
-    """Gradients of `graph`'s outputs w.r.t. `inputs` (its placeholders then its captures),
-    by running the graph's ops again under a tape in the current context."""
-    with GradientTape(watch_accessed_variables=False) as tape:
-        watched = []
-        for x in inputs:
-            if isinstance(x, Tensor) and _differentiable(x.dtype):
-                x = array_ops.identity(x)
-                tape.watch(x)
-            elif isinstance(x, ResourceHandle) or (isinstance(x, Tensor) and
-                                                   x.dtype is d.resource):
-                tape._tracked[id(x)] = x
-            watched.append(x)
-        outs = replay(graph, watched)
-    tape._recording = False
-    seeds = [(id(o), g) for o, g in zip(outs, output_grads)
-             if g is not None and (isinstance(o, (Tensor, ResourceHandle)))]
-    keys = [id(w) for w in watched]
-    found = backprop(tape._entries, seeds, set(keys))
-    return [found.get(k) for k in keys]
-
-
-def replay(graph, inputs) -> list:
-    """Runs `graph`'s ops through `bind` on `inputs` (for its placeholders, then captures)."""
-    values = {}
-    for ph, v in zip(list(graph.inputs) + list(graph.capture_placeholders), inputs):
-        values[id(ph)] = v
-    for op in graph.operations:
-        if is_placeholder_like(op.op_def):  # an input: mapped above
-            continue
-        args = op.grouped_inputs([values.get(id(t), t) for t in op.inputs])
-        out = bind(op.op_def, tuple(args), _bind_attrs(op), None)
-        if op.op_def.num_outputs == 1:
-            values[id(op.outputs[0])] = out
-        elif isinstance(out, list):
-            for o, v in zip(op.outputs, out):
-                values[id(o)] = v
-    return [values.get(id(t), t) for t in graph.outputs]
-
-
-def _bind_attrs(op) -> dict:
-    return {k: v for k, v in op.attrs.items()
-            if k not in op.op_def.type_attrs and not k.startswith("_")}
-
-
-GRADIENT_HOOKS["function"] = graph_gradient
-GRADIENT_HOOKS["replay"] = replay

@@ -1,38 +1,29 @@
-"""Small pieces the gradient rules of the op records share, written with ops (through `bind`).
-
-Records are looked up by name when a rule runs, so this module imports no op family and every
-family can use it. Static shapes and values are used when known (eager tensors always know
-them; graph edges often do), so the backward pass of a traced function has no shape arithmetic
-left when shapes are static.
-"""
+"""Shape helpers the gradient rules share. Static shapes and values are used when known (eager
+tensors always know them; graph edges often do), so the backward pass of a traced function has
+no shape arithmetic left when shapes are static (what keeps a traced training step lean)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .registry import bind, get_op
+from ..library.array import reshape, shape
+from ..library.indexing import gather
+from ..library.join_split import stack
+from ..library.math import conj as conj_op
+from ..library.rearrange import broadcast_to
+from ..library.reduce import reduce_sum
 
-__all__ = ["op", "needed", "static_shape", "static_value", "unbroadcast", "reduce_sum", "reshape",
-           "shape_of", "reshape_like", "conj", "zeros_like", "ones_like", "cast"]
-
-
-def needed(op, index: int) -> bool:
-    """Whether the gradient of input `index` is wanted (a rule may skip the work if not)."""
-    return index not in getattr(op, "skip", ())
-
-
-def op(name: str, *inputs, **attrs):
-    """Binds the record `name` (its op name or TensorFlow type) on `inputs`."""
-    return bind(get_op(name), inputs, attrs)
+__all__ = ["static_shape", "static_value", "shape_of", "reshape_like", "unbroadcast", "conj",
+           "dims", "as_shape", "axes_of", "broadcast_back"]
 
 
 def static_shape(x) -> tuple | None:
     """The shape as a tuple of ints when fully known, else None."""
-    shape = x.shape
-    if shape.rank is None:
+    s = x.shape
+    if s.rank is None:
         return None
-    dims = tuple(shape.as_list())
-    return None if any(v is None for v in dims) else dims
+    dims_ = tuple(s.as_list())
+    return None if any(v is None for v in dims_) else dims_
 
 
 def static_value(x):
@@ -44,14 +35,9 @@ def static_value(x):
 
 
 def shape_of(x):
+    """x's shape: a constant when static, a Shape op otherwise."""
     s = static_shape(x)
-    if s is not None:
-        return np.asarray(s, dtype=np.int32)
-    return op("shape", x)
-
-
-def reshape(x, shape):
-    return op("reshape", x, shape)
+    return np.asarray(s, dtype=np.int32) if s is not None else shape(x)
 
 
 def reshape_like(g, x):
@@ -60,10 +46,6 @@ def reshape_like(g, x):
     if gs is not None and gs == xs:
         return g
     return reshape(g, shape_of(x))
-
-
-def reduce_sum(x, axes, keepdims=False):
-    return op("reduce_sum", x, np.asarray(axes, dtype=np.int32), keep_dims=keepdims)
 
 
 def unbroadcast(g, x):
@@ -77,34 +59,17 @@ def unbroadcast(g, x):
     if gd == xd and None not in gd:
         return g
     lead = len(gd) - len(xd)
-    axes = list(range(lead))
-    for i, n in enumerate(xd):
-        if n == 1 and gd[lead + i] != 1:
-            axes.append(lead + i)
-    inner = [a for a in axes if a >= lead]   # x's own size-1 dims stay (x's rank is kept
-    if inner:                                # even when some dims are unknown)
+    inner = [lead + i for i, n in enumerate(xd) if n == 1 and gd[lead + i] != 1]
+    if inner:   # x's own size-1 dims stay (x's rank is kept even when some dims are unknown)
         g = reduce_sum(g, inner, keepdims=True)
     if lead:
-        g = reduce_sum(g, list(range(lead)), keepdims=False)
-    if static_shape(x) is not None:
-        return reshape_like(g, x)
-    return g
+        g = reduce_sum(g, list(range(lead)))
+    return reshape_like(g, x) if static_shape(x) is not None else g
 
 
 def conj(x):
-    return op("conj", x) if x.dtype.is_complex else x
-
-
-def zeros_like(x):
-    return op("zeros_like", x)
-
-
-def ones_like(x):
-    return op("ones_like", x)
-
-
-def cast(x, dtype):
-    return x if x.dtype is dtype else op("cast", x, DstT=dtype)
+    """The complex conjugate; real tensors as they are (no op)."""
+    return conj_op(x) if x.dtype.is_complex else x
 
 
 def dims(x) -> list:
@@ -112,15 +77,15 @@ def dims(x) -> list:
     known = x.shape.as_list()
     if None not in known:
         return known
-    dynamic = op("shape", x)
-    return [n if n is not None else op("gather", dynamic, i, 0) for i, n in enumerate(known)]
+    dynamic = shape(x)
+    return [n if n is not None else gather(dynamic, i, axis=0) for i, n in enumerate(known)]
 
 
 def as_shape(values: list):
     """A shape vector from a list of ints and scalar tensors."""
     if all(isinstance(v, (int, np.integer)) for v in values):
         return np.asarray(values, dtype=np.int32)
-    return op("pack", list(values), axis=0)
+    return stack(list(values), axis=0)
 
 
 def axes_of(axes_tensor, rank: int) -> list[int]:
@@ -136,10 +101,10 @@ def broadcast_back(g, x, axes: list[int]):
     full = dims(x)
     kept = [1 if i in axes else n for i, n in enumerate(full)]
     if g.shape.rank == 0:  # a scalar broadcasts as it is
-        return op("broadcast_to", g, as_shape(full)) if full else g
+        return broadcast_to(g, as_shape(full)) if full else g
     static = all(isinstance(n, (int, np.integer)) for n in kept)
     if not (static and g.shape.rank is not None and g.shape.as_list() == kept):
         g = reshape(g, as_shape(kept))
     if all(isinstance(n, (int, np.integer)) for n in full) and kept == full:
         return g
-    return op("broadcast_to", g, as_shape(full))
+    return broadcast_to(g, as_shape(full))

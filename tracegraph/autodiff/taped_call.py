@@ -1,43 +1,44 @@
-"""A `tf.function` called eagerly under a GradientTape: the call is one tape entry, and its
-gradient runs the function's graph again under a tape, as a traced function of its own (so
-control flow inside stages as it did forward, and Variables it reads get their gradients)."""
+"""A traced function called eagerly under a GradientTape: the call is one tape entry.
+
+The trace layer runs an eager call through the current context (`ctx.call_function`); a
+tape's recording context runs it and then records one entry whose rule is the gradient of the
+function's graph (`graph_gradient.py`), run as a traced function of its own (so control flow
+inside stages as it did forward, and Variables it reads get their gradients).
+"""
 
 from __future__ import annotations
 
-from ..framework.gradients import graph_gradient, record_custom
 from ..framework.tensor import Tensor
 from ..library import array as array_ops
 from ..nest import flatten
-from .binding import leaves_by_path
+from ..trace.function import Function
+from .graph_gradient import graph_gradient
 
-__all__ = ["call_recorded"]
+__all__ = ["record_call"]
 
 
-def call_recorded(cf, values, value_canonical, function_class):
-    """An eager call under a GradientTape: the call is one tape entry whose gradient runs the
-    function's graph again under a tape (so Variables it reads get their gradients too)."""
-    out = cf.call_flat_values(values)
-    by_path = leaves_by_path(value_canonical)
+def record_call(tape, function, arguments, out) -> None:
+    """Records on `tape` the eager call of the ConcreteFunction `function` on `arguments`
+    ({input path: argument}) that returned `out`."""
     inputs = []
-    for path, _ in cf.input_paths:
-        leaf = by_path.get(path)
+    for path, _ in function.input_paths:
+        leaf = arguments.get(path)
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
-    inputs += cf.graph.external_captures
-    if cf.single_output:
+    inputs += function.graph.external_captures
+    if function.single_output:
         outs = [out]
     else:
         leaves = flatten(out)
-        outs = [leaves[pos] for pos in cf.output_positions]
+        outs = [leaves[pos] for pos in function.output_positions]
 
     def rule(op, *grads):
-        return _gradient_function(cf, inputs, grads, function_class)
+        return _gradient_function(function, inputs, grads)
 
-    record_custom(inputs, outs, rule, cf.name)
-    return out
+    tape._record_custom(inputs, outs, rule, function.name)
 
 
-def _gradient_function(cf, inputs, grads, function_class):
+def _gradient_function(cf, inputs, grads):
     """The gradient of an eager call, run as a traced function (so control flow inside the
     called graph stages as it did forward). Resource inputs are closed over, tensors and the
     upstream gradients are its arguments; one trace per pattern of missing gradients."""
@@ -58,7 +59,7 @@ def _gradient_function(cf, inputs, grads, function_class):
             got = graph_gradient(cf.graph, full, full_grads)
             return [g if g is not None else _zero_like_input(x) for g, x in zip(got, full)]
 
-        fn = cache[key] = function_class(backward, name=f"{cf.name}_grad", autograph=False)
+        fn = cache[key] = Function(backward, name=f"{cf.name}_grad", autograph=False)
     args = [inputs[i] for i in tensor_at] + [g for g in grads if g is not None]
     got = fn(*args)
     return [g if _wanted(x) else None for g, x in zip(got, inputs)]

@@ -1,16 +1,19 @@
 """Automatic differentiation: `tf.GradientTape`, `tf.custom_gradient`, `tf.gradients`.
 
 A tape is a recording hook on the context stack: entering `with tape:` wraps the current
-context (eager or graph-building) in a `_Recording` context whose `apply` runs the op through
-the wrapped context and, when an input is watched (or computed from a watched value), appends
-an entry (the op record, its input and output tensors, its attrs) to the tape. It never asks
-whether it runs eagerly or builds a graph: the same entries come out of both, holding eager
-values or graph edges.
+context (eager or graph-building) in a `Recording` context (`recording.py`) whose `apply` runs
+the op through the wrapped context and, when an input is watched (or computed from a watched
+value), appends an entry (the op record, its input and output tensors, its attrs) to the tape.
+It never asks whether it runs eagerly or builds a graph: the same entries come out of both,
+holding eager values or graph edges.
 
-`tape.gradient` walks the entries backwards and calls each record's `gradient` rule. Rules are
+`tape.gradient` walks the entries backwards and calls each op type's gradient rule. Rules are
 written with ops, so eagerly they compute values and inside `tf.function` they append the
 backward ops to the graph being traced. While a tape computes gradients it stops recording
 itself, but tapes around it keep recording: that is how nested tapes give higher derivatives.
+
+A traced function called eagerly under a tape is one entry: the trace layer asks the current
+context to apply the call (`call_function`), and the recording context records it.
 
 Variables are sources through their handle: an op given a Variable first reads it with a
 recorded `ReadVariableOp`, and a trainable Variable read under a tape is watched automatically
@@ -24,6 +27,9 @@ import contextlib
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.tensor_protocol import as_variable
+from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
@@ -40,9 +46,8 @@ from .backprop import (
     _warn,
     backprop,
 )
-from .tensor import Tensor
-from .tensor_protocol import as_variable, convert_inputs
-from .variables import ResourceHandle, Variable
+from .recording import Recording, active_tapes
+from .registry import gradient_of
 
 __all__ = ["GradientTape", "UnconnectedGradients", "active_tapes"]
 
@@ -51,63 +56,6 @@ def _dtype_of(x):
     if isinstance(x, (Tensor, Variable)):
         return x.dtype
     return None
-
-
-class _Recording:
-    """The context a tape installs: applies ops through the wrapped context, recording them."""
-
-    __slots__ = ("inner", "tape")
-
-    def __init__(self, inner, tape):
-        self.inner = inner
-        self.tape = tape
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def apply(self, op, inputs, attrs, name):
-        tape = self.tape
-        if not tape._recording:
-            return self.inner.apply(op, inputs, attrs, name)
-        inputs = convert_inputs(op, inputs)  # protocol objects read through this tape
-        tracked = tape._tracked
-        for spec, x in zip(op.inputs, inputs):
-            if spec.list_kind is None:
-                if id(x) in tracked or isinstance(x, Variable):
-                    break
-            elif isinstance(x, (list, tuple)) and any(
-                    id(v) in tracked or isinstance(v, Variable) for v in x):
-                break
-        else:
-            return self.inner.apply(op, inputs, attrs, name)
-        return tape._record_apply(self, op, inputs, attrs, name)
-
-    def convert(self, value, dtype, dtype_hint, name):
-        if isinstance(value, Variable) and self.tape._recording:
-            t = self.apply(read_variable_op, (value,), {"dtype": value.dtype}, None)
-            if dtype is not None and t.dtype is not dtype:
-                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
-                                 f"with dtype {t.dtype.name}: {t!r}")
-            return t
-        return self.inner.convert(value, dtype, dtype_hint, name)
-
-
-def active_tapes(ctx=None) -> list:
-    """The recording tapes of the current context, innermost first."""
-    ctx = current_context() if ctx is None else ctx
-    out = []
-    while isinstance(ctx, _Recording):
-        if ctx.tape._recording:
-            out.append(ctx.tape)
-        ctx = ctx.inner
-    return out
-
-
-def _base_context(ctx=None):
-    ctx = current_context() if ctx is None else ctx
-    while isinstance(ctx, _Recording):
-        ctx = ctx.inner
-    return ctx
 
 
 class GradientTape:
@@ -126,7 +74,7 @@ class GradientTape:
         if self._scope is not None:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter "
                              "an already-active tape.")
-        self._scope = context_scope(_Recording(current_context(), self))
+        self._scope = context_scope(Recording(current_context(), self))
         self._scope.__enter__()
         self._recording = True
         return self
@@ -206,7 +154,7 @@ class GradientTape:
         if not live:
             return out
         full = {**op.attr_defaults, **attrs} if attrs else op.attr_defaults
-        self._entries.append(_Entry(op, flat, outs, full, op.gradient))
+        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type)))
         for o in live:
             tracked[id(o)] = o
         return out
@@ -245,6 +193,18 @@ class GradientTape:
             if owner is not None and self._watch_accessed and owner.trainable:
                 self._push(owner)
         return x
+
+    def add_outputs(self, op, outputs) -> None:
+        """`op` (a graph's Operation this tape recorded) got new outputs (forward values its
+        gradient reuses, `forward_values.py`): they are outputs of its entry, so this tape
+        differentiates through the backward ops that read them."""
+        for e in self._entries:
+            if e.outputs and getattr(e.outputs[0], "op", None) is op:
+                e.outputs.extend(outputs)
+                for o in outputs:
+                    if _differentiable(o.dtype):
+                        self._tracked[id(o)] = o
+                return
 
     def _record_custom(self, inputs, outputs, rule, name) -> None:
         inputs = [self._resource(x) for x in inputs]

@@ -266,3 +266,13 @@ def test_the_optimizer_works_across_forward_and_backward():
     h = x.numpy() @ w0 + b0
     np.testing.assert_allclose(w.numpy(), w0 - 0.1 * x.numpy().T @ (h > 0), rtol=1e-5)
     np.testing.assert_allclose(b.numpy(), b0 - 0.1 * (h > 0).sum(0), rtol=1e-5)
+
+
+def test_gradient_of_a_gather_at_a_scalar_index():
+    """TF 2.21: the gradient of tf.gather(x, 1) is [0, 1, 0] (it crashed in ScatterNd)."""
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    for axis, expected in ((0, [[0, 0], [1, 1], [0, 0]]), (1, [[0, 1], [0, 1], [0, 1]])):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.gather(x, 1, axis=axis)
+        np.testing.assert_array_equal(tape.gradient(y, x).numpy(), expected)

@@ -1,6 +1,6 @@
 """Reverse accumulation over recorded ops: what a tape entry is, and `backprop`, which walks
-entries backwards calling each record's gradient rule (shared by `GradientTape`,
-`tf.gradients` and the gradients of traced graphs)."""
+entries backwards calling each op type's gradient rule (`registry.py`), shared by
+`GradientTape`, `tf.gradients` and the gradients of sub-graphs (function calls, control flow)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import sys
 
 import numpy as np
 
+from ..framework.variables import Variable
 from ..library import array as array_ops
-from ..ops.math import add_n_op
-from ..ops.registry import bind
-from .variables import Variable
+from ..library.join_split import stack
+from ..library.math import add_n
+from ..ops.registry import convert_to_tensor
+from .registry import gradient_of
 
 __all__ = ["UnconnectedGradients", "backprop"]
 
@@ -87,13 +89,14 @@ def _finish(grad, source, unconnected):
 def _sum(grads):
     if len(grads) == 1:
         return grads[0]
-    return bind(add_n_op, (grads,))
+    return add_n(grads)
 
 
-def backprop(entries, seeds, source_keys, key=_key) -> dict:
-    """Reverse accumulation over `entries` (ops in creation order, each with `inputs`,
-    `outputs`, `attrs` and a rule): returns {source key: gradient}. `seeds` are
-    (key of a target, its upstream gradient)."""
+def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
+    """Reverse accumulation over `entries` (tape entries, or Operations of a graph, in creation
+    order): returns {source key: gradient}. `seeds` are (key of a target, its upstream
+    gradient). `view(op, skip)` is what a graph op's rule sees (default: the op itself): the
+    gradient of a sub-graph sees its ops with the caller's values (`graph_gradient.py`)."""
     reach = set(source_keys)
     used = []
     for e in entries:
@@ -110,23 +113,27 @@ def backprop(entries, seeds, source_keys, key=_key) -> dict:
         outs = [grads.get(id(o)) for o in e.outputs]
         if all(g is None for g in outs):
             continue
-        rule = getattr(e, "rule", None) if isinstance(e, _Entry) else e.op_def.gradient
+        rule = e.rule if isinstance(e, _Entry) else gradient_of(e.type)
         if rule is None:
             where = e.where if isinstance(e, _Entry) else e.source
             raise LookupError(f"No gradient defined for operation '{e.name}' (op type: "
                               f"{e.type}). It was created at {where}. Stop the gradient "
                               "(tf.stop_gradient) or use tf.custom_gradient.")
+        skip = tuple(i for i, x in enumerate(e.inputs) if key(x) not in reach)
+        if isinstance(e, _Entry):
+            e.skip, target = skip, e
+        else:
+            target = e if view is None else view(e, skip)
         upstream = []
-        for o, g in zip(e.outputs, outs):
+        for i, (o, g) in enumerate(zip(e.outputs, outs)):
             if g is not None:
                 upstream.append(_sum(g))
             elif len(e.outputs) > 1 and _differentiable(o.dtype):
-                upstream.append(array_ops.zeros_like(o))
+                upstream.append(array_ops.zeros_like(o) if target is e else
+                                _zeros_like_output(target, i, o))
             else:
                 upstream.append(None)
-        if isinstance(e, _Entry):
-            e.skip = tuple(i for i, x in enumerate(e.inputs) if key(x) not in reach)
-        result = rule(e, *upstream)
+        result = rule(target, *upstream)
         if not isinstance(result, (list, tuple)):
             result = (result,)
         for x, g in zip(e.inputs, result):
@@ -138,18 +145,25 @@ def backprop(entries, seeds, source_keys, key=_key) -> dict:
     return {k: _sum(grads[k]) for k in source_keys if k in grads}
 
 
+def _zeros_like_output(op, index, o):
+    """Zeros for an output of a sub-graph's op (seen from its caller) nobody differentiated:
+    from the static shape when known, so the output's value is not needed."""
+    dims = o.shape.as_list() if o.shape.rank is not None else None
+    if dims is not None and None not in dims:
+        return array_ops.zeros(dims, o.dtype)
+    return array_ops.zeros_like(op.outputs[index])
+
+
 def _ones_for(t):
     """The seed of a target's gradient: a constant when its shape is static (the optimizer
     folds what the backward pass does with it)."""
     dims = t.shape.as_list() if t.shape.rank is not None else None
     if dims is not None and None not in dims:
-        from ..ops.registry import convert_to_tensor
         return convert_to_tensor(np.ones(dims, dtype=t.dtype.as_numpy_dtype))
     return array_ops.ones_like(t.read_value() if isinstance(t, Variable) else t)
 
 
 def _as_tensor(x):
-    from ..ops.registry import convert_to_tensor
     return x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
 
 
@@ -167,6 +181,5 @@ def _stack_rows(rows, source, full_shape, unconnected, axis, batch=None):
             return None
         return array_ops.zeros(full_shape, source.dtype)
     rows = [r if r is not None else array_ops.zeros_like(_as_tensor(source)) for r in rows]
-    from ..library.join_split import stack
     stacked = stack(rows, axis=axis)
     return array_ops.reshape(stacked, full_shape)
