@@ -5,6 +5,7 @@ from ..formats.checkpoint.checkpoint import (  # noqa: F401
     CheckpointLoadStatus,
     latest_checkpoint,
     list_variables,
+    load_checkpoint,
     load_variable,
 )
 from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401

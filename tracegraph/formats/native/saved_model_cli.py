@@ -65,7 +65,7 @@ def _walk(obj, prefix="", seen=None):
     seen.add(id(obj))
     if isinstance(obj, RestoredObject):
         items = [(k, v) for k, v in vars(obj).items()
-                 if k not in ("variables", "trainable_variables", "signatures")]
+                 if k not in RestoredObject._TF_MODULE_IGNORED_PROPERTIES]
     elif isinstance(obj, (list, tuple)):
         items = [(str(i), v) for i, v in enumerate(obj)]
     elif isinstance(obj, dict):
