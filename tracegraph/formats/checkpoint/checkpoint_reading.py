@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ...errors import NotFoundError
+from ..safe_files import open_inside
 from ..saved_data_error import SavedDataError
 from .state_file import latest_checkpoint
 
@@ -107,6 +108,8 @@ def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
     latest checkpoint) in any registered format."""
     from . import native_checkpoint  # noqa: F401 - registers tracegraph's reader
     prefix = resolve_prefix(ckpt_dir_or_file)
+    with open_inside(f"{prefix}.index"):
+        pass   # a regular file inside its directory, or the SavedDataError saying what it is
     for _, recognises, reader in _READERS:
         if recognises(prefix):
             return reader(prefix)
