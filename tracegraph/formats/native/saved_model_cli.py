@@ -1,48 +1,120 @@
-"""The saved-model inspector (the role of TensorFlow's `saved_model_cli`).
+"""The saved-model inspector (the role of TensorFlow's `saved_model_cli`), with its flags.
 
     python -m tracegraph.saved_model show --dir DIR [--all]
-    python -m tracegraph.saved_model run --dir DIR --signature serving_default --input x=x.npy
+    python -m tracegraph.saved_model show --dir DIR --tag_set serve [--signature_def NAME]
+                                          [--list_ops]
+    python -m tracegraph.saved_model run --dir DIR [--tag_set serve]
+        [--signature_def NAME] [--inputs 'x=a.npy;y=b.npz[name]'] [--input_exprs 'x=[1.0]']
+        [--input x=a.npy] [--outdir DIR [--overwrite]]
 
-`show` prints the signatures with their inputs and outputs (`--all`: also every function's
-concrete signatures and the variables); `run` feeds `.npy` files (read with
-`allow_pickle=False`) to a signature and prints its outputs. Errors go to stderr with exit
-status 1.
+`show` without a tag set prints the tag sets (a tracegraph saved model has one, `serve`, as
+`tf.saved_model.save` writes) and then every signature with its inputs and outputs (`--all`:
+also every function's concrete signatures and the variables); with `--tag_set` it lists the
+signature keys, with `--signature_def` too that signature's inputs and outputs, as
+saved_model_cli does. `run` feeds a signature (`--signature_def`, or tracegraph's
+`--signature`; default `serving_default`) from files and literals (`cli_inputs`: files are
+read with `allow_pickle=False`), prints each output and, with `--outdir`, saves it as
+`KEY.npy`. Errors go to stderr with exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import numpy as np
 
 from ...shapes import format_shape
 from ..saved_data_error import SavedDataError
+from .cli_inputs import feeds_for, parse_inputs
 from .loading import RestoredObject, load
 from .restored_functions import RestoredFunction
 
 __all__ = ["main"]
 
+TAG_SETS = ("serve",)
+METHOD_NAME = "tensorflow/serving/predict"
 
-def _spec_line(key, spec) -> str:
-    return (f"    inputs['{key}'] tensor_info:\n        dtype: {spec.dtype.name}\n"
-            f"        shape: {format_shape(spec.shape._dims)}")
+
+def _spec_line(key, spec, indent: str, kind: str = "inputs") -> str:
+    return (f"{indent}  {kind}['{key}'] tensor_info:\n{indent}      dtype: {spec.dtype.name}\n"
+            f"{indent}      shape: {format_shape(spec.shape._dims)}")
+
+
+def _op_types(loaded) -> set:
+    """The op types of every saved function's graphs (sub-graphs included)."""
+    seen, types_, graphs = set(), set(), []
+    for _, fn in _walk(loaded):
+        if isinstance(fn, RestoredFunction):
+            graphs += [cf.graph for cf in fn.concrete_functions]
+    for sig in getattr(loaded, "signatures", {}).values():
+        graphs.append(sig.concrete.graph)
+    while graphs:
+        graph = graphs.pop()
+        if id(graph) in seen:
+            continue
+        seen.add(id(graph))
+        for op in graph.operations:
+            types_.add(op.type)
+            graphs += [sub for _, sub in op.subgraphs()]
+    return types_
+
+
+def _show_tagged(loaded, args, out) -> None:
+    """`show --tag_set ...`: saved_model_cli's views of one MetaGraph."""
+    _check_tag_set(args.tag_set)
+    if args.list_ops:
+        print(f"The MetaGraph with tag set {list(TAG_SETS)} contains the following ops: "
+              f"{{{', '.join(repr(t) for t in sorted(_op_types(loaded)))}}}", file=out)
+    if args.signature_def is None:
+        print("The given SavedModel MetaGraphDef contains SignatureDefs with the following "
+              "keys:", file=out)
+        for name in sorted(getattr(loaded, "signatures", {})):
+            print(f'SignatureDef key: "{name}"', file=out)
+        return
+    _inputs_outputs(_signature(loaded, args.signature_def), "", out)
+    print(f"Method name is: {METHOD_NAME}", file=out)
+
+
+def _check_tag_set(tag_set: str) -> None:
+    tags = sorted(t.strip() for t in tag_set.split(",") if t.strip())
+    if not tags:
+        raise ValueError("tag_set must contain at least one non-empty item.")
+    if ",".join(tags) not in TAG_SETS:
+        raise RuntimeError(f"MetaGraphDef associated with tag-set {','.join(tags)} could not be "
+                           "found in the SavedModel. Please use one of the following tag-sets: "
+                           f"{list(TAG_SETS)}")
+
+
+def _signature(loaded, name: str):
+    sigs = getattr(loaded, "signatures", {})
+    if name not in sigs:
+        raise ValueError(f'Could not find signature "{name}". Please choose from: '
+                         f"{', '.join(sorted(sigs))}")
+    return sigs[name]
+
+
+def _inputs_outputs(fn, indent: str, out) -> None:
+    print(f"{indent}The given SavedModel SignatureDef contains the following input(s):",
+          file=out)
+    for key, spec in fn.input_keys:
+        print(_spec_line(key, spec, indent), file=out)
+    print(f"{indent}The given SavedModel SignatureDef contains the following output(s):",
+          file=out)
+    for key, spec in sorted(fn.structured_outputs.items()):
+        print(_spec_line(key, spec, indent, "outputs"), file=out)
 
 
 def _show(loaded, everything: bool, out) -> None:
     sigs = getattr(loaded, "signatures", {})
-    print("The given SavedModel has the following signatures:", file=out)
+    print("The given SavedModel contains the following tag-sets:", file=out)
+    for tag_set in TAG_SETS:
+        print(repr(tag_set), file=out)
+    print("\nThe given SavedModel has the following signatures:", file=out)
     for name in sorted(sigs):
-        fn = sigs[name]
         print(f"\nsignature_def['{name}']:", file=out)
-        print("  The given SavedModel SignatureDef contains the following input(s):", file=out)
-        for key, spec in fn.input_keys:
-            print(_spec_line(key, spec), file=out)
-        print("  The given SavedModel SignatureDef contains the following output(s):",
-              file=out)
-        for key, spec in sorted(fn.structured_outputs.items()):
-            print(f"    outputs['{key}'] tensor_info:\n        dtype: {spec.dtype.name}\n"
-                  f"        shape: {format_shape(spec.shape._dims)}", file=out)
+        _inputs_outputs(sigs[name], "  ", out)
     if not everything:
         return
     print("\nDefined Functions:", file=out)
@@ -78,47 +150,67 @@ def _walk(obj, prefix="", seen=None):
         yield from _walk(v, path, seen)
 
 
-def _run(loaded, signature: str, inputs: list[str], out) -> None:
-    sigs = getattr(loaded, "signatures", {})
-    if signature not in sigs:
-        raise ValueError(f"No signature named '{signature}'; the model has "
-                         f"{sorted(sigs) or 'none'}.")
-    feeds = {}
-    for item in inputs:
-        key, sep, path = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--input expects KEY=FILE.npy, got {item!r}.")
-        try:
-            feeds[key] = np.load(path, allow_pickle=False)
-        except Exception as e:  # OSError, ValueError for pickled or malformed files
-            raise ValueError(f"Cannot read input '{key}' from {path}: {e}") from None
-    results = sigs[signature](**feeds)
-    np.set_printoptions(threshold=1000)
-    print(f"Result for output key {', '.join(sorted(results))}:", file=out)
+def _run(loaded, args, out) -> None:
+    if args.tag_set is not None:
+        _check_tag_set(args.tag_set)
+    fn = _signature(loaded, args.signature)
+    if not (args.inputs or args.input_exprs or args.input) and fn.input_keys:
+        raise ValueError("At least one of --inputs, --input_exprs or --input_examples must be "
+                         "required")
+    results = fn(**feeds_for(fn, parse_inputs(args.inputs, args.input_exprs, args.input)))
     for key in sorted(results):
-        print(f"{key}:\n{np.asarray(results[key].numpy())!r}", file=out)
+        value = np.asarray(results[key].numpy())
+        print(f"Result for output key {key}:\n{value}", file=out)
+        if args.outdir:
+            os.makedirs(args.outdir, exist_ok=True)
+            path = os.path.join(args.outdir, f"{key}.npy")
+            if not args.overwrite and os.path.exists(path):
+                raise RuntimeError(f"Output file {path} already exists. Add \"--overwrite\" "
+                                   "to overwrite the existing output files.")
+            np.save(path, value, allow_pickle=False)
+            print(f"Output {key} is saved to {path}", file=out)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tracegraph.saved_model",
+                                     description="Inspect and run a tracegraph saved model "
+                                     "(saved_model_cli's flags).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    show = sub.add_parser("show", help="print the tag sets, signatures (and more with --all)")
+    show.add_argument("--dir", required=True)
+    show.add_argument("--all", action="store_true")
+    show.add_argument("--tag_set")
+    show.add_argument("--signature_def")
+    show.add_argument("--list_ops", action="store_true")
+    run = sub.add_parser("run", help="run a signature on inputs from files or literals")
+    run.add_argument("--dir", required=True)
+    run.add_argument("--tag_set")
+    run.add_argument("--signature_def", "--signature", dest="signature",
+                     default="serving_default")
+    run.add_argument("--inputs", action="append", default=[],
+                     metavar="'KEY=FILE.npy;KEY=FILE.npz[NAME]'")
+    run.add_argument("--input_exprs", action="append", default=[],
+                     metavar="'KEY=PYTHON_LITERAL;...'")
+    run.add_argument("--input", action="append", default=[], metavar="KEY=FILE.npy")
+    run.add_argument("--outdir")
+    run.add_argument("--overwrite", action="store_true")
+    return parser
 
 
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
-    parser = argparse.ArgumentParser(prog="python -m tracegraph.saved_model",
-                                     description="Inspect and run a tracegraph saved model.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    show = sub.add_parser("show", help="print the signatures (and more with --all)")
-    show.add_argument("--dir", required=True)
-    show.add_argument("--all", action="store_true")
-    run = sub.add_parser("run", help="run a signature on .npy inputs")
-    run.add_argument("--dir", required=True)
-    run.add_argument("--signature", default="serving_default")
-    run.add_argument("--input", action="append", default=[], metavar="KEY=FILE.npy")
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     try:
         loaded = load(args.dir)
-        if args.command == "show":
+        if args.command == "run":
+            _run(loaded, args, out)
+        elif args.all or args.tag_set is None:
+            if args.list_ops:
+                print("--list_ops must be paired with a tag-set or with --all.", file=out)
             _show(loaded, args.all, out)
         else:
-            _run(loaded, args.signature, args.input, out)
-    except (SavedDataError, ValueError, TypeError) as e:
+            _show_tagged(loaded, args, out)
+    except (SavedDataError, ValueError, TypeError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
