@@ -133,3 +133,15 @@ def test_a_variable_created_after_a_deferred_restore_makes_existing_objects_unma
     root.b = tf.Variable(0.0)
     with pytest.raises(AssertionError, match="Found 1 Python objects"):
         status.assert_existing_objects_matched()
+
+
+def test_a_root_objects_attribute_assigned_after_restore(tmp_path):
+    m = tf.Module()
+    m.a, m.b = tf.Variable(3.0), tf.Variable(4.0)
+    path = tf.train.Checkpoint(root=m).save(str(tmp_path / "c"))
+    fresh = tf.Module()
+    fresh.a = tf.Variable(0.0)
+    status = tf.train.Checkpoint(root=fresh).restore(path)
+    fresh.b = tf.Variable(0.0)                  # the root's children are at the top level
+    assert (fresh.a.numpy(), fresh.b.numpy()) == (3.0, 4.0)
+    status.assert_consumed()

@@ -83,6 +83,10 @@ def test_show_with_tensorflows_flags(tmp_path):
     assert "  inputs['x'] tensor_info:\n      dtype: float32\n      shape: (None, 2)" in text
     assert "  outputs['total'] tensor_info:" in text and "signature_def[" not in text
     assert text.endswith("Method name is: tensorflow/serving/predict\n")
+    out = io.StringIO()
+    assert main(["show", "--dir", directory, "--tag_set", "serve", "--list_ops"], out) == 0
+    assert out.getvalue().startswith("The MetaGraph with tag set ['serve'] contains the "
+                                     "following ops: {'Const', 'Identity', 'MatMul', ")
 
 
 def test_show_refuses_a_tag_set_the_model_does_not_have(tmp_path, capsys):
