@@ -149,7 +149,7 @@ PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rules.py: a rule table's rows
 # A format's per-op table, keyed by the op's TensorFlow type (STYLE: what others do with an op
 # lives with them): each row names an op type, and the ONNX rows also name ONNX's own ops.
 PER_OP_TABLES = ("formats/onnx/lowering_table.py", "formats/onnx/*_lowerings.py",
-                 "formats/tensorflow/op_signatures.py")
+                 "formats/tensorflow/op_signatures.py", "formats/tensorflow/import_table.py")
 
 
 def _op_type_strings(path: pathlib.Path, op_types: set):

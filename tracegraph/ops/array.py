@@ -34,6 +34,12 @@ _PURE = {"pure"}
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
 
 def infer_const(value=REQUIRED, dtype=REQUIRED):
+    if isinstance(value, (np.ndarray, np.generic)) and isinstance(dtype, d.DType) and \
+            dtype not in (d.resource, d.variant):
+        stored = np.dtype(object) if dtype is d.string else \
+            np.dtype(np.float32 if dtype is d.bfloat16 else dtype.as_numpy_dtype)
+        if value.dtype != stored:   # a graph read from a file may claim anything
+            raise TypeError(f"A Const of dtype {dtype.name} cannot hold a {value.dtype} value")
     return TensorType(dtype, np.shape(value), value)
 
 
@@ -56,7 +62,7 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 
 
 identity_op = defop("identity", "Identity", inputs=("input: T",),
-                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource})}, infer=I.same,
+                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
                     kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"})
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",

@@ -142,6 +142,13 @@ def kernel_erf(x):
     return np.vectorize(math.erf, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
 
 
+def kernel_erfc(x):
+    import math
+
+    arr = np.asarray(x)
+    return np.vectorize(math.erfc, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
+
+
 def kernel_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's attr names
     arr = np.asarray(x)
     if DstT is d.string or arr.dtype == object:
@@ -330,6 +337,7 @@ rint_op = _unary("rint", "Rint", np.rint, FLOAT)
 softplus_op = _unary("softplus", "Softplus", kernel_softplus, FLOAT)
 softsign_op = _unary("softsign", "Softsign", kernel_softsign, FLOAT)
 erf_op = _unary("erf", "Erf", kernel_erf, FLOAT)
+erfc_op = _unary("erfc", "Erfc", kernel_erfc, FLOAT)
 is_nan_op = _unary("is_nan", "IsNan", np.isnan, FLOAT, infer=infer_bool_unary)
 is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary)
 is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary)

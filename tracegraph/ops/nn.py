@@ -5,7 +5,7 @@ pooling, losses; and the composites TensorFlow builds from them (dropout, moment
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
@@ -195,15 +195,15 @@ def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A0
     ph = _padding_amounts(x.shape[1], kh, sh, dh, padding, eh)
     pw = _padding_amounts(x.shape[2], kw, sw, dw, padding, ew)
     if any(ph) or any(pw):
-        x = np.pad(x, ((0, 0), ph, pw, (0, 0)))
-    windows = sliding_window_view(x, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
-    windows = windows[:, ::sh, ::sw, :, ::dh, ::dw]  # [N, OH, OW, C, KH, KW]
+        x = _pad_spatial(x, ph, pw, 0)
+    windows = _windows(x, (kh, kw), (sh, sw), (dh, dw))   # [N, OH, OW, KH, KW, C]
+    n, oh, ow = windows.shape[:3]
     per_group = cout // groups
-    out = np.concatenate([
-        np.tensordot(windows[:, :, :, g * cin:(g + 1) * cin], wts[..., g * per_group:
-                                                                  (g + 1) * per_group],
-                     axes=([4, 5, 3], [0, 1, 2]))
-        for g in range(groups)], axis=-1).astype(wts.dtype)
+    parts = [windows[..., g * cin:(g + 1) * cin].reshape(n * oh * ow, kh * kw * cin) @
+             wts[..., g * per_group:(g + 1) * per_group].reshape(kh * kw * cin, per_group)
+             for g in range(groups)]
+    out = (parts[0] if groups == 1 else np.concatenate(parts, axis=-1)).reshape(
+        n, oh, ow, cout).astype(wts.dtype, copy=False)
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
 
@@ -246,20 +246,41 @@ def _pool(value, ksize, strides, padding, data_format, reduce):
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
 
+def _windows(x, k, s, dilation=(1, 1)):
+    """The [N, OH, OW, KH, KW, C] read-only view of the windows of `x` [N, H, W, C] (im2col
+    without a copy; reshaping it to rows copies each window once, in (KH, KW, C) order)."""
+    n, h, w, c = x.shape
+    (kh, kw), (sh, sw), (dh, dw) = k, s, dilation
+    oh = _out_size(h, kh, sh, dh, (0, 0))   # a window larger than the input is an error
+    ow = _out_size(w, kw, sw, dw, (0, 0))
+    bn, bh, bw, bc = x.strides
+    return as_strided(x, (n, oh, ow, kh, kw, c), (bn, bh * sh, bw * sw, bh * dh, bw * dw, bc),
+                      writeable=False)
+
+
+def _pad_spatial(x, ph, pw, value):
+    """`x` [N, H, W, C] padded in H and W with `value` (np.pad costs tens of microseconds
+    even for small arrays; one allocation and a copy do not)."""
+    n, h, w, c = x.shape
+    out = np.full((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), value, dtype=x.dtype)
+    out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x
+    return out
+
+
 def _max_reduce(x, k, s, pads):
     if any(pads[0]) or any(pads[1]):
         low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=low)
-    win = sliding_window_view(x, k, axis=(1, 2))[:, ::s[0], ::s[1]]
-    return win.max(axis=(-2, -1))
+        x = _pad_spatial(x, pads[0], pads[1], low)
+    return _windows(x, k, s).max(axis=(3, 4))
 
 
 def _avg_reduce(x, k, s, pads):
-    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
-    ones = np.pad(np.ones(x.shape[1:3], x.dtype), (pads[0], pads[1]))
-    win = sliding_window_view(padded, k, axis=(1, 2))[:, ::s[0], ::s[1]]
-    count = sliding_window_view(ones, k)[::s[0], ::s[1]].sum(axis=(-2, -1))
-    return (win.sum(axis=(-2, -1)) / count[None, :, :, None]).astype(x.dtype)
+    if not any(pads[0]) and not any(pads[1]):   # every window is whole: divide by its size
+        return (_windows(x, k, s).sum(axis=(3, 4)) / (k[0] * k[1])).astype(x.dtype)
+    padded = _pad_spatial(x, pads[0], pads[1], 0)
+    ones = _pad_spatial(np.ones((1,) + x.shape[1:3] + (1,), x.dtype), pads[0], pads[1], 0)
+    count = _windows(ones, k, s).sum(axis=(3, 4))[0]
+    return (_windows(padded, k, s).sum(axis=(3, 4)) / count[None]).astype(x.dtype)
 
 
 def kernel_max_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,

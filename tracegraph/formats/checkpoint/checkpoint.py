@@ -21,9 +21,9 @@ from .checkpoint_reading import (
     load_checkpoint,
     load_variable,
 )
-from .deferred_restore import TrackedList, on_attribute_set
+from .deferred_restore import TrackedList, attribute_set
 from .native_checkpoint import VARIABLE_SUFFIX, data_path, write_checkpoint
-from .restore import CheckpointLoadStatus, InitializationOnlyStatus, Restoration
+from .restore import CheckpointLoadStatus, InitializationOnlyStatus
 from .state_file import latest_checkpoint, update_state
 
 __all__ = ["Checkpoint", "list_variables", "load_variable", "load_checkpoint",
@@ -46,7 +46,7 @@ class Checkpoint:
         if type(value) is list:
             value = TrackedList(value)
         object.__setattr__(self, name, value)
-        on_attribute_set(self, name, value)   # a saved value waiting for this attribute
+        attribute_set(self, name, value)   # saved values waiting for this attribute
 
     @property
     def save_counter(self) -> Variable:
@@ -55,7 +55,7 @@ class Checkpoint:
         if counter is None:
             counter = Variable(np.int64(0), trainable=False, name="save_counter")
             vars(self)["_save_counter_var"] = counter
-            on_attribute_set(self, "save_counter", counter)   # restored if a restore waits
+            attribute_set(self, "save_counter", counter)   # restored if a restore waits
         return counter
 
     def _object_graph_children(self) -> list[tuple[str, object]]:
@@ -73,25 +73,32 @@ class Checkpoint:
         root = vars(self).get("_root")
         return (self,) if root is None else (self, root)
 
-    def write(self, file_prefix, options=None) -> str:
-        """Writes exactly `file_prefix` (no counter, no `checkpoint` state file)."""
+    def write(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
+        """Writes exactly `file_prefix` (no counter, no `checkpoint` state file):
+        tracegraph's format, or TensorFlow's with `format="tensorflow"` (a tensor bundle
+        TensorFlow restores)."""
+        if format == "tensorflow":
+            from ..tensorflow.tf_checkpoint import write_tensorflow_checkpoint
+            return write_tensorflow_checkpoint(file_prefix, self)
+        if format not in (None, "tracegraph"):
+            raise ValueError(f"format must be 'tracegraph' (the default) or 'tensorflow', got "
+                             f"{format!r}.")
         return write_checkpoint(os.fspath(file_prefix), self)
 
-    def save(self, file_prefix, options=None) -> str:
+    def save(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
         """Writes `file_prefix-N` (N = the incremented save counter) and records it in the
         directory's `checkpoint` state file; returns the path."""
         self.save_counter.assign_add(1)
-        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}",
+                          format=format)
         update_state(os.path.dirname(os.path.abspath(path)), path, None)
         return path
 
-    def read(self, save_path, options=None) -> CheckpointLoadStatus:
-        """Restores a checkpoint (meant for those `write` wrote): values are matched to
-        objects by the saved object graph; values of objects that do not exist yet are
-        restored when they appear."""
-        restoration = Restoration(load_checkpoint(save_path), self)
-        restoration.match(self, 0)
-        return CheckpointLoadStatus(restoration)
+    def read(self, save_path, options=None):
+        """Restores a checkpoint (meant for those `write` wrote), tracegraph's or
+        TensorFlow's: values are matched to objects by the saved object graph; values of
+        objects that do not exist yet are restored when they appear."""
+        return load_checkpoint(save_path).restore(self)
 
     def restore(self, save_path, options=None):
         """`read`, after creating `save_counter` so that a saved counter is restored.

@@ -7,7 +7,9 @@ A format's reader is a `CheckpointReader` subclass registered with
 registers `native_checkpoint.NativeCheckpointReader`; TensorFlow's tensor bundles register
 theirs the same way. The reader has TensorFlow's methods (`get_tensor`, `has_tensor`,
 `get_variable_to_shape_map`, `get_variable_to_dtype_map`, `debug_string`) and, for
-`Checkpoint.restore`, `object_graph()`: the saved objects as `ObjectNode`s (node 0 is the root).
+`Checkpoint.restore`, `object_graph()`: the saved objects as `ObjectNode`s (node 0 is the root)
+that `restore(root)` matches against Python objects (a format may restore its own way, as
+TensorFlow's does for optimizer slots).
 """
 
 from __future__ import annotations
@@ -61,6 +63,14 @@ class CheckpointReader:
         """The saved objects, node 0 the root, for restoring by object (not by key)."""
         raise NotImplementedError
 
+    def restore(self, root):
+        """Restores the checkpoint into the objects under `root` by its object graph (values
+        of objects that do not exist yet wait for them); returns the load status."""
+        from .restore import CheckpointLoadStatus, Restoration
+        restoration = Restoration(self, root)
+        restoration.match(root, 0)
+        return CheckpointLoadStatus(restoration)
+
     def debug_string(self) -> bytes:
         dtypes = self.get_variable_to_dtype_map()
         lines = [f"{k} (DT_{dtypes[k].name.upper()}) {shape}"
@@ -106,6 +116,7 @@ def resolve_prefix(ckpt_dir_or_file) -> str:
 def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
     """`tf.train.load_checkpoint`: a reader of a checkpoint (a prefix, or a directory: its
     latest checkpoint) in any registered format."""
+    from ..tensorflow import tf_checkpoint  # noqa: F401 - registers TensorFlow's reader
     from . import native_checkpoint  # noqa: F401 - registers tracegraph's reader
     prefix = resolve_prefix(ckpt_dir_or_file)
     with open_inside(f"{prefix}.index"):

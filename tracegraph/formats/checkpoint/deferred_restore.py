@@ -18,7 +18,7 @@ import weakref
 
 from ...framework.module import ATTRIBUTE_HOOKS
 
-__all__ = ["defer", "on_attribute_set", "TrackedList"]
+__all__ = ["defer", "on_attribute_set", "attribute_set", "TrackedList"]
 
 _PENDING: dict[int, tuple] = {}   # id(parent) -> (weakref to parent, {name: [(restoration, node)]})
 
@@ -55,30 +55,37 @@ def on_attribute_set(parent, name: str, value) -> None:
         restoration.match(value, node)
 
 
+def attribute_set(parent, name: str, value) -> None:
+    """Tells every format's deferred restorations (the Module attribute hooks) that `parent`'s
+    child `name` is now `value`."""
+    for hook in ATTRIBUTE_HOOKS:
+        hook(parent, name, value)
+
+
 class TrackedList(list):
     """A list whose new items are offered to deferred restorations (by index, as "0", "1", ...),
     as TensorFlow's ListWrapper does for lists assigned to a Checkpoint. It is a `list`."""
 
     def append(self, value):
         list.append(self, value)
-        on_attribute_set(self, str(len(self) - 1), value)
+        attribute_set(self, str(len(self) - 1), value)
 
     def extend(self, values):
         start = len(self)
         list.extend(self, values)
         for i in range(start, len(self)):
-            on_attribute_set(self, str(i), self[i])
+            attribute_set(self, str(i), self[i])
 
     def insert(self, index, value):
         n = len(self)
         i = min(max(index + n if index < 0 else index, 0), n)   # where list.insert puts it
         list.insert(self, index, value)
-        on_attribute_set(self, str(i), value)
+        attribute_set(self, str(i), value)
 
     def __setitem__(self, index, value):
         list.__setitem__(self, index, value)
         if isinstance(index, int):
-            on_attribute_set(self, str(index % len(self)), value)
+            attribute_set(self, str(index % len(self)), value)
 
     def __iadd__(self, values):
         self.extend(values)

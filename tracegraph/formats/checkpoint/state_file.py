@@ -28,6 +28,9 @@ STATE_FILE = "checkpoint"
 
 
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "([^"\\]*)"$')
+# TensorFlow's CheckpointManager also records when each checkpoint was written
+_TIME_LINE = re.compile(r"^(all_model_checkpoint_timestamps|last_preserved_timestamp): "
+                        r"[0-9.eE+-]{1,40}$")
 _CHECKSUM = re.compile(rb"# sha256 ([0-9a-f]{64})\n?")
 MAX_STATE_BYTES = 1 << 20
 
@@ -57,7 +60,7 @@ def read_state(directory: str) -> tuple[str | None, list[str]]:
     text = _verified_text(path, read_bytes(path, directory, MAX_STATE_BYTES))
     latest, all_paths = None, []
     for i, line in enumerate(text.splitlines()):
-        if not line.strip():
+        if not line.strip() or _TIME_LINE.match(line.strip()):
             continue
         m = _STATE_LINE.match(line.strip())
         if m is None or not m.group(2) or os.sep in m.group(2) or m.group(2) in (".", ".."):

@@ -6,6 +6,7 @@
     python -m tracegraph.saved_model run --dir DIR [--tag_set serve]
         [--signature_def NAME] [--inputs 'x=a.npy;y=b.npz[name]'] [--input_exprs 'x=[1.0]']
         [--input x=a.npy] [--outdir DIR [--overwrite]]
+    python -m tracegraph.saved_model ops --dir DIR
 
 `show` without a tag set prints the tag sets (a tracegraph saved model has one, `serve`, as
 `tf.saved_model.save` writes) and then every signature with its inputs and outputs (`--all`:
@@ -14,7 +15,9 @@ signature keys, with `--signature_def` too that signature's inputs and outputs, 
 saved_model_cli does. `run` feeds a signature (`--signature_def`, or tracegraph's
 `--signature`; default `serving_default`) from files and literals (`cli_inputs`: files are
 read with `allow_pickle=False`), prints each output and, with `--outdir`, saves it as
-`KEY.npy`. Errors go to stderr with exit status 1.
+`KEY.npy`. `ops` lists the op types a SavedModel TensorFlow wrote uses (before converting or
+running anything), marking those tracegraph does not implement. Both formats load:
+tracegraph's and TensorFlow's. Errors go to stderr with exit status 1.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 
 import numpy as np
 
+from ...errors import OpError
 from ...shapes import format_shape
 from ..saved_data_error import SavedDataError
 from .cli_inputs import feeds_for, parse_inputs
@@ -61,11 +65,10 @@ def _op_types(loaded) -> set:
     return types_
 
 
-def _show_tagged(loaded, args, out) -> None:
+def _show_tagged(loaded, tags: tuple, args, out) -> None:
     """`show --tag_set ...`: saved_model_cli's views of one MetaGraph."""
-    _check_tag_set(args.tag_set)
     if args.list_ops:
-        print(f"The MetaGraph with tag set {list(TAG_SETS)} contains the following ops: "
+        print(f"The MetaGraph with tag set {list(tags)} contains the following ops: "
               f"{{{', '.join(repr(t) for t in sorted(_op_types(loaded)))}}}", file=out)
     if args.signature_def is None:
         print("The given SavedModel MetaGraphDef contains SignatureDefs with the following "
@@ -77,14 +80,28 @@ def _show_tagged(loaded, args, out) -> None:
     print(f"Method name is: {METHOD_NAME}", file=out)
 
 
-def _check_tag_set(tag_set: str) -> None:
-    tags = sorted(t.strip() for t in tag_set.split(",") if t.strip())
+def _tag_sets(path: str) -> list[tuple]:
+    """The tag sets of the model's MetaGraphs: tracegraph's format has one, `serve` (as
+    `tf.saved_model.save` writes); a SavedModel TensorFlow wrote says."""
+    from ..tensorflow.saved_model_file import is_tensorflow_saved_model
+    if os.path.isfile(os.path.join(path, "saved_model.json")) or \
+            not is_tensorflow_saved_model(path):
+        return [TAG_SETS]
+    from ..tensorflow.model_files import ModelFiles
+    from ..tensorflow.saved_model_file import read_saved_model
+    proto, _ = read_saved_model(ModelFiles(path))
+    return sorted(tuple(sorted(g.meta_info_def.tags)) for g in proto.meta_graphs)
+
+
+def _check_tag_set(tag_set: str, available: list[tuple]) -> tuple:
+    tags = tuple(sorted(t.strip() for t in tag_set.split(",") if t.strip()))
     if not tags:
         raise ValueError("tag_set must contain at least one non-empty item.")
-    if ",".join(tags) not in TAG_SETS:
+    if tags not in available:
         raise RuntimeError(f"MetaGraphDef associated with tag-set {','.join(tags)} could not be "
                            "found in the SavedModel. Please use one of the following tag-sets: "
-                           f"{list(TAG_SETS)}")
+                           f"{[', '.join(t) for t in available]}")
+    return tags
 
 
 def _signature(loaded, name: str):
@@ -106,12 +123,15 @@ def _inputs_outputs(fn, indent: str, out) -> None:
         print(_spec_line(key, spec, indent, "outputs"), file=out)
 
 
+def _show_tag_sets(tag_sets: list[tuple], out) -> None:
+    print("The given SavedModel contains the following tag-sets:", file=out)
+    for tags in tag_sets:
+        print(repr(", ".join(tags)), file=out)
+
+
 def _show(loaded, everything: bool, out) -> None:
     sigs = getattr(loaded, "signatures", {})
-    print("The given SavedModel contains the following tag-sets:", file=out)
-    for tag_set in TAG_SETS:
-        print(repr(tag_set), file=out)
-    print("\nThe given SavedModel has the following signatures:", file=out)
+    print("The given SavedModel has the following signatures:", file=out)
     for name in sorted(sigs):
         print(f"\nsignature_def['{name}']:", file=out)
         _inputs_outputs(sigs[name], "  ", out)
@@ -151,8 +171,6 @@ def _walk(obj, prefix="", seen=None):
 
 
 def _run(loaded, args, out) -> None:
-    if args.tag_set is not None:
-        _check_tag_set(args.tag_set)
     fn = _signature(loaded, args.signature)
     if not (args.inputs or args.input_exprs or args.input) and fn.input_keys:
         raise ValueError("At least one of --inputs, --input_exprs or --input_examples must be "
@@ -194,23 +212,61 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--input", action="append", default=[], metavar="KEY=FILE.npy")
     run.add_argument("--outdir")
     run.add_argument("--overwrite", action="store_true")
+    ops = sub.add_parser("ops", help="list the op types of a TensorFlow SavedModel")
+    ops.add_argument("--dir", required=True)
     return parser
+
+
+def _load(path, tags=None):
+    from ..tensorflow.saved_model_file import is_tensorflow_saved_model
+    if not os.path.isfile(os.path.join(path, "saved_model.json")) and \
+            is_tensorflow_saved_model(path):
+        from ..tensorflow.saved_model_loader import load_tensorflow_saved_model
+        return load_tensorflow_saved_model(path, list(tags) if tags else None)
+    return load(path)
+
+
+def _ops(path: str, out) -> int:
+    """Prints the op types of a TensorFlow SavedModel; 1 if tracegraph lacks some."""
+    from ..tensorflow.saved_model_file import op_types, unsupported_op_types
+    used = op_types(path)
+    missing = unsupported_op_types(path)
+    print(f"The SavedModel's functions use {len(used)} op types:", file=out)
+    for op_type, users in used.items():
+        mark = "   (not in tracegraph: used by " + ", ".join(users[:3]) + \
+            (", ..." if len(users) > 3 else "") + ")" if op_type in missing else ""
+        print(f"  {op_type}{mark}", file=out)
+    if missing:
+        print(f"{len(missing)} op type(s) have no tracegraph implementation: "
+              f"{', '.join(missing)}", file=out)
+        return 1
+    print("tracegraph implements all of them.", file=out)
+    return 0
 
 
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
     args = _parser().parse_args(argv)
     try:
-        loaded = load(args.dir)
-        if args.command == "run":
-            _run(loaded, args, out)
-        elif args.all or args.tag_set is None:
+        if args.command == "ops":
+            return _ops(args.dir, out)
+        if not os.path.isdir(args.dir):
+            raise SavedDataError(args.dir, "", "no such directory (or not a directory)")
+        tag_sets = _tag_sets(args.dir)
+        tags = None if args.tag_set is None else _check_tag_set(args.tag_set, tag_sets)
+        if args.command == "show" and not args.all and tags is None:
             if args.list_ops:
                 print("--list_ops must be paired with a tag-set or with --all.", file=out)
+            _show_tag_sets(tag_sets, out)
+            print(file=out)
+        loaded = _load(args.dir, tags)
+        if args.command == "run":
+            _run(loaded, args, out)
+        elif args.all or tags is None:
             _show(loaded, args.all, out)
         else:
-            _show_tagged(loaded, args, out)
-    except (SavedDataError, ValueError, TypeError, RuntimeError) as e:
+            _show_tagged(loaded, tags, args, out)
+    except (SavedDataError, ValueError, TypeError, RuntimeError, OpError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
