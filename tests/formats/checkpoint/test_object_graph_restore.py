@@ -10,6 +10,9 @@ import pytest
 
 import tracegraph as tf
 
+# TensorFlow's checkpoints install their attribute hook too: list appends must reach both
+from tracegraph.formats.tensorflow import checkpoint_restore  # noqa: F401
+
 
 def _shared(tmp_path):
     """a at listed/0; b at listed/1 and mapped/two (one node, two parents)."""

@@ -23,8 +23,8 @@ __all__ = ["defer", "on_attribute_set", "attribute_set", "TrackedList"]
 _PENDING: dict[int, tuple] = {}   # id(parent) -> (weakref to parent, {name: [(restoration, node)]})
 
 
-def _forget(key: int):
-    return lambda _ref: _PENDING.pop(key, None)
+def _forget(key: int, pending=_PENDING):
+    return lambda _ref: pending.pop(key, None)   # `pending` bound: safe at interpreter exit
 
 
 def defer(parent, name: str, restoration, node: int) -> bool:

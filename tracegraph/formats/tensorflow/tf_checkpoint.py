@@ -23,6 +23,8 @@ from ..checkpoint.checkpoint_reading import CheckpointReader as CheckpointReader
 from ..checkpoint.checkpoint_reading import checkpoint_reader
 from ..checkpoint.state_file import latest_checkpoint
 from ..native.object_graph import children_of
+from ..safe_files import open_inside
+from ..saved_data_error import SavedDataError
 from .format_errors import data_loss
 from .messages import messages
 from .model_files import CheckpointFiles
@@ -42,13 +44,13 @@ def is_tensorflow_checkpoint(prefix) -> bool:
     """Whether `PREFIX.index` is a TensorFlow table (its footer's magic number)."""
     path = f"{os.fspath(prefix)}.index"
     try:
-        with open(path, "rb") as f:
+        with open_inside(path) as f:
             f.seek(0, os.SEEK_END)
             if f.tell() < 8:
                 return False
             f.seek(-8, os.SEEK_END)
             return struct.unpack("<Q", f.read(8))[0] == MAGIC
-    except OSError:
+    except (OSError, SavedDataError):   # missing, or no regular file inside its directory
         return False
 
 
