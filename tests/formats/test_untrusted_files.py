@@ -236,3 +236,16 @@ def test_a_flipped_key_was_a_silently_unrestored_variable(sources, tmp_path):
     with pytest.raises(tf.saved_model.SavedDataError, match="checksum mismatch"):
         tf.train.Checkpoint(model=model).restore(str(directory))
     np.testing.assert_array_equal(model.dense_1.w.numpy(), np.zeros([3, 3]))
+
+
+def test_files_an_older_tracegraph_wrote_name_their_version(sources, tmp_path):
+    """Version 1 manifests and indexes were plain JSON (no checksum of their own)."""
+    model = _copy(sources, "model", tmp_path)
+    (model / "checksum.json").write_text('{"format": "tracegraph.saved_model", "version": 1, '
+                                         '"sha256": {}}')
+    with pytest.raises(tf.saved_model.SavedDataError, match="format version 1 is not supported"):
+        tf.saved_model.load(str(model))
+    ckpt = _copy(sources, "ckpt", tmp_path)
+    (ckpt / "ckpt-1.index").write_text('{"format": "tracegraph.checkpoint", "version": 1}')
+    with pytest.raises(tf.saved_model.SavedDataError, match="format version 1 is not supported"):
+        tf.train.list_variables(str(ckpt))

@@ -30,7 +30,7 @@ from .saved_data_error import SavedDataError
 
 __all__ = ["open_inside", "open_checked", "read_bytes", "read_json", "parse_json",
            "read_sealed_json", "sealed_json_bytes", "write_sealed_json", "file_sha256",
-           "atomic_write", "MAX_JSON_BYTES", "MAX_MANIFEST_BYTES"]
+           "atomic_write", "unsealed_version", "MAX_JSON_BYTES", "MAX_MANIFEST_BYTES"]
 
 MAX_JSON_BYTES = 256 << 20
 MAX_MANIFEST_BYTES = 16 << 20
@@ -149,6 +149,18 @@ def read_sealed_json(path, root=None, limit: int = MAX_MANIFEST_BYTES):
         raise SavedDataError(file, "", "checksum mismatch: the file is corrupted or was "
                              "modified")
     return parse_json(body, file)
+
+
+def unsealed_version(path, root=None, limit: int = MAX_MANIFEST_BYTES):
+    """(format, version) of a plain JSON document where a sealed one was expected (a file an
+    older tracegraph wrote), or None."""
+    try:
+        doc = read_json(path, limit, root)
+    except SavedDataError:
+        return None
+    if isinstance(doc, dict) and isinstance(doc.get("format"), str):
+        return doc["format"], doc.get("version")
+    return None
 
 
 # ---- checksums ----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ...errors import NotFoundError
-from ..safe_files import open_inside
+from ..safe_files import open_inside, unsealed_version
 from ..saved_data_error import SavedDataError
 from .state_file import latest_checkpoint
 
@@ -124,6 +124,10 @@ def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
     for _, recognises, reader in _READERS:
         if recognises(prefix):
             return reader(prefix)
+    older = unsealed_version(f"{prefix}.index")
+    if older is not None and older[0] == "tracegraph.checkpoint":
+        raise SavedDataError(f"{prefix}.index", "version", f"format version {older[1]!r:.20} "
+                             "is not supported (written by an older tracegraph)")
     raise SavedDataError(f"{prefix}.index", "", "not a checkpoint index in a format tracegraph "
                          f"reads ({', '.join(n for n, _, _ in _READERS)})")
 

@@ -21,7 +21,13 @@ from ...framework.variables import ResourceHandle, Variable, variable_name
 from ...ops.convert import to_array
 from ...shapes import TensorSpec, as_shape_tuple, shapes_compatible
 from ..npz_arrays import check_meta, read_npz
-from ..safe_files import MAX_JSON_BYTES, open_checked, parse_json, read_sealed_json
+from ..safe_files import (
+    MAX_JSON_BYTES,
+    open_checked,
+    parse_json,
+    read_sealed_json,
+    unsealed_version,
+)
 from ..saved_data_error import SavedDataError
 from .function_codec import decode_concrete
 from .graph_codec import decode_graph
@@ -79,7 +85,13 @@ def _manifest(export_dir) -> dict:
     path = os.path.join(export_dir, MANIFEST)
     if not os.path.isdir(export_dir):
         raise SavedDataError(export_dir, "", "no such directory (or not a directory)")
-    doc = read_sealed_json(path, export_dir, MAX_MANIFEST_BYTES)
+    try:
+        doc = read_sealed_json(path, export_dir, MAX_MANIFEST_BYTES)
+    except SavedDataError:
+        older = unsealed_version(path, export_dir)
+        if older is None:
+            raise
+        doc = {"format": older[0], "version": older[1], "files": {}}   # refused just below
     dec = Decoder(path)
     dec.obj(doc, "", ("format", "version", "files"))
     if doc["format"] != FORMAT:
