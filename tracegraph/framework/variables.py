@@ -178,8 +178,13 @@ class Variable(TensorOperators, Trackable):
         return EagerTensor(self._handle.value).numpy()
 
     def __array__(self, dtype=None, copy=None):
+        # A copy, as TensorFlow's (its value is read, then converted): an array that shared the
+        # Variable's buffer would let `np.array(v)[0] = 1` write the Variable. Only an explicit
+        # `copy=False` gets the buffer itself.
         v = np.asarray(self._handle.value)
-        return v.astype(dtype) if dtype is not None and v.dtype != dtype else v
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        return v if copy is False else v.copy()
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
