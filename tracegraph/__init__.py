@@ -16,7 +16,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
-from .api import keras, optimizers
+from .api import optimizers
 from .api import onnx, summary
 from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
@@ -34,8 +34,8 @@ from .graph.building import control_dependencies, name_scope
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (
-    constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,
-    shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
+    bitcast, constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank,
+    reshape, shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
 )
 from .library.indexing import (
     argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, scatter_nd,
@@ -67,10 +67,12 @@ from .trace.function import Function, function
 # below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
 # may not import, so both are installed into `trace/hooks.py` here, at import.
 from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.first_call import first_call_report as _first_call_report  # noqa: E402
 from .execute.runner import prepare as _prepare  # noqa: E402
 from .trace import hooks as _trace_hooks  # noqa: E402
 
-_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
+_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing,
+                     first_call_report=_first_call_report)
 
 # tf.types.experimental: the trace-type protocol and the types of traced functions.
 from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
@@ -101,15 +103,17 @@ def executing_eagerly() -> bool:
     return current_context().executing_eagerly
 
 
-def is_tensor(x) -> bool:
-    return isinstance(x, (Tensor, Variable))
+from .framework.core_types import is_tensor  # noqa: E402
+from .framework.indexed_slices import IndexedSlices  # noqa: E402
+from .framework.variable_enums import VariableAggregation, VariableSynchronization  # noqa: E402
 
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test
 from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
-from .framework.gradients import custom_gradient, gradients
-from .framework.tape import GradientTape, UnconnectedGradients
+from . import autodiff as _autodiff  # registers the gradient rules  # noqa: F401
+from .autodiff.gradients import custom_gradient, gradients
+from .autodiff.tape import GradientTape, UnconnectedGradients
 # tf.saved_model and tf.train: tracegraph's own safe formats (formats/native, formats/checkpoint).
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
@@ -123,18 +127,19 @@ from . import distribute  # noqa: E402
 from . import data  # noqa: E402
 from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
-experimental = _types.SimpleNamespace(Optional=data.Optional)
+# ---- round 3: what Keras 3 needs of TensorFlow (issue 22) ----
+from .api import experimental  # noqa: E402
+from .api import internal as __internal__  # noqa: E402
+from .shapes import TypeSpec  # noqa: E402
+from . import compat  # noqa: E402
+from .api import version  # noqa: E402
 
-# tf.compat (issue 24): v1 is TF1's API (graphs, sessions, placeholders, variable scopes...) on
-# tracegraph's graphs and executors; v2 is the TF2 API, tracegraph itself.
-import sys as _sys  # noqa: E402
-
-from .api import compat_v1 as _compat_v1  # noqa: E402
+# tf.compat.v1 (issue 24) is TF1's API (graphs, sessions, placeholders, variable scopes...) on
+# tracegraph's graphs and executors; tf.compat.v2 is tracegraph itself.
 from .framework import graph_variables as _graph_variables  # noqa: E402
 from .tf1 import group  # noqa: E402
 from .tf1 import session as _session  # noqa: E402
 
-compat = _types.SimpleNamespace(v1=_compat_v1, v2=_sys.modules[__name__])
 # Wiring: a TF1 graph's Variable evaluates itself in a Session (the layer above it).
 _graph_variables.SESSION_HOOKS.update(run=_session.run_in_session, load=_session.load_in_session)
 
@@ -145,3 +150,19 @@ profiler = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
     start=_profiler.start, stop=_profiler.stop, Profile=_profiler.Profile,
     Trace=_profiler.Trace, ProfilerOptions=_profiler.ProfilerOptions,
     warmup=_profiler.warmup))
+
+
+def inside_function() -> bool:
+    """Whether the code is building a graph (tracing a tf.function), not running eagerly."""
+    from .ops.registry import current_context
+    return getattr(current_context(), "graph", None) is not None
+
+
+def __getattr__(name):
+    # `tf.keras` is looked up lazily: with the `keras` extra it is real Keras 3 (the bridge,
+    # tracegraph/keras, binds the name `tensorflow` then, and only then); without it,
+    # tracegraph's optimizers-only module, which names the extra for the rest.
+    if name == "keras":
+        from .keras_switch import keras_module
+        return keras_module()
+    raise AttributeError(f"module 'tracegraph' has no attribute {name!r}")

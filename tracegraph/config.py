@@ -14,7 +14,7 @@ import random as _random
 import threading as _threading
 import types as _types
 
-from . import blas
+from . import thread_budget
 
 __all__ = [
     "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
@@ -158,6 +158,7 @@ def get_inter_op_parallelism_threads() -> int:
 
 def set_inter_op_parallelism_threads(num_threads) -> None:
     _set_threads("inter", "Inter op", num_threads)
+    thread_budget.set_inter_op_size(_thread_counts["inter"])
 
 
 def get_intra_op_parallelism_threads() -> int:
@@ -166,11 +167,38 @@ def get_intra_op_parallelism_threads() -> int:
 
 
 def set_intra_op_parallelism_threads(num_threads) -> None:
-    """Threads inside one op: NumPy's OpenBLAS matmuls and the jit executor's parallel
-    kernels use at most this many (0: all cores)."""
+    """Threads inside one op: BLAS products (NumPy's OpenBLAS) and the jit executor's
+    parallel kernels use at most this many (0: all cores); `thread_budget` decides per op."""
     _set_threads("intra", "Intra op", num_threads)
-    blas.set_threads(_thread_counts["intra"])
+    thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
+
+_op_determinism = False
+
+
+def enable_op_determinism() -> None:
+    """`tf.config.experimental.enable_op_determinism`: ops give the same bits run to run. In
+    tracegraph only thread counts could vary (a BLAS product's sums are blocked by thread, and
+    `thread_budget` follows the machine's load): they then follow op sizes and
+    tf.config.threading alone."""
+    global _op_determinism
+    _op_determinism = True
+    thread_budget.set_deterministic(True)
+
+
+def disable_op_determinism() -> None:
+    """TensorFlow's internal switch back (`tensorflow.python.framework.config`)."""
+    global _op_determinism
+    _op_determinism = False
+    thread_budget.set_deterministic(False)
+
+
+def is_op_determinism_enabled() -> bool:
+    """Whether `enable_op_determinism` is in force (Keras turns jit_compile off under it)."""
+    return _op_determinism
+
+
+experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
 
 threading = _types.SimpleNamespace(
     get_inter_op_parallelism_threads=get_inter_op_parallelism_threads,

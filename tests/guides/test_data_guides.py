@@ -26,6 +26,7 @@ def _normalized(text: str) -> list[str]:
 
 @pytest.mark.parametrize("guide", [
     "data",
+    "tfrecord",   # tutorials/load_data/tfrecord: tf.train.Example, TFRecord files, parsing
     pytest.param("data_performance", marks=pytest.mark.slow),   # 25 s of sleeps
 ])
 def test_data_guide_prints_what_tensorflow_prints(guide):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from .. import dtypes as _d
 from .choosing import choose_from_datasets, sample_from_datasets
 from .choosing import rejection_resample as _rejection_resample
+from .csv_dataset import CsvDatasetV2 as CsvDataset
+from .csv_dataset import make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
 from .optional import Optional
 from .options import (
@@ -18,6 +20,7 @@ from .options import (
 )
 from .storage import load as _load
 from .storage import save as _save
+from .tfrecord import DatasetTFRecordWriter as TFRecordWriter
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "cardinality",
            "assert_cardinality", "sample_from_datasets", "choose_from_datasets",
@@ -26,7 +29,8 @@ __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter",
            "shuffle_and_repeat", "unbatch", "unique", "take_while", "dense_to_ragged_batch",
            "Optional", "AutoShardPolicy", "AutotuneOptions", "DistributeOptions",
            "ExternalStatePolicy", "OptimizationOptions", "ThreadingOptions", "save", "load",
-           "copy_to_device", "prefetch_to_device"]
+           "copy_to_device", "prefetch_to_device", "CsvDataset", "make_csv_dataset",
+           "TFRecordWriter"]
 
 
 def Counter(start=0, step=1, dtype=_d.int64, name=None):  # noqa: N802 - TensorFlow's name

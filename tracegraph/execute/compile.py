@@ -22,8 +22,8 @@ from .interpreter import Interpreter
 from .parallel import ParallelFunction, split_for_threads
 from .plan import make_plan
 
-__all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS",
-           "set_compile_hook"]
+__all__ = ["compile_graph", "compile_subgraph", "compiled_subgraph", "forget_compiled_subgraphs",
+           "EXECUTORS", "set_compile_hook"]
 
 EXECUTORS = ("codegen", "interpreter", "jit", "parallel")
 
@@ -118,6 +118,11 @@ def compile_subgraph(graph: Graph, executor: str):
             fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn
     return fn
+
+
+def compiled_subgraph(graph: Graph, executor: str):
+    """`graph`'s untimed callable if `compile_subgraph` made it (and it is alive), else None."""
+    return _SUBGRAPHS.get((id(graph), executor, None))
 
 
 def forget_compiled_subgraphs(graph: Graph) -> None:

@@ -23,6 +23,11 @@ from ..ops.registry import (
 )
 from ..shapes import TensorShape, format_shape, shapes_compatible
 from .contexts import init_scope_context
+from .variable_enums import (
+    VariableSynchronization,
+    validate_aggregation,
+    validate_synchronization,
+)
 from .variables import Variable, variable_name
 
 __all__ = ["GraphVariable", "SESSION_HOOKS", "GLOBAL_VARIABLES", "LOCAL_VARIABLES",
@@ -53,6 +58,10 @@ class GraphVariable(Variable):
         if initial_value is None:
             raise ValueError("The `initial_value` arg (None) must be specified.")
         on_create = getattr(current_context(), "on_variable_created", None)
+        self._synchronization = validate_synchronization(synchronization, name)
+        self._aggregation = validate_aggregation(aggregation, name)
+        if trainable is None:  # TF: ON_READ variables (metrics' state) are not trained
+            trainable = self._synchronization is not VariableSynchronization.ON_READ
         ctx = init_scope_context()   # lifted out of any function being traced, as in TF
         with context_scope(ctx):
             self._build(ctx.graph, initial_value, trainable, validate_shape, name, dtype,
@@ -94,7 +103,7 @@ class GraphVariable(Variable):
                                            {"dtype": value.dtype})
         self._handle = handle
         self._name = variable_name(handle_name)
-        self._trainable = True if trainable is None else bool(trainable)
+        self._trainable = bool(trainable)
         self._initial_value = value
         if collections is None:
             collections = [GLOBAL_VARIABLES]

@@ -16,6 +16,7 @@ from ..ops import math as m
 from ..ops.registry import NO_ATTRS, _state
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
+from . import core_types
 from .contexts import init_scope_context
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text",
@@ -39,7 +40,7 @@ def compares_values() -> bool:
     return _state.current.executing_eagerly or init_scope_context().executing_eagerly
 
 
-class TensorOperators:
+class TensorOperators(core_types.Tensor):
     """Python operators for tensors and Variables, each one op record (like `tf.Tensor`'s)."""
 
     __slots__ = ()
@@ -184,9 +185,10 @@ class TensorOperators:
 
 
 class Tensor(TensorOperators):
-    """A multi-dimensional array of one dtype: an eager value or a symbolic graph edge."""
+    """A multi-dimensional array of one dtype: an eager value or a symbolic graph edge. As
+    TensorFlow's, it takes attributes (`t._keras_mask = m`)."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "__dict__")
 
     @property
     def dtype(self) -> d.DType:  # pragma: no cover - subclasses define it

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..shapes import TensorType
-from .registry import ALL_TYPES, REQUIRED, TypeAttr, defgrad, defop
+from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
 __all__ = ["HandleDescriptor", "var_handle_op", "var_is_initialized_op",
            "placeholder_with_default_op"]
@@ -70,8 +70,3 @@ placeholder_with_default_op = defop(
     "placeholder_with_default", "PlaceholderWithDefault", inputs=("input: dtype",),
     attrs={"dtype": TypeAttr(ALL_TYPES), "shape": None},
     infer=infer_placeholder_with_default, kernel=kernel_placeholder_with_default)
-
-
-@defgrad(placeholder_with_default_op)
-def _placeholder_with_default_grad(op, grad):
-    return grad   # to the default value, as TensorFlow's rule

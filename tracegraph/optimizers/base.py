@@ -186,6 +186,7 @@ class Optimizer:
         """Creates the slots for `var_list` (subclasses call this first, then add theirs)."""
         for i, var in enumerate(var_list):
             self._slots_of[id(var)] = i
+        self._built_with = list(var_list)  # keeps the ids above theirs (TF keeps the list too)
         self.built = True
 
     def _slot_index(self, variable) -> int:
@@ -257,7 +258,7 @@ class Optimizer:
     def minimize(self, loss, var_list, tape=None):
         """Computes the gradients of `loss` (a tensor recorded on `tape`, or a callable) with
         respect to `var_list` and applies them."""
-        from ..framework.tape import GradientTape  # tf.GradientTape (the autodiff layer)
+        from ..autodiff.tape import GradientTape  # tf.GradientTape (the autodiff layer)
 
         if callable(var_list):
             var_list = var_list()

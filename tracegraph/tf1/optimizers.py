@@ -16,7 +16,7 @@ import contextlib
 
 import numpy as np
 
-from ..framework.tape import GradientTape
+from ..autodiff.tape import GradientTape
 from ..framework.variables import Variable
 from ..library.array import zeros_like
 from ..library.math import sqrt
@@ -61,7 +61,7 @@ class Optimizer:
         if _graph() is None:
             raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
                                "function when eager execution is enabled.")
-        from ..framework.gradients import gradients
+        from ..autodiff.gradients import gradients
         if var_list is None:
             var_list = trainable_variables()
         if not var_list:
