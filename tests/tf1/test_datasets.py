@@ -1,5 +1,7 @@
 """TF1's dataset iterators run by a Session (TF 2.21's values and errors)."""
 
+import sys
+
 import pytest
 
 import tracegraph as tf
@@ -46,3 +48,27 @@ def test_eager_iterators_are_refused_or_python():
     with pytest.raises(RuntimeError, match="not supported in eager mode"):
         ds.make_initializable_iterator()
     assert [int(x) for x in ds.make_one_shot_iterator()] == [0, 1, 2]
+
+
+def test_the_dataset_methods_warn_once_as_tensorflow(capsys, monkeypatch):
+    """TF 2.21 logs its deprecation notice for `DatasetV1.make_*_iterator` (the methods, not
+    `tf.compat.v1.data`'s functions) once per method, naming the caller's line."""
+    from tracegraph.tf1 import datasets
+    monkeypatch.setattr(datasets, "_WARNED", set())
+    with tf.Graph().as_default():
+        ds = v1.data.Dataset.range(3)
+        v1.data.make_one_shot_iterator(ds)
+        v1.data.make_initializable_iterator(ds)
+        assert capsys.readouterr().err == ""
+        ds.make_one_shot_iterator()
+        ds.make_one_shot_iterator()
+        line = sys._getframe().f_lineno + 1
+        ds.make_initializable_iterator()
+    err = capsys.readouterr().err.splitlines()
+    assert [e.split(": ", 1)[1] for e in err if e.startswith("WARNING:tensorflow:From")] == [
+        "DatasetV1.make_one_shot_iterator (from tensorflow.python.data.ops.dataset_ops) is "
+        "deprecated and will be removed in a future version.",
+        "DatasetV1.make_initializable_iterator (from tensorflow.python.data.ops.dataset_ops) is "
+        "deprecated and will be removed in a future version."]
+    assert f"test_datasets.py:{line}:" in err[3]
+    assert "you can use `tf.compat.v1.data.make_initializable_iterator(dataset)`" in err[5]
