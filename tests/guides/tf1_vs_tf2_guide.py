@@ -3,9 +3,7 @@ import tensorflow as tf
 # its code cells, and the code blocks of its text that run as written (Pattern 1's examples,
 # TF1 graphs and sessions included). Bare expressions a notebook displays are printed; the
 # Session examples print what they fetch. Adapted: an error raised while tracing prints its
-# last line (TensorFlow frames it with the user's file and line, "in user code:"); Example 3's
-# two tf.function versions return a tf.data iterator from a tf.function, which tracegraph's
-# traced functions do not return yet (composite outputs), and are left out.
+# last line (TensorFlow frames it with the user's file and line, "in user code:").
 
 
 # ---- Pattern 1, Example 1: Variable creation
@@ -140,6 +138,40 @@ with tf.Graph().as_default():
     sess.run(it.initializer)
     for _ in range(3):
       print(sess.run(it.get_next())) # prints 1, 2, 3
+
+class Model(tf.Module):
+  def __init__(self):
+    self.datasets = {}
+    self.iterators = {}
+
+  @tf.function
+  def __call__(self, key):
+    if key not in self.datasets:
+      self.datasets[key] = tf.data.Dataset.from_tensor_slices([1, 2, 3])
+      self.iterators[key] = iter(self.datasets[key])
+    return self.iterators[key]
+
+m = Model()
+for _ in range(3):
+  print(next(m('a'))) # prints 1, 1, 1
+
+class Model(tf.Module):
+  def __init__(self):
+    self.datasets = {}
+    self.iterators = {}
+
+  @tf.function
+  def __call__(self, key):
+    if key not in self.datasets:
+      # Lifts ops out of function-building graphs
+      with tf.init_scope():
+        self.datasets[key] = tf.data.Dataset.from_tensor_slices([1, 2, 3])
+        self.iterators[key] = iter(self.datasets[key])
+    return self.iterators[key]
+
+m = Model()
+for _ in range(3):
+  print(next(m('a'))) # prints 1, 2, 3
 
 # ---- TensorShape API behavior changes
 # Create a shape and choose an index

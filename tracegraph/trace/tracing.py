@@ -23,6 +23,7 @@ from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorShape, TensorType, format_shape
+from .composite_outputs import as_composite_output, is_composite
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
 from .trace_type import has_trace_type, placeholder_of, trace_type_of
@@ -128,8 +129,15 @@ def _spec_structure(canonical: list) -> list:
 
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
-    tensors, as TensorFlow does); None stays None; other objects are an error."""
+    tensors, as TensorFlow does); None stays None; a composite (an iterator, a dataset) is
+    its tensors (composite_outputs.py); other objects are an error."""
     leaves = flatten(result)
+    if any(is_composite(leaf) for leaf in leaves):
+        def convert(value):
+            return ctx.convert(value, None, None, None)
+        result = pack_sequence_as(result, [as_composite_output(leaf, convert)
+                                           if is_composite(leaf) else leaf for leaf in leaves])
+        leaves = flatten(result)
     out = []
     for leaf in leaves:
         if leaf is None:
