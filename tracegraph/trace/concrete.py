@@ -26,7 +26,6 @@ from ..nest import flatten, pack_sequence_as
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from . import hooks
-from .composite_outputs import has_composites, rebuild_composites
 from .binding import (
     SPECS,
     carried_tensor,
@@ -39,6 +38,7 @@ from .binding import (
     spec_text,
     traced_value,
 )
+from .composite_outputs import has_composites, rebuild_composites
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
 
