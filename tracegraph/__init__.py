@@ -134,6 +134,11 @@ from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402
 from .api import version  # noqa: E402
 
+import sys as _sys  # noqa: E402
+
+# `import tensorflow.compat.v2 as tf` (TF-Hub's and TFDS's idiom): v2 is this package itself.
+_sys.modules[f"{__name__}.compat.v2"] = _sys.modules[__name__]
+
 # tf.compat.v1 (issue 24) is TF1's API (graphs, sessions, placeholders, variable scopes...) on
 # tracegraph's graphs and executors; tf.compat.v2 is tracegraph itself.
 from .framework import graph_variables as _graph_variables  # noqa: E402
