@@ -41,6 +41,7 @@ class Recorder:
         self.epoch_ns = time.time_ns()
         self.stop_ns: int | None = None
         self.threads: list[tuple[int, str, list]] = []   # (native id, name, events)
+        self.traced: set[str] = set()   # functions traced meanwhile, not called since
         self._local = _Thread()
         self._lock = threading.Lock()
 
@@ -63,6 +64,13 @@ class Recorder:
     def event(self, name: str, start: int, end: int, display: str = "",
               stats: dict | None = None) -> None:
         self.events().append(((name, display, stats or {}), start, end))
+
+    def function_call_mode(self, name: str, xla: bool) -> str:
+        """TensorFlow's `tf_function_call` stat of a call of function `name`: whether the call
+        traced it ("traced-nonXla") or ran an existing trace ("notTraced-nonXla")."""
+        traced = name in self.traced
+        self.traced.discard(name)
+        return f"{'traced' if traced else 'notTraced'}-{'xla' if xla else 'nonXla'}"
 
     def stop(self) -> None:
         self.stop_ns = now()

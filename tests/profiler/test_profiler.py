@@ -87,7 +87,12 @@ def test_eager_and_graph_ops_with_their_times_and_lines(tmp_path):
         assert ops[0][2] == kind and ops[0][4]["source_info"] == graph_line
         assert all(op[3] > 0 for op in ops)
     calls = [e for e in events if e[1] == "f"]
-    assert len(calls) == 2
+    assert [c[4]["tf_function_call"] for c in calls] == ["notTraced-nonXla"] * 2
+    # as TensorFlow's: each eager op inside an "EagerExecute" naming it
+    wrappers = [e for e in events if e[1] == "EagerExecute"]
+    assert [w[4] for w in wrappers if w[4]["eager_op"] == "MatMul"] == \
+        [{"eager_op": "MatMul", "is_func": 0}] * 2
+    assert all(w[3] >= op[3] for w, op in zip(wrappers, eager))
     env = next(p for p in space.planes if p.name == "Task Environment")
     names = {k: v.name for k, v in env.stat_metadata.items()}
     times = {names[s.metadata_id]: s.uint64_value for s in env.stats}
@@ -138,9 +143,14 @@ def test_interpreter_and_session_runs_are_profiled(tmp_path):
     with tf.profiler.experimental.Profile(str(tmp_path)):
         h(tf.constant([4.0]))
         sess.run(q, {p: [0.0, 1.0]})
-    names = {e[1] for e in _events(_space(tmp_path)[1])}
+    events = _events(_space(tmp_path)[1])
+    names = {e[1] for e in events}
     assert {"Sqrt:Sqrt", "mul:Mul", "Exp:Exp"} <= names
     assert any(n.startswith("session_run_") for n in names)
+    # h traced inside the profile: its tracing is an event, its first call says so (TF's)
+    assert "tf.function-graph_building" in names
+    assert [e[4] for e in events if e[1] == "<lambda>"] == [
+        {"tf_function_call": "traced-nonXla"}]
 
 
 def test_errors_and_trace_outside_a_profile(tmp_path):
@@ -171,10 +181,12 @@ from xprof.convert import raw_to_tool_data as r
 files = glob.glob(sys.argv[1] + "/plugins/profile/*/*.xplane.pb")
 data, _ = r.xspace_to_tool_data(files, "framework_op_stats", {})
 rows = json.loads(data)[0]["rows"]
-print(json.dumps({row["c"][3]["v"]: row["c"][4]["v"] for row in rows}))
+print(json.dumps({row["c"][3]["v"]: [row["c"][4]["v"], row["c"][-1]["v"]] for row in rows}))
 data, _ = r.xspace_to_tool_data(files, "trace_viewer", {})
 events = [e for e in json.loads(data)["traceEvents"] if e.get("ph") == "X"]
-print(json.dumps(sorted({e["args"].get("long_name", e["name"]) for e in events})))
+args = [e.get("args", {}) for e in events]
+print(json.dumps({a.get("long_name", e["name"]): a.get("tf_function_call")
+                  for e, a in zip(events, args)}))
 """
 
 
@@ -202,9 +214,13 @@ def test_tensorboards_profile_plugin_reads_it(tmp_path):
     with tf.profiler.experimental.Profile(str(tmp_path)):
         for _ in range(3):
             f(x)
+            x + 1.0
     done = subprocess.run([python, "-c", XPROF_CHECK, str(tmp_path)], capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     stats, names = (json.loads(line) for line in done.stdout.splitlines())
-    assert stats["MatMul"] == 3 and stats["sub"] == 3 and stats["Relu"] == 3
-    assert {"MatMul:MatMul", "sub:Sub", "Relu:Relu", "f"} <= set(names)
+    assert stats["MatMul"] == stats["sub"] == stats["Relu"] == [3, "Function"]
+    assert stats["AddV2"] == [3, "Eager"]   # the eager op, as XProf tells them apart
+    assert {"MatMul:MatMul", "sub:Sub", "Relu:Relu", "AddV2:AddV2", "EagerExecute",
+            "tf.function-graph_building"} <= set(names)
+    assert names["f"] == "notTraced-nonXla"

@@ -81,7 +81,7 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
         fn = _compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs, constants,
                                                            other, name), executor)
     if profiling.recorder is not None:
-        fn = _TimedCall(fn, profiling.recorder, name)
+        fn = _TimedCall(fn, profiling.recorder, name, executor == "jit")
     return fn
 
 
@@ -89,8 +89,8 @@ class _TimedCall:
     """A compiled graph whose calls are events of the profile being taken (the function's
     name), around the events of its ops."""
 
-    def __init__(self, fn, recorder, name: str):
-        self.fn, self.recorder, self.name = fn, recorder, name
+    def __init__(self, fn, recorder, name: str, xla: bool):
+        self.fn, self.recorder, self.name, self.xla = fn, recorder, name, xla
         self.source = getattr(fn, "source", None)
 
     def __call__(self, *values):
@@ -98,8 +98,9 @@ class _TimedCall:
         try:
             return self.fn(*values)
         finally:
+            mode = self.recorder.function_call_mode(self.name, self.xla)
             self.recorder.event(self.name, start, profiling.now(),
-                                stats={"tf_function_call": "traced"})
+                                stats={"tf_function_call": mode})
 
 
 def compile_subgraph(graph: Graph, executor: str):

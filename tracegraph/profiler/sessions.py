@@ -109,6 +109,7 @@ def _time_eager_ops(recorder) -> None:
     base = own if own is not None else types.MethodType(EagerContext.apply, EAGER)
 
     def timed_apply(op, inputs, attrs, name):
+        outer = profiling.now()
         start = profiling.now()
         try:
             return base(op, inputs, attrs, name)
@@ -118,6 +119,11 @@ def _time_eager_ops(recorder) -> None:
             stats = {"is_eager": 1}
             if where is not None:
                 stats["source_info"] = str(where)
+            # As TensorFlow's: the op's event inside its "EagerExecute" (which names the op),
+            # inside which XProf counts the op as eager.
+            recorder.event("EagerExecute", outer, profiling.now(), "",
+                           {"eager_op": op.tf_type, "is_func": 0})
+            recorder.event("EagerKernelExecute", start, end)
             recorder.event(f"{op.tf_type}:{op.tf_type}", start, end, op.tf_type, stats)
     EAGER.apply = timed_apply
 

@@ -19,6 +19,7 @@ import types
 import weakref
 
 from .. import config as _config
+from .. import profiling
 from ..framework.contexts import init_scope_context
 from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
@@ -241,6 +242,8 @@ class Function(PolymorphicFunction):
             created.append(variable)
 
         converting = self._autograph and hooks.autograph is not None and self._converted is None
+        recorder = profiling.recorder   # a profile being taken: the trace is an event of it
+        building = profiling.now() if recorder is not None else 0
         start = time.perf_counter()
         traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
         converted = time.perf_counter()
@@ -264,6 +267,9 @@ class Function(PolymorphicFunction):
             cf.first_call_times["trace detail"] = "traced twice: the first trace made Variables"
         self._tracing_count += 1
         self._variables_frozen = True
+        if recorder is not None:
+            recorder.event("tf.function-graph_building", building, profiling.now())
+            recorder.traced.add(self._name)
         return cf
 
     def _traced_callable(self):
