@@ -92,8 +92,9 @@ def test_enable_eager_execution_at_startup_and_v1_behaviors():
 def test_compat_modules_import_as_tensorflow_s():
     """`import tensorflow.compat.v1 as tf` and `import tensorflow.compat.v2 as tf` both work:
     v1 holds TF1's API and every TF2 name, v2 is the package itself."""
-    import tracegraph.compat.v1 as tf_v1
-    import tracegraph.compat.v2 as tf_v2
+    import importlib
+    tf_v1 = importlib.import_module("tracegraph.compat.v1")
+    tf_v2 = importlib.import_module("tracegraph.compat.v2")
     assert tf_v2 is tf and tf.compat.v2 is tf and tf_v1 is tf.compat.v1
     assert tf_v1.constant is tf.constant and tf_v1.Session is tf.compat.v1.Session
     assert not hasattr(tf, "Session") and not hasattr(tf, "placeholder")
