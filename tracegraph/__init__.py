@@ -30,7 +30,8 @@ from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
-from .graph.building import control_dependencies, name_scope
+from .framework.name_scopes import name_scope
+from .graph.building import control_dependencies
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (

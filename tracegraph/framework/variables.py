@@ -19,6 +19,7 @@ from .. import dtypes as d
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
+from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 
 __all__ = ["Variable", "ResourceHandle"]
@@ -70,7 +71,7 @@ class Variable(TensorOperators):
         else:
             shape = value.shape if validate_shape else None
         base = name if name is not None else "Variable"
-        self._name = base if base.endswith(":0") else f"{base}:0"
+        self._name = base if base.endswith(":0") else f"{current_name_scope()}{base}:0"
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._trainable = True if trainable is None else bool(trainable)
         self._handle.owner = weakref.ref(self)

@@ -283,12 +283,6 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
 
 
 
-def name_scope(name: str):
-    """`tf.name_scope`: ops created inside a graph get `name/` prefixed (eagerly: nothing)."""
-    graph = getattr(current_context(), "graph", None)
-    return graph.name_scope(name) if graph is not None else contextlib.nullcontext(name)
-
-
 def control_dependencies(control_inputs):
     """`tf.control_dependencies`: ops created inside a graph run after `control_inputs`
     (eagerly, everything already runs in order: nothing to do)."""

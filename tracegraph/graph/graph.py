@@ -184,12 +184,23 @@ class Graph:
             return ""
         return name[len(scope):] if name.startswith(scope) else name
 
+    def current_name_scope(self) -> str:
+        """The scope ops created now go under ("" or ending in "/")."""
+        return self._scope
+
+    def get_name_scope(self) -> str:
+        """TensorFlow's spelling: the current scope without its trailing "/"."""
+        return self._scope[:-1]
+
     @contextlib.contextmanager
     def name_scope(self, name: str):
-        """Ops created inside get `name/` prefixed to their names."""
+        """Ops created inside get `name/` prefixed to their names (made unique in the current
+        scope); a name ending in "/" re-enters that exact scope, "" goes back to the top."""
         old = self._scope
-        scope = self.unique_name(name.rstrip("/")) if name else ""
-        self._scope = f"{scope}/" if scope else ""
+        if not name or name.endswith("/"):
+            self._scope = name or ""
+        else:
+            self._scope = f"{self.unique_name(name)}/"
         try:
             yield self._scope
         finally:
