@@ -68,15 +68,22 @@ def test_structures_variables_captures_and_var_args_print_as_tensorflow():
     assert str(cf).splitlines()[1:4] == [
         f"  args_0 (POSITIONAL_ONLY): {F32.format('()')}", "  args_1 (POSITIONAL_ONLY): Literal[2]",
         f"  k (KEYWORD_ONLY): {F32.format('()')}"]
-    v = tf.Variable(2.0)
+    v, u = tf.Variable(2.0), tf.Variable(3.0)
     c = tf.constant([1.0, 2.0])
-    cf = tf.function(lambda x, w: x * v + c + w).get_concrete_function(tf.TensorSpec([2]), v)
+    cf = tf.function(lambda x, w: x * u + c + w).get_concrete_function(tf.TensorSpec([2]), v)
     text = str(cf).splitlines()
     assert text[2] == ("  w (POSITIONAL_OR_KEYWORD): VariableSpec(shape=(), dtype=tf.float32, "
                        "trainable=True, alias_id=0)")
     captures = text[text.index("Captures:") + 1:]
     assert [re.sub(r"^  \d+: ", "", line) for line in captures] == [
         "TensorSpec(shape=(), dtype=tf.resource, name=None)", F32.format("(2,)")]
+    # the Variable read from the closure is the argument itself: read through the argument,
+    # not captured (TF 2.21 lists only `c`, and a call with `u` reads `u` for both)
+    cf = tf.function(lambda x, w: x * v + c + w).get_concrete_function(tf.TensorSpec([2]), v)
+    text = str(cf).splitlines()
+    assert [re.sub(r"^  \d+: ", "", line) for line in text[text.index("Captures:") + 1:]] == \
+        [F32.format("(2,)")]
+    assert cf(tf.constant([1.0, 1.0]), u).numpy().tolist() == [7.0, 8.0]
     none = tf.function(lambda a: None).get_concrete_function(tf.TensorSpec([]))
     assert "Output Type:\n  Literal[None]" in str(none)
 

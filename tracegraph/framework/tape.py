@@ -71,10 +71,10 @@ class _Recording:
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:
-                if id(x) in tracked or isinstance(x, Variable):
+                if id(x) in tracked or isinstance(x, Variable) or _is_resource(x):
                     break
             elif isinstance(x, (list, tuple)) and any(
-                    id(v) in tracked or isinstance(v, Variable) for v in x):
+                    id(v) in tracked or isinstance(v, Variable) or _is_resource(v) for v in x):
                 break
         else:
             return self.inner.apply(op, inputs, attrs, name)
@@ -88,6 +88,12 @@ class _Recording:
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
         return self.inner.convert(value, dtype, dtype_hint, name)
+
+
+def _is_resource(x) -> bool:
+    """A graph edge carrying a Variable's handle (a capture or an argument placeholder): the
+    tape decides whether it stands for a watched Variable."""
+    return isinstance(x, Tensor) and x.dtype is d.resource
 
 
 def active_tapes(ctx=None) -> list:
@@ -366,7 +372,8 @@ def _captured(x):
     """The outside value a graph's capture placeholder stands for (itself if none)."""
     graph = getattr(x, "graph", None)
     while graph is not None:
-        for external, placeholder in getattr(graph, "captures", {}).values():
+        for external, placeholder in (*getattr(graph, "captures", {}).values(),
+                                      *getattr(graph, "variable_arguments", {}).values()):
             if placeholder is x:
                 if not isinstance(external, Tensor):
                     return external

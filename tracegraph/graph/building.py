@@ -55,7 +55,7 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         raise ValueError(f"Tensor {getattr(value, 'name', value)} must be from the same graph "
                          f"as the op that uses it (graph {graph.name!r}).")
     key = id(value)
-    found = graph.captures.get(key)
+    found = graph.captures.get(key) or graph.variable_arguments.get(key)
     if found is not None:
         return found[1]
     if isinstance(value, SymbolicTensor):
