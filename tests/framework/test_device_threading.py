@@ -47,7 +47,7 @@ SPELLINGS = [("cpu", "/device:CPU:*"), ("CPU", "/device:CPU:*"), ("GPU", "/devic
 
 
 def test_device_names_are_accepted_in_tensorflows_spellings():
-    for name, recorded in SPELLINGS:
+    for name, _ in SPELLINGS:
         if "/job:w" not in name:   # eagerly TF knows only this machine's job
             with tf.device(name):
                 assert (tf.constant(1.0) + 1).device == CPU
