@@ -20,11 +20,13 @@ __all__ = ["leaves_by_path", "missing", "check_value", "is_python", "traced_valu
            "same_python_value", "spec_text", "SPECS", "DeletedInstance"]
 
 
-def leaves_by_path(canonical) -> dict:
+def leaves_by_path(canonical, leaf_paths=frozenset()) -> dict:
+    """{path: leaf} of canonical arguments; a value at one of `leaf_paths` is a leaf whatever
+    it holds (a Python list given for a tensor parameter)."""
     out = {}
 
     def walk(value, path):
-        if is_nested(value) and not has_trace_type(value):
+        if path not in leaf_paths and is_nested(value) and not has_trace_type(value):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")

@@ -13,11 +13,12 @@ import numpy as np
 
 from .. import config
 from ..framework.eager import wrap
-from ..framework.tensor import EagerTensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
+from ..ops.registry import convert_to_tensor
 from ..shapes import TensorSpec
 from . import hooks
 from .binding import (
@@ -292,8 +293,13 @@ class ConcreteFunction:
 
 
 class AtomicFunction:
-    """A ConcreteFunction's graph called with flat inputs: the tensor arguments in order, then
-    nothing else (captures are bound). `name` is TensorFlow's `__inference_<name>_<n>`."""
+    """A ConcreteFunction's graph as TensorFlow's `inference_fn`: called with the concrete
+    function's parameters (every one required, as its `function_type` lists them) it returns
+    the structured output; `call_flat` takes the flat tensor inputs then the captured values
+    and returns the flat outputs. `name` is TensorFlow's `__inference_<name>_<n>`.
+
+    The graph is compiled with the values it captured (its optimizer may fold them), so the
+    captures passed must be that function's own (`captured_inputs`)."""
 
     _count = 0
 
@@ -307,18 +313,65 @@ class AtomicFunction:
     def function_type(self) -> FunctionType:
         return self._concrete.function_type
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if self.graph.external_captures:
+            raise ValueError("The FunctionType defines captured inputs. Use call_with_captures"
+                             " instead.")
+        return self.call_with_captures(args, kwargs, [])
+
+    def call_with_captures(self, args, kwargs, captures):
+        """Binds `args`/`kwargs` to the parameters; returns the structured output."""
+        function_type = self.function_type
+        bound = function_type.bind(*args, **kwargs).arguments   # TypeError as inspect's
+        names = function_type.argument_names
+        paths = self._concrete._input_paths
+        by_path = leaves_by_path([(names[k], v) for k, v in bound.items()],
+                                 {path for path, _ in paths})
+        flat = [_cast(spec, by_path[path]) if path in by_path else
+                missing(self._concrete.name, path, spec) for path, spec in paths]
+        return self.call_preflattened(flat + list(captures))
+
+    def call_preflattened(self, args):
+        """Flat inputs (tensors, then captures) in, the structured output out."""
         cf = self._concrete
-        if len(args) != len(cf._input_paths):
-            raise TypeError(f"{self.name.decode()} takes {len(cf._input_paths)} flat inputs, "
-                            f"got {len(args)}.")
+        leaves = list(cf._out_leaves)
+        for pos, v in zip(cf._out_positions, self.call_flat(*args)):
+            leaves[pos] = v
+        return pack_sequence_as(cf.structured_outputs, leaves)
+
+    def call_flat(self, *args) -> list:
+        """Flat inputs (tensors, then captures) in, flat output tensors out."""
+        cf = self._concrete
+        captured = self.graph.external_captures
+        n = len(cf._input_paths)
+        if len(args) != n + len(captured):
+            raise ValueError(f"Signature specifies {n + len(captured)} arguments, got: "
+                             f"{len(args)}. Function Type: {self.function_type.describe()}")
+        for got, want in zip(args[n:], captured):
+            if got is not want and getattr(got, "handle", None) is not want:
+                raise ValueError(
+                    f"{self.name.decode()} runs with the values it captured when traced (its "
+                    f"graph is compiled with them); pass its captured_inputs, or trace the "
+                    f"function again to use {got!r:.60}.")
         values = [check_value(cf.name, p, spec, v, i)
                   for i, ((p, spec), v) in enumerate(zip(cf._input_paths, args))]
-        outs = cf._prepare()(*values)
-        return [wrap(v) for v in outs]
+        return [wrap(v) for v in cf._prepare()(*values)]
 
     def __repr__(self):
         return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
+
+
+def _cast(spec, value):
+    """`value` as an input of `spec`, as TensorFlow's TensorSpec.cast (TypeError when it does
+    not fit; Python values are converted to the spec's dtype)."""
+    if isinstance(spec, VariableSpec):
+        return value
+    if not isinstance(value, Tensor):
+        value = convert_to_tensor(value, spec.dtype)
+    got = TensorSpec(value.shape, value.dtype, spec.name)
+    if value.dtype != spec.dtype or not spec.is_compatible_with(got):
+        raise TypeError(f"Can not cast {got!r} to {spec!r}")
+    return value
 
 
 def _named_specs(value, prefix: str):
