@@ -264,6 +264,30 @@ def saved_model():
                     directory, "--all"], check=True)
 
 
+def tensorflow_saved_model():
+    section("A SavedModel TensorFlow wrote, run without TensorFlow")
+    import pathlib
+
+    import numpy as np
+
+    import tracegraph.formats.tensorflow as tf_formats
+    model = pathlib.Path(__file__).resolve().parent.parent / "tests" / "formats" / \
+        "tensorflow" / "fixtures" / "cnn"      # written by TensorFlow 2.21 (make_fixtures.py)
+    try:
+        used = tf_formats.op_types(model)    # read from saved_model.pb before anything runs
+    except ImportError as e:
+        print(e)
+        return
+    print(f"{len(used)} op types:", ", ".join(used))
+    print("missing from tracegraph:", tf_formats.unsupported_op_types(model) or "none")
+    loaded = tf.saved_model.load(str(model))
+    image = tf.constant(np.random.default_rng(0).normal(size=(1, 16, 16, 1)).astype(np.float32))
+    out = loaded.signatures["serving_default"](images=image)
+    print("serving_default ->", {k: v.shape.as_list() for k, v in out.items()},
+          "class", int(out["classes"].numpy()[0]))
+    print("variables from its bundle:", [v.name for v in loaded.variables])
+
+
 def jit_compile():
     section("jit_compile=True: elementwise ops fused into one numba kernel")
     import numpy as np
@@ -390,4 +414,5 @@ if __name__ == "__main__":
     jit_compile()
     threads()
     saved_model()
+    tensorflow_saved_model()
     tensorboard_and_images()

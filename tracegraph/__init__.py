@@ -111,7 +111,7 @@ from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
 from .framework.gradients import custom_gradient, gradients
 from .framework.tape import GradientTape, UnconnectedGradients
-# tf.saved_model and tf.train: the export layer's own safe format.
+# tf.saved_model and tf.train: tracegraph's own safe formats (formats/native, formats/checkpoint).
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
 

@@ -30,7 +30,7 @@ seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF
 optimizer_options: dict = {}
 optimizer_version = 0
 # Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
-# (the export layer's recorder), else None.
+# (the TensorBoard format's recorder), else None.
 call_recorder = None
 # The options as a hashable key: a function keeps one optimized graph per key, so switching
 # options back and forth does not optimize again (as TF keeps an instantiation per config).

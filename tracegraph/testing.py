@@ -31,8 +31,8 @@ def expect_traces(function: Function, count: int):
     traced = function.experimental_get_tracing_count() - before
     if traced != count:
         why = ""
-        if traced > count and function._detector.last_change:
-            why = " Last retrace: " + "; ".join(function._detector.last_change) + "."
+        if traced > count and function.call_table.detector.last_change:
+            why = " Last retrace: " + "; ".join(function.call_table.detector.last_change) + "."
         raise RetraceError(f"{function.python_function.__name__} traced {traced} times, "
                            f"expected {count}.{why} Cached signatures: "
                            f"{function.cached_signatures()}")

@@ -20,7 +20,7 @@ import pytest
 
 import tracegraph as tf
 from tracegraph.distribute import DaskStrategy, ReduceOp, cache_info, shipping
-from tracegraph.export.errors import SavedDataError
+from tracegraph.formats.saved_data_error import SavedDataError
 
 from . import models
 

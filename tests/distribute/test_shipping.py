@@ -8,7 +8,7 @@ import pytest
 
 import tracegraph as tf
 from tracegraph.distribute import bundle_concrete, load_bundle, shipping
-from tracegraph.export.errors import SavedDataError
+from tracegraph.formats.saved_data_error import SavedDataError
 
 from . import models
 

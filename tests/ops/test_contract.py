@@ -46,7 +46,7 @@ def handle(value):
 
 _UNARY_FLOAT = ["sqrt", "rsqrt", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "asin",
                 "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid",
-                "floor", "ceil", "rint", "softplus", "softsign", "erf", "is_nan", "is_inf",
+                "floor", "ceil", "rint", "softplus", "softsign", "erf", "erfc", "is_nan", "is_inf",
                 "is_finite", "relu", "relu6", "elu", "selu", "leaky_relu", "softmax",
                 "log_softmax", "negative", "abs", "sign", "square", "reciprocal", "round"]
 _BINARY_FLOAT = ["add", "subtract", "multiply", "real_div", "floor_div", "floor_mod", "pow",
@@ -320,7 +320,7 @@ SAMPLES.update({
 
 
 class RecordingWriter:
-    """Stands in for the export layer's event writer: keeps what the summary kernels write."""
+    """Stands in for the TensorBoard format's event writer: keeps what the summary kernels write."""
 
     def __init__(self):
         self.records, self.flushes = [], 0

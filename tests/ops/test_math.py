@@ -61,6 +61,7 @@ UNARY = [
     (tf.math.softplus, _softplus, X),
     (tf.math.softsign, lambda x: x / (1 + np.abs(x)), X),
     (tf.math.erf, _erf, X),
+    (tf.math.erfc, lambda x: np.vectorize(math.erfc, otypes=[x.dtype])(x), X),
     (tf.math.is_nan, np.isnan, np.array([1.0, np.nan, np.inf], np.float32)),
     (tf.math.is_inf, np.isinf, np.array([1.0, np.nan, -np.inf], np.float32)),
     (tf.math.is_finite, np.isfinite, np.array([1.0, np.nan, np.inf], np.float32)),

@@ -76,7 +76,7 @@ def observe(graph, traced, program, executor: str = "interpreter", calls: int = 
                  for value, ph in graph.captures.values()]
     fn = compile_graph(graph, graph.inputs, graph.outputs, constants=constants,
                        executor=executor)
-    handles = [v._handle for v in traced.variables]
+    handles = [v.handle for v in traced.variables]
     for h, initial in zip(handles, program.variables):
         h.value = initial.copy()
     feeds = [f.copy() for f in program.feeds]

@@ -94,7 +94,7 @@ def test_the_retrace_detector_does_not_keep_tensor_arguments():
     ref = weakref.ref(x)
     del x
     assert _gone(ref)
-    assert "first call" in f._detector.last_change
+    assert "first call" in f.call_table.detector.last_change
 
 
 def test_linecache_entries_go_with_the_function():
@@ -115,8 +115,8 @@ def test_an_evicted_trace_drops_its_linecache_entry():
     import warnings
     f = tf.function(lambda x, n: x * n, max_traces=1)
     f(tf.constant(1.0), 1)
-    (first,) = [cf for _, cf in f._traces]
-    compiled = first._prepare()
+    (first,) = f.call_table.concrete_functions
+    compiled = first.compiled()
     filename = getattr(compiled, "fn", compiled).filename   # the suite's cross-check wraps it
     del first, compiled
     assert filename in linecache.cache

@@ -22,6 +22,7 @@ from ..library.math import (  # noqa: F401
     divide_no_nan,
     equal,
     erf,
+    erfc,
     exp,
     expm1,
     floor,

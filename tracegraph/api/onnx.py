@@ -1,3 +1,3 @@
 """`tracegraph.onnx`: export to ONNX (needs the `onnx` extra when used)."""
 
-from ..export.onnx import ONNXExportError, coverage, export  # noqa: F401
+from ..formats.onnx.exporter import ONNXExportError, coverage, export  # noqa: F401

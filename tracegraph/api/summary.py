@@ -2,7 +2,7 @@
 
 import types as _types
 
-from ..export.summary import (  # noqa: F401
+from ..formats.tensorboard.summary import (  # noqa: F401
     SummaryWriter,
     create_file_writer,
     create_noop_writer,
@@ -18,9 +18,9 @@ from ..export.summary import (  # noqa: F401
     trace_on,
     write,
 )
-from ..export.summary import get_step as _get_step
-from ..export.summary import set_step as _set_step
-from ..export.summary import summary_scope as _summary_scope
+from ..formats.tensorboard.summary import get_step as _get_step
+from ..formats.tensorboard.summary import set_step as _set_step
+from ..formats.tensorboard.summary import summary_scope as _summary_scope
 
 experimental = _types.SimpleNamespace(get_step=_get_step, set_step=_set_step,
                                       summary_scope=_summary_scope)

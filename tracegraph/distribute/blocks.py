@@ -32,7 +32,7 @@ def require_dask(what: str):
 
 def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
     """The concrete function `fn` runs for inputs described by `specs` (one trace)."""
-    from ..export.restored import RestoredFunction, SignatureFunction
+    from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
     if isinstance(fn, ConcreteFunction):
         return fn
     if isinstance(fn, SignatureFunction):
@@ -58,7 +58,7 @@ def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
 
 
 def _check_inputs(cf: ConcreteFunction, specs: list, what: str) -> None:
-    paths = cf._input_paths
+    paths = cf.input_paths
     if len(paths) != len(specs):
         raise ValueError(f"{what}: the function's graph takes {len(paths)} tensor inputs "
                          f"({', '.join(p for p, _ in paths)}) but {len(specs)} arrays were "

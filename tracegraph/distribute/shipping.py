@@ -22,10 +22,10 @@ import threading
 
 import numpy as np
 
-from ..export.errors import SavedDataError
-from ..export.loading import load
-from ..export.saving import save
-from ..framework.variables import ResourceHandle, Variable
+from ..formats.native.loading import load
+from ..formats.native.saving import save
+from ..formats.saved_data_error import SavedDataError
+from ..framework.variables import Variable
 from ..nest import flatten
 from ..trace.concrete import ConcreteFunction
 
@@ -72,21 +72,13 @@ class _Holder:
     """The object saved: the function and the Variables its graph reads (in a fixed order)."""
 
 
-def _as_variable(handle: ResourceHandle) -> Variable:
-    v = Variable.__new__(Variable)
-    v._handle = handle
-    v._trainable = False
-    v._name = handle.name
-    return v
-
-
 def bundle_concrete(concrete: ConcreteFunction) -> GraphBundle:
     """Saves `concrete` (and every Variable its graph reads) and packs the files into bytes."""
-    from ..export.graph_codec import collect_graphs, graph_variables
+    from ..formats.native.graph_codec import collect_graphs, graph_variables
     handles = graph_variables(collect_graphs([concrete.graph]))
     holder = _Holder()
     holder.fn = concrete
-    holder.vars = [_as_variable(h) for h in handles]
+    holder.vars = [Variable.from_handle(h, trainable=False) for h in handles]
     tmp = tempfile.mkdtemp(prefix="tracegraph-bundle-")
     try:
         path = os.path.join(tmp, "model")
@@ -178,7 +170,7 @@ class _Loaded:
 
     def run(self, inputs: list, values=None) -> list:
         if values is None:   # a map: the Variables keep the values shipped with the graph
-            out = self.concrete._call_values([np.asarray(x) for x in inputs])
+            out = self.concrete.call_flat_values([np.asarray(x) for x in inputs])
             return [np.asarray(t.numpy()) for t in flatten(out)]
         if len(values) != len(self.variables):
             raise ValueError(f"{len(values)} variable values for a graph that reads "
@@ -187,7 +179,7 @@ class _Loaded:
         with self.lock:   # a step: set the Variables and run, as one unit per worker copy
             for v, value in zip(self.variables, values):
                 v.handle.value = value
-            out = self.concrete._call_values([np.asarray(x) for x in inputs])
+            out = self.concrete.call_flat_values([np.asarray(x) for x in inputs])
             return [np.asarray(t.numpy()) for t in flatten(out)]
 
 

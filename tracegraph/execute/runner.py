@@ -87,7 +87,7 @@ def _verifying(concrete, compiled, report):
     from .verify import verify_passes
 
     def first_call(*values):
-        concrete._compiled = compiled
+        concrete.replace_compiled(compiled)
         verify_passes(concrete.graph, report.snapshots, report, values, concrete.name)
         return compiled(*values)
     first_call.source = getattr(compiled, "source", None)

@@ -22,9 +22,14 @@ from ..shapes import TensorShape, format_shape, shapes_compatible
 from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 
-__all__ = ["Variable", "ResourceHandle"]
+__all__ = ["Variable", "ResourceHandle", "variable_name"]
 
 _ids = itertools.count(1)
+
+
+def variable_name(name: str) -> str:
+    """A Variable's full name: `name:0` (a name already ending in `:0` is kept)."""
+    return name if name.endswith(":0") else f"{name}:0"
 
 
 class ResourceHandle:
@@ -70,13 +75,28 @@ class Variable(TensorOperators):
                                  f"argument ({format_shape(shape)}).")
         else:
             shape = value.shape if validate_shape else None
-        base = name if name is not None else "Variable"
-        self._name = base if base.endswith(":0") else f"{current_name_scope()}{base}:0"
+        base = name if name is not None else "Variable"   # under the current name scope
+        self._name = variable_name(base if base.endswith(":0") else
+                                   f"{current_name_scope()}{base}")
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._trainable = True if trainable is None else bool(trainable)
         self._handle.owner = weakref.ref(self)
         if on_create is not None:
             on_create(self)
+
+    @classmethod
+    def from_handle(cls, handle, trainable: bool = True, name: str | None = None):
+        """A Variable over existing storage, shared, not copied: a loaded Variable's new
+        `ResourceHandle`, another Variable's handle seen from elsewhere, or a resource
+        placeholder while tracing. `name` defaults to the handle's; `:0` is appended as the
+        constructor does. A handle nobody owns yet is owned by the new Variable."""
+        variable = object.__new__(cls)
+        variable._name = variable_name(handle.name if name is None else name)
+        variable._handle = handle
+        variable._trainable = bool(trainable)
+        if isinstance(handle, ResourceHandle) and handle.owner is None:
+            handle.owner = weakref.ref(variable)
+        return variable
 
     # --- properties ------------------------------------------------------------------------
     @property

@@ -28,6 +28,7 @@ from ..ops.math import (
     div_no_nan_op,
     equal_op,
     erf_op,
+    erfc_op,
     exp_op,
     expm1_op,
     floor_div_op,
@@ -155,6 +156,7 @@ rint = _u(rint_op)
 softplus = _u(softplus_op)
 softsign = _u(softsign_op)
 erf = _u(erf_op)
+erfc = _u(erfc_op)
 is_nan = _u(is_nan_op)
 is_inf = _u(is_inf_op)
 is_finite = _u(is_finite_op)

@@ -14,7 +14,6 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
 from . import gradutil as G
 from . import infer as I
-from . import lowering_shapes as LS
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
@@ -35,6 +34,12 @@ _PURE = {"pure"}
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
 
 def infer_const(value=REQUIRED, dtype=REQUIRED):
+    if isinstance(value, (np.ndarray, np.generic)) and isinstance(dtype, d.DType) and \
+            dtype not in (d.resource, d.variant):
+        stored = np.dtype(object) if dtype is d.string else \
+            np.dtype(np.float32 if dtype is d.bfloat16 else dtype.as_numpy_dtype)
+        if value.dtype != stored:   # a graph read from a file may claim anything
+            raise TypeError(f"A Const of dtype {dtype.name} cannot hold a {value.dtype} value")
     return TensorType(dtype, np.shape(value), value)
 
 
@@ -47,8 +52,7 @@ def infer_placeholder(dtype=REQUIRED, shape=None):
 
 
 const_op = defop("const", "Const", attrs={"value": REQUIRED, "dtype": REQUIRED},
-                 infer=infer_const, kernel=kernel_const, flags=_PURE | {"constant"},
-                 onnx=LS.lower_const)
+                 infer=infer_const, kernel=kernel_const, flags=_PURE | {"constant"})
 placeholder_op = defop("placeholder", "Placeholder", attrs={"dtype": REQUIRED, "shape": None},
                        infer=infer_placeholder, kernel=None, flags={"placeholder"})
 
@@ -58,12 +62,11 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 
 
 identity_op = defop("identity", "Identity", inputs=("input: T",),
-                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource})}, infer=I.same,
-                    kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"},
-                    onnx="Identity")
+                    attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
+                    kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"})
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",
-                         flags=_PURE | {"identity"}, onnx="Identity")
+                         flags=_PURE | {"identity"})
 
 
 def infer_ensure_shape(input, shape=REQUIRED):  # noqa: A002
@@ -89,7 +92,7 @@ def kernel_ensure_shape(input, shape=REQUIRED):  # noqa: A002
 
 ensure_shape_op = defop("ensure_shape", "EnsureShape", inputs=("input: T",),
                         attrs={**_T, "shape": REQUIRED}, infer=infer_ensure_shape,
-                        kernel=kernel_ensure_shape, flags=_PURE, onnx="Identity")
+                        kernel=kernel_ensure_shape, flags=_PURE)
 
 # ---- reshape, transpose, squeeze, expand_dims ---------------------------------------------------
 
@@ -147,7 +150,7 @@ def kernel_reshape(tensor, shape):
 
 reshape_op = defop("reshape", "Reshape", inputs=("tensor: T", "shape: Tshape"),
                    attrs={**_T, "Tshape": TypeAttr(INDEX, d.int32)}, infer=infer_reshape,
-                   kernel=kernel_reshape, flags=_PURE, onnx=LS.lower_reshape)
+                   kernel=kernel_reshape, flags=_PURE)
 
 
 def _check_perm(rank: int, perm: list) -> None:
@@ -182,7 +185,7 @@ def kernel_transpose(x, perm):
 
 transpose_op = defop("transpose", "Transpose", inputs=("x: T", "perm: Tperm"),
                      attrs={**_T, "Tperm": TypeAttr(INDEX, d.int32)}, infer=infer_transpose,
-                     kernel=kernel_transpose, flags=_PURE, onnx=LS.lower_transpose)
+                     kernel=kernel_transpose, flags=_PURE)
 
 
 def infer_squeeze(input, squeeze_dims=()):  # noqa: A002
@@ -220,7 +223,7 @@ def kernel_squeeze(input, squeeze_dims=()):  # noqa: A002
 
 squeeze_op = defop("squeeze", "Squeeze", inputs=("input: T",),
                    attrs={**_T, "squeeze_dims": ()}, infer=infer_squeeze, kernel=kernel_squeeze,
-                   flags=_PURE, onnx=LS.lower_squeeze)
+                   flags=_PURE)
 
 
 def _single_dim(dim) -> None:
@@ -254,7 +257,7 @@ def kernel_expand_dims(input, dim):  # noqa: A002
 
 expand_dims_op = defop("expand_dims", "ExpandDims", inputs=("input: T", "dim: Tdim"),
                        attrs={**_T, "Tdim": TypeAttr(INDEX, d.int32)}, infer=infer_expand_dims,
-                       kernel=kernel_expand_dims, flags=_PURE, onnx=LS.lower_expand_dims)
+                       kernel=kernel_expand_dims, flags=_PURE)
 
 # ---- shape, size, rank, fill, zeros_like, ones_like ---------------------------------------------
 
@@ -294,13 +297,11 @@ def kernel_rank(input):  # noqa: A002
 
 _ANY_T = {"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}
 shape_op = defop("shape", "Shape", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
-                 infer=infer_shape, kernel=kernel_shape, flags=_PURE | {"shape_of"},
-                 onnx=LS.lower_shape)
+                 infer=infer_shape, kernel=kernel_shape, flags=_PURE | {"shape_of"})
 size_op = defop("size", "Size", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
-                infer=infer_size, kernel=kernel_size, flags=_PURE | {"shape_of"},
-                onnx=LS.lower_size)
+                infer=infer_size, kernel=kernel_size, flags=_PURE | {"shape_of"})
 rank_op = defop("rank", "Rank", inputs=("input: T",), attrs=_ANY_T, infer=infer_rank,
-                kernel=kernel_rank, flags=_PURE | {"shape_of"}, onnx=LS.lower_rank)
+                kernel=kernel_rank, flags=_PURE | {"shape_of"})
 
 
 def _check_fill(target, value_shape) -> None:
@@ -329,7 +330,7 @@ def kernel_fill(dims, value):
 
 fill_op = defop("fill", "Fill", inputs=("dims: index_type", "value: T"),
                 attrs={**_T, "index_type": TypeAttr(INDEX, d.int32)}, infer=infer_fill,
-                kernel=kernel_fill, flags=_PURE, onnx=LS.lower_fill)
+                kernel=kernel_fill, flags=_PURE)
 
 
 def kernel_zeros_like(x):
@@ -346,10 +347,10 @@ def kernel_ones_like(x):
 
 
 zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",), attrs=_T, infer=I.same,
-                      kernel=kernel_zeros_like, flags=_PURE, onnx=LS.like(0))
+                      kernel=kernel_zeros_like, flags=_PURE)
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,
-                     kernel=kernel_ones_like, flags=_PURE, onnx=LS.like(1))
+                     kernel=kernel_ones_like, flags=_PURE)
 
 
 # ---- gradient rules ---------------------------------------------------------------------------

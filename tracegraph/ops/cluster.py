@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from ..shapes import TensorType
-from . import lowering as L
 from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
 
@@ -29,12 +28,12 @@ def kernel_cluster(args, f=REQUIRED, Tin=(), Tout=(), **_):
 fused_loop_op = defop(
     "fused_loop", "_FusedLoop", inputs=("args: list(Tin)",),
     attrs={"Tin": TypeAttr(ALL_TYPES), "f": REQUIRED, "Tout": ()},
-    infer=infer_cluster, kernel=kernel_cluster, num_outputs=None, flags={"pure"}, onnx=L.lower_call)
+    infer=infer_cluster, kernel=kernel_cluster, num_outputs=None, flags={"pure"})
 
 fused_elementwise_op = defop(
     "fused_elementwise", "_FusedElementwise", inputs=("args: list(Tin)",),
     attrs={"Tin": TypeAttr(ALL_TYPES), "f": REQUIRED, "Tout": ()},
-    infer=infer_cluster, kernel=kernel_cluster, num_outputs=None, flags={"pure"}, onnx=L.lower_call)
+    infer=infer_cluster, kernel=kernel_cluster, num_outputs=None, flags={"pure"})
 
 
 # ---- scalar forms: what a fused kernel computes per element ------------------------------------

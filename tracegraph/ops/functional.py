@@ -15,7 +15,6 @@ import numpy as np
 from .. import dtypes as d
 from ..shapes import TensorType, most_specific_common
 from . import gradutil as G
-from . import lowering as L
 from .registry import ALL_TYPES, GRADIENT_HOOKS, REQUIRED, TypeAttr, defgrad, defop
 
 _ANY = ALL_TYPES
@@ -66,9 +65,8 @@ _IF = dict(inputs=("cond: Tcond", "input: list(Tin)"),
                   "else_branch": REQUIRED, "Tout": (), "output_shapes": ()},
            infer=infer_if, kernel=kernel_if, num_outputs=None, emit=emit_if)
 
-stateless_if_op = defop("stateless_if", "StatelessIf", flags=_CONTROL | {"pure"}, **_IF,
-                        onnx=L.lower_if)
-if_op = defop("if", "If", stateful=True, flags=_CONTROL, **_IF, onnx=L.lower_if)
+stateless_if_op = defop("stateless_if", "StatelessIf", flags=_CONTROL | {"pure"}, **_IF)
+if_op = defop("if", "If", stateful=True, flags=_CONTROL, **_IF)
 
 
 # ---- While -----------------------------------------------------------------------------------
@@ -118,8 +116,8 @@ _WHILE = dict(inputs=("input: list(T)",),
               infer=infer_while, kernel=kernel_while, num_outputs=None, emit=emit_while)
 
 stateless_while_op = defop("stateless_while", "StatelessWhile", flags=_CONTROL | {"pure"},
-                           **_WHILE, onnx=L.lower_while)
-while_op = defop("while", "While", stateful=True, flags=_CONTROL, **_WHILE, onnx=L.lower_while)
+                           **_WHILE)
+while_op = defop("while", "While", stateful=True, flags=_CONTROL, **_WHILE)
 
 
 # ---- calls of other functions ----------------------------------------------------------------
@@ -137,10 +135,9 @@ _CALL = dict(inputs=("args: list(Tin)",),
              infer=infer_call, kernel=kernel_call, num_outputs=None)
 
 partitioned_call_op = defop("partitioned_call", "PartitionedCall",
-                            flags={"pure", "function_call"}, **_CALL, onnx=L.lower_call)
+                            flags={"pure", "function_call"}, **_CALL)
 stateful_partitioned_call_op = defop("stateful_partitioned_call", "StatefulPartitionedCall",
-                                     stateful=True, flags={"function_call"}, **_CALL,
-                                     onnx=L.lower_call)
+                                     stateful=True, flags={"function_call"}, **_CALL)
 
 
 @defgrad(partitioned_call_op, stateful_partitioned_call_op)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import TensorType
-from . import lowering as L
 from .linalg import infer_matmul, kernel_matmul
 from .math import kernel_sigmoid
 from .nn import infer_conv2d, kernel_conv2d
@@ -51,8 +50,7 @@ fused_matmul_op = defop(
     "fused_matmul", "_FusedMatMul", inputs=("a: T", "b: T", "bias: T"),
     attrs={"T": TypeAttr(FLOAT), "transpose_a": False, "transpose_b": False,
            "fused_ops": ()},
-    infer=infer_fused_matmul, kernel=kernel_fused_matmul, flags={"pure", "fresh_output"},
-                        onnx=L.lower_fused_matmul)
+    infer=infer_fused_matmul, kernel=kernel_fused_matmul, flags={"pure", "fresh_output"})
 
 
 def infer_fused_conv2d(input, filter, bias, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
@@ -78,5 +76,4 @@ fused_conv2d_op = defop(
     attrs={"T": TypeAttr(FLOAT), "strides": REQUIRED, "padding": REQUIRED,
            "explicit_paddings": (), "data_format": "NHWC", "dilations": (1, 1, 1, 1),
            "fused_ops": ()},
-    infer=infer_fused_conv2d, kernel=kernel_fused_conv2d, flags={"pure", "fresh_output"},
-                        onnx=L.lower_fused_conv2d)
+    infer=infer_fused_conv2d, kernel=kernel_fused_conv2d, flags={"pure", "fresh_output"})

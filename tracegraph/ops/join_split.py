@@ -8,7 +8,6 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims, shapes_compatible
 from . import infer as I
-from . import lowering_shapes as LS
 from .infer import ints as _ints
 from .infer import runtime as _runtime
 from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
@@ -70,7 +69,7 @@ def kernel_concat(values, axis):
 
 concat_op = defop("concat", "ConcatV2", inputs=("values: N * T", "axis: Tidx"),
                   attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)}, infer=infer_concat,
-                  kernel=kernel_concat, flags=_PURE, onnx=LS.lower_concat)
+                  kernel=kernel_concat, flags=_PURE)
 
 
 def _pack_shape(shapes, axis):
@@ -104,7 +103,7 @@ def kernel_pack(values, axis=0):
 
 
 pack_op = defop("pack", "Pack", inputs=("values: N * T",), attrs={**_T, "axis": 0},
-                infer=infer_pack, kernel=kernel_pack, flags=_PURE, onnx=LS.lower_pack)
+                infer=infer_pack, kernel=kernel_pack, flags=_PURE)
 
 
 def check_unpack_axis(rank: int, axis: int) -> None:
@@ -132,7 +131,7 @@ def kernel_unpack(value, num=REQUIRED, axis=0):
 
 unpack_op = defop("unpack", "Unpack", inputs=("value: T",), attrs={**_T, "num": REQUIRED,
                   "axis": 0}, infer=infer_unpack, kernel=kernel_unpack, num_outputs=None,
-                  flags=_PURE, onnx=LS.lower_unpack)
+                  flags=_PURE)
 
 
 def _split_axis(rank: int, axis: int) -> int:
@@ -179,7 +178,7 @@ def kernel_split(axis, value, num_split=REQUIRED):
 
 split_op = defop("split", "Split", inputs=("split_dim: int32", "value: T"),
                  attrs={**_T, "num_split": REQUIRED}, infer=infer_split, kernel=kernel_split,
-                 num_outputs=None, flags=_PURE, onnx=LS.lower_split)
+                 num_outputs=None, flags=_PURE)
 
 
 def _split_v_sizes(total, sizes: list) -> list:
@@ -219,5 +218,4 @@ def kernel_split_v(value, size_splits, axis, num_split=REQUIRED):
 
 split_v_op = defop("split_v", "SplitV", inputs=("value: T", "size_splits: Tlen", "axis: int32"),
                    attrs={**_T, "Tlen": TypeAttr(INDEX, d.int32), "num_split": REQUIRED},
-                   infer=infer_split_v, kernel=kernel_split_v, num_outputs=None, flags=_PURE,
-                   onnx=LS.lower_split_v)
+                   infer=infer_split_v, kernel=kernel_split_v, num_outputs=None, flags=_PURE)

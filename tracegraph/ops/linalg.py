@@ -9,8 +9,6 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
-from . import lowering as L
-from . import lowering_shapes as LS
 from .allocation import check_allocation
 from .registry import (
     COMPLEX,
@@ -75,8 +73,7 @@ def _matmul_expr(attrs):
 matmul_op = defop("matmul", "MatMul", inputs=("a: T", "b: T"),
                   attrs={"T": TypeAttr(_MM_TYPES), "transpose_a": False, "transpose_b": False},
                   infer=infer_matmul, kernel=kernel_matmul, expr=_matmul_expr,
-                  flags=_PURE | {"fresh_output", "float16_allowed"},
-                  onnx=L.lower_matmul)
+                  flags=_PURE | {"fresh_output", "float16_allowed"})
 
 
 def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
@@ -96,8 +93,7 @@ def kernel_batch_matmul(x, y, adj_x=False, adj_y=False):
 batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T"),
                         attrs={"T": TypeAttr(_MM_TYPES), "adj_x": False, "adj_y": False},
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
-                        flags=_PURE | {"fresh_output", "float16_allowed"},
-                        onnx=L.lower_batch_matmul)
+                        flags=_PURE | {"fresh_output", "float16_allowed"})
 
 # ---- eye, diagonals, band part -------------------------------------------------------------------
 
@@ -117,8 +113,7 @@ def kernel_eye(num_rows=REQUIRED, num_columns=None, batch_shape=(), dtype=d.floa
 
 eye_op = defop("eye", "Eye", attrs={"num_rows": REQUIRED, "num_columns": None,
                                     "batch_shape": (), "dtype": d.float32},
-               infer=infer_eye, kernel=kernel_eye, flags=_PURE | {"constant_like"},
-               onnx=LS.lower_eye)
+               infer=infer_eye, kernel=kernel_eye, flags=_PURE | {"constant_like"})
 
 
 def infer_matrix_diag(diagonal):
@@ -277,7 +272,7 @@ def infer_det(input):  # noqa: A002
 
 
 det_op = defop("det", "MatrixDeterminant", inputs=("input: T",), attrs=_FLOATC,
-               infer=infer_det, kernel=kernel_det, flags=_PURE, onnx="Det")
+               infer=infer_det, kernel=kernel_det, flags=_PURE)
 inverse_op = defop("inverse", "MatrixInverse", inputs=("input: T",),
                    attrs={**_FLOATC, "adjoint": False},
                    infer=lambda input, adjoint=False: TensorType(input.dtype,  # noqa: A006
@@ -371,7 +366,7 @@ def kernel_einsum(inputs, equation=REQUIRED):
 
 einsum_op = defop("einsum", "Einsum", inputs=("inputs: N * T",),
                   attrs={"T": TypeAttr(NUMBER), "equation": REQUIRED}, infer=infer_einsum,
-                  kernel=kernel_einsum, flags=_PURE, onnx=LS.lower_einsum)
+                  kernel=kernel_einsum, flags=_PURE)
 
 
 def kernel_cross(a, b):

@@ -14,7 +14,6 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
-from . import lowering_shapes as LS
 from .registry import (
     ALL_TYPES,
     FLOAT,
@@ -200,7 +199,7 @@ def kernel_no_op():
 
 
 no_op_op = defop("no_op", "NoOp", infer=lambda: (), kernel=kernel_no_op, num_outputs=0,
-                 flags={"pure"}, onnx=LS.lower_no_op)
+                 flags={"pure"})
 
 
 @defgrad(check_numerics_op)

@@ -14,7 +14,6 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
-from . import lowering as L
 from .registry import (
     ALL_TYPES,
     COMPLEX,
@@ -156,6 +155,13 @@ def kernel_erf(x):
     return np.vectorize(math.erf, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
 
 
+def kernel_erfc(x):
+    import math
+
+    arr = np.asarray(x)
+    return np.vectorize(math.erfc, otypes=[arr.dtype])(arr) if arr.size else arr.copy()
+
+
 def kernel_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's attr names
     arr = np.asarray(x)
     if DstT is d.string or arr.dtype == object:
@@ -227,40 +233,38 @@ _EWC = {"elementwise", "pure", "commutative", "fresh_output"}
 _EW_VIEW = {"elementwise", "pure"}
 
 add_op = defop("add", "AddV2", inputs=_XY, attrs={"T": TypeAttr(NUMBER | STRING)},
-               infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC, onnx="Add",
+               infer=I.binary, kernel=operator.add, expr="{0} + {1}", flags=_EWC,
                ufunc=np.add)
 subtract_op = defop("subtract", "Sub", inputs=_XY, attrs=_T, infer=I.binary,
-                    kernel=operator.sub, expr="{0} - {1}", flags=_EW, onnx="Sub",
+                    kernel=operator.sub, expr="{0} - {1}", flags=_EW,
                     ufunc=np.subtract)
 multiply_op = defop("multiply", "Mul", inputs=_XY, attrs=_T, infer=I.binary,
-                    kernel=operator.mul, expr="{0} * {1}", flags=_EWC, onnx="Mul",
+                    kernel=operator.mul, expr="{0} * {1}", flags=_EWC,
                     ufunc=np.multiply)
 real_div_op = defop("real_div", "RealDiv", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
-                    kernel=operator.truediv, expr="{0} / {1}", flags=_EW, onnx="Div",
+                    kernel=operator.truediv, expr="{0} / {1}", flags=_EW,
                     ufunc=np.true_divide)
 floor_div_op = defop("floor_div", "FloorDiv", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                     kernel=kernel_floor_div, flags=_EW, onnx=L.lower_floor_div)
+                     kernel=kernel_floor_div, flags=_EW)
 floor_mod_op = defop("floor_mod", "FloorMod", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                     kernel=kernel_floor_mod, flags=_EW, onnx=L.lower_floor_mod)
+                     kernel=kernel_floor_mod, flags=_EW)
 truncate_div_op = defop("truncate_div", "TruncateDiv", inputs=_XY, attrs=_T_REAL,
-                        infer=I.binary, kernel=kernel_truncate_div, flags=_EW,
-                        onnx=L.lower_truncate_div)
+                        infer=I.binary, kernel=kernel_truncate_div, flags=_EW)
 truncate_mod_op = defop("truncate_mod", "TruncateMod", inputs=_XY, attrs=_T_REAL,
-                        infer=I.binary, kernel=kernel_truncate_mod, flags=_EW,
-                        onnx=L.lower_truncate_mod)
+                        infer=I.binary, kernel=kernel_truncate_mod, flags=_EW)
 pow_op = defop("pow", "Pow", inputs=_XY, attrs=_T, infer=I.binary, kernel=kernel_pow,
-               flags=_EW, onnx="Pow")
+               flags=_EW)
 maximum_op = defop("maximum", "Maximum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                   kernel=np.maximum, flags=_EWC, onnx="Max")
+                   kernel=np.maximum, flags=_EWC)
 minimum_op = defop("minimum", "Minimum", inputs=_XY, attrs=_T_REAL, infer=I.binary,
-                   kernel=np.minimum, flags=_EWC, onnx="Min")
+                   kernel=np.minimum, flags=_EWC)
 squared_difference_op = defop("squared_difference", "SquaredDifference", inputs=_XY, attrs=_T,
                               infer=I.binary, kernel=kernel_squared_difference, flags=_EWC,
-                              jit="({0} - {1}) * ({0} - {1})", onnx=L.lower_squared_difference)
+                              jit="({0} - {1}) * ({0} - {1})")
 atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infer=I.binary,
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
-                      kernel=kernel_div_no_nan, flags=_EW, onnx=L.lower_div_no_nan)
+                      kernel=kernel_div_no_nan, flags=_EW)
 bitwise_and_op = defop("bitwise_and", "BitwiseAnd", inputs=_XY, attrs=_T_INT, infer=I.binary,
                        kernel=operator.and_, expr="{0} & {1}", flags=_EWC)
 bitwise_or_op = defop("bitwise_or", "BitwiseOr", inputs=_XY, attrs=_T_INT, infer=I.binary,
@@ -276,33 +280,31 @@ right_shift_op = defop("right_shift", "RightShift", inputs=_XY, attrs=_T_INT, in
 
 _EQ_ATTRS = {"T": TypeAttr(ALL_TYPES), "incompatible_shape_error": True}
 equal_op = defop("equal", "Equal", inputs=_XY, attrs=_EQ_ATTRS, infer=I.compare_lenient,
-                 kernel=kernel_equal, flags=_EWC, onnx="Equal")
+                 kernel=kernel_equal, flags=_EWC)
 not_equal_op = defop("not_equal", "NotEqual", inputs=_XY, attrs=_EQ_ATTRS,
-                     infer=I.compare_lenient, kernel=kernel_not_equal, flags=_EWC,
-                     onnx=L.lower_not_equal)
+                     infer=I.compare_lenient, kernel=kernel_not_equal, flags=_EWC)
 less_op = defop("less", "Less", inputs=_XY, attrs=_T_REAL, infer=I.compare, kernel=operator.lt,
-                expr="{0} < {1}", flags=_EW, onnx="Less")
+                expr="{0} < {1}", flags=_EW)
 less_equal_op = defop("less_equal", "LessEqual", inputs=_XY, attrs=_T_REAL, infer=I.compare,
-                      kernel=operator.le, expr="{0} <= {1}", flags=_EW, onnx="LessOrEqual")
+                      kernel=operator.le, expr="{0} <= {1}", flags=_EW)
 greater_op = defop("greater", "Greater", inputs=_XY, attrs=_T_REAL, infer=I.compare,
-                   kernel=operator.gt, expr="{0} > {1}", flags=_EW, onnx="Greater")
+                   kernel=operator.gt, expr="{0} > {1}", flags=_EW)
 greater_equal_op = defop("greater_equal", "GreaterEqual", inputs=_XY, attrs=_T_REAL,
-                         infer=I.compare, kernel=operator.ge, expr="{0} >= {1}", flags=_EW,
-                         onnx="GreaterOrEqual")
+                         infer=I.compare, kernel=operator.ge, expr="{0} >= {1}", flags=_EW)
 logical_and_op = defop("logical_and", "LogicalAnd", inputs=("x: bool", "y: bool"),
-                       infer=I.logical, kernel=np.logical_and, flags=_EWC, onnx="And")
+                       infer=I.logical, kernel=np.logical_and, flags=_EWC)
 logical_or_op = defop("logical_or", "LogicalOr", inputs=("x: bool", "y: bool"),
-                      infer=I.logical, kernel=np.logical_or, flags=_EWC, onnx="Or")
+                      infer=I.logical, kernel=np.logical_or, flags=_EWC)
 logical_not_op = defop("logical_not", "LogicalNot", inputs=("x: bool",), infer=I.same,
-                       kernel=np.logical_not, flags=_EW | {"involution"}, onnx="Not")
+                       kernel=np.logical_not, flags=_EW | {"involution"})
 
 # ---- records: unary ------------------------------------------------------------------------------
 
 
-def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same, onnx=None,
+def _unary(name, tf_type, kernel, allowed=NUMBER, expr=None, flags=(), infer=I.same,
            ufunc=None, jit=None):
     return defop(name, tf_type, inputs=("x: T",), attrs={"T": TypeAttr(allowed)}, infer=infer,
-                 kernel=kernel, expr=expr, flags=_EW | set(flags), onnx=onnx, ufunc=ufunc,
+                 kernel=kernel, expr=expr, flags=_EW | set(flags), ufunc=ufunc,
                  jit=jit)
 
 
@@ -313,45 +315,45 @@ def _float_only(template):
 
 
 _SIGNED = NUMBER - {d.uint8, d.uint16, d.uint32, d.uint64}
-negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involution"}, onnx="Neg",
+negative_op = _unary("negative", "Neg", operator.neg, _SIGNED, "-{0}", {"involution"},
                      ufunc=np.negative)
-abs_op = _unary("abs", "Abs", np.abs, REAL, onnx="Abs")
-sign_op = _unary("sign", "Sign", np.sign, NUMBER, onnx="Sign")
-square_op = _unary("square", "Square", np.square, NUMBER, onnx=L.lower_square)
-sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX, onnx="Sqrt")
+abs_op = _unary("abs", "Abs", np.abs, REAL)
+sign_op = _unary("sign", "Sign", np.sign, NUMBER)
+square_op = _unary("square", "Square", np.square, NUMBER)
+sqrt_op = _unary("sqrt", "Sqrt", np.sqrt, FLOAT | COMPLEX)
 rsqrt_op = _unary("rsqrt", "Rsqrt", kernel_rsqrt, FLOAT | COMPLEX,
-                  jit=_float_only("np.{T}(1) / np.sqrt({0})"), onnx=L.lower_rsqrt)
-exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX, onnx="Exp")
-expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX, onnx=L.lower_expm1)
-log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX, onnx="Log")
-log1p_op = _unary("log1p", "Log1p", np.log1p, FLOAT | COMPLEX, onnx=L.lower_log1p)
-sin_op = _unary("sin", "Sin", np.sin, FLOAT | COMPLEX, onnx="Sin")
-cos_op = _unary("cos", "Cos", np.cos, FLOAT | COMPLEX, onnx="Cos")
-tan_op = _unary("tan", "Tan", np.tan, FLOAT | COMPLEX, onnx="Tan")
-asin_op = _unary("asin", "Asin", np.arcsin, FLOAT | COMPLEX, onnx="Asin")
-acos_op = _unary("acos", "Acos", np.arccos, FLOAT | COMPLEX, onnx="Acos")
-atan_op = _unary("atan", "Atan", np.arctan, FLOAT | COMPLEX, onnx="Atan")
-sinh_op = _unary("sinh", "Sinh", np.sinh, FLOAT | COMPLEX, onnx="Sinh")
-cosh_op = _unary("cosh", "Cosh", np.cosh, FLOAT | COMPLEX, onnx="Cosh")
-tanh_op = _unary("tanh", "Tanh", np.tanh, FLOAT | COMPLEX, onnx="Tanh")
-asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX, onnx="Asinh")
-acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX, onnx="Acosh")
-atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX, onnx="Atanh")
+                  jit=_float_only("np.{T}(1) / np.sqrt({0})"))
+exp_op = _unary("exp", "Exp", np.exp, FLOAT | COMPLEX)
+expm1_op = _unary("expm1", "Expm1", np.expm1, FLOAT | COMPLEX)
+log_op = _unary("log", "Log", np.log, FLOAT | COMPLEX)
+log1p_op = _unary("log1p", "Log1p", np.log1p, FLOAT | COMPLEX)
+sin_op = _unary("sin", "Sin", np.sin, FLOAT | COMPLEX)
+cos_op = _unary("cos", "Cos", np.cos, FLOAT | COMPLEX)
+tan_op = _unary("tan", "Tan", np.tan, FLOAT | COMPLEX)
+asin_op = _unary("asin", "Asin", np.arcsin, FLOAT | COMPLEX)
+acos_op = _unary("acos", "Acos", np.arccos, FLOAT | COMPLEX)
+atan_op = _unary("atan", "Atan", np.arctan, FLOAT | COMPLEX)
+sinh_op = _unary("sinh", "Sinh", np.sinh, FLOAT | COMPLEX)
+cosh_op = _unary("cosh", "Cosh", np.cosh, FLOAT | COMPLEX)
+tanh_op = _unary("tanh", "Tanh", np.tanh, FLOAT | COMPLEX)
+asinh_op = _unary("asinh", "Asinh", np.arcsinh, FLOAT | COMPLEX)
+acosh_op = _unary("acosh", "Acosh", np.arccosh, FLOAT | COMPLEX)
+atanh_op = _unary("atanh", "Atanh", np.arctanh, FLOAT | COMPLEX)
 sigmoid_op = _unary("sigmoid", "Sigmoid", kernel_sigmoid, FLOAT | COMPLEX - COMPLEX,
-                    onnx="Sigmoid", jit="np.{T}(1) / (np.{T}(1) + np.exp(-{0}))")
+                    jit="np.{T}(1) / (np.{T}(1) + np.exp(-{0}))")
 reciprocal_op = _unary("reciprocal", "Reciprocal", kernel_reciprocal, NUMBER,
-                       onnx=L.lower_reciprocal, jit=_float_only("np.{T}(1) / {0}"))
-floor_op = _unary("floor", "Floor", np.floor, FLOAT, onnx="Floor")
-ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT, onnx="Ceil")
-round_op = _unary("round", "Round", kernel_round, REAL, onnx=L.lower_round)
-rint_op = _unary("rint", "Rint", np.rint, FLOAT, onnx="Round")
-softplus_op = _unary("softplus", "Softplus", kernel_softplus, FLOAT, onnx="Softplus")
-softsign_op = _unary("softsign", "Softsign", kernel_softsign, FLOAT, onnx="Softsign")
-erf_op = _unary("erf", "Erf", kernel_erf, FLOAT, onnx="Erf")
-is_nan_op = _unary("is_nan", "IsNan", np.isnan, FLOAT, infer=infer_bool_unary, onnx="IsNaN")
-is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary, onnx="IsInf")
-is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary,
-                      onnx=L.lower_is_finite)
+                       jit=_float_only("np.{T}(1) / {0}"))
+floor_op = _unary("floor", "Floor", np.floor, FLOAT)
+ceil_op = _unary("ceil", "Ceil", np.ceil, FLOAT)
+round_op = _unary("round", "Round", kernel_round, REAL)
+rint_op = _unary("rint", "Rint", np.rint, FLOAT)
+softplus_op = _unary("softplus", "Softplus", kernel_softplus, FLOAT)
+softsign_op = _unary("softsign", "Softsign", kernel_softsign, FLOAT)
+erf_op = _unary("erf", "Erf", kernel_erf, FLOAT)
+erfc_op = _unary("erfc", "Erfc", kernel_erfc, FLOAT)
+is_nan_op = _unary("is_nan", "IsNan", np.isnan, FLOAT, infer=infer_bool_unary)
+is_inf_op = _unary("is_inf", "IsInf", np.isinf, FLOAT, infer=infer_bool_unary)
+is_finite_op = _unary("is_finite", "IsFinite", kernel_is_finite, FLOAT, infer=infer_bool_unary)
 invert_op = _unary("invert", "Invert", np.invert, INTEGER, "~{0}", {"involution"})
 real_op = defop("real", "Real", inputs=("input: T",), attrs={"T": TypeAttr(COMPLEX | FLOAT)},
                 infer=infer_real_part, kernel=np.real, flags=_EW_VIEW)
@@ -382,8 +384,7 @@ def _cast_jit(attrs):
 
 cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
-                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW, onnx=L.lower_cast,
+                infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW,
                 jit=_cast_jit)
 add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
-                 infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"},
-                 onnx="Sum")
+                 infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"})

@@ -5,14 +5,12 @@ pooling, losses; and the composites TensorFlow builds from them (dropout, moment
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
-from . import lowering as L
-from . import lowering_shapes as LS
 from .geometry import bias_axis as _bias_axis
 from .geometry import check_groups as _check_groups
 from .geometry import explicit_pairs as _explicit_pairs
@@ -65,21 +63,20 @@ def kernel_leaky_relu(features, alpha=0.2):
     return np.where(x > 0, x, x * np.asarray(alpha, x.dtype)).astype(x.dtype)
 
 
-def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None, onnx=None,
+def _activation(name, tf_type, kernel, attrs=None, allowed=FLOAT, expr=None,
                 jit=None):
     return defop(name, tf_type, inputs=("features: T",),
                  attrs={"T": TypeAttr(allowed), **(attrs or {})}, infer=I.same, kernel=kernel,
-                 expr=expr, flags=_EW, onnx=onnx, jit=jit)
+                 expr=expr, flags=_EW, jit=jit)
 
 
-relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL, onnx="Relu",
+relu_op = _activation("relu", "Relu", kernel_relu, allowed=REAL,
                       jit="np.maximum({0}, np.{T}(0))")
 relu6_op = _activation("relu6", "Relu6", kernel_relu6, allowed=REAL,
-                       jit="np.minimum(np.maximum({0}, np.{T}(0)), np.{T}(6))", onnx=L.lower_relu6)
-elu_op = _activation("elu", "Elu", kernel_elu, onnx="Elu")
-selu_op = _activation("selu", "Selu", kernel_selu, onnx="Selu")
-leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2},
-                            onnx=L.lower_leaky_relu)
+                       jit="np.minimum(np.maximum({0}, np.{T}(0)), np.{T}(6))")
+elu_op = _activation("elu", "Elu", kernel_elu)
+selu_op = _activation("selu", "Selu", kernel_selu)
+leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alpha": 0.2})
 
 # ---- softmax -----------------------------------------------------------------------------------
 
@@ -126,10 +123,9 @@ def infer_softmax(logits):
 
 
 softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer=infer_softmax,
-                   kernel=kernel_softmax, flags=_PURE, onnx="Softmax")
+                   kernel=kernel_softmax, flags=_PURE)
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
-                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE,
-                       onnx="LogSoftmax")
+                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE)
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -163,7 +159,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE | {"data_format"}, onnx=L.lower_bias_add)
+                    kernel=kernel_bias_add, flags=_PURE | {"data_format"})
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -218,15 +214,15 @@ def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A0
     ph = _padding_amounts(x.shape[1], kh, sh, dh, padding, eh)
     pw = _padding_amounts(x.shape[2], kw, sw, dw, padding, ew)
     if any(ph) or any(pw):
-        x = np.pad(x, ((0, 0), ph, pw, (0, 0)))
-    windows = sliding_window_view(x, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
-    windows = windows[:, ::sh, ::sw, :, ::dh, ::dw]  # [N, OH, OW, C, KH, KW]
+        x = _pad_spatial(x, ph, pw, 0)
+    windows = _windows(x, (kh, kw), (sh, sw), (dh, dw))   # [N, OH, OW, KH, KW, C]
+    n, oh, ow = windows.shape[:3]
     per_group = cout // groups
-    out = np.concatenate([
-        np.tensordot(windows[:, :, :, g * cin:(g + 1) * cin], wts[..., g * per_group:
-                                                                  (g + 1) * per_group],
-                     axes=([4, 5, 3], [0, 1, 2]))
-        for g in range(groups)], axis=-1).astype(wts.dtype)
+    parts = [windows[..., g * cin:(g + 1) * cin].reshape(n * oh * ow, kh * kw * cin) @
+             wts[..., g * per_group:(g + 1) * per_group].reshape(kh * kw * cin, per_group)
+             for g in range(groups)]
+    out = (parts[0] if groups == 1 else np.concatenate(parts, axis=-1)).reshape(
+        n, oh, ow, cout).astype(wts.dtype, copy=False)
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
 
@@ -235,7 +231,7 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "strides": REQUIRED, "padding": REQUIRED, "explicit_paddings": (),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
-                  infer=infer_conv2d, kernel=kernel_conv2d, onnx=L.lower_conv2d,
+                  infer=infer_conv2d, kernel=kernel_conv2d,
                   flags=_PURE | {"data_format", "float16_allowed"})
 
 
@@ -269,20 +265,41 @@ def _pool(value, ksize, strides, padding, data_format, reduce):
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
 
 
+def _windows(x, k, s, dilation=(1, 1)):
+    """The [N, OH, OW, KH, KW, C] read-only view of the windows of `x` [N, H, W, C] (im2col
+    without a copy; reshaping it to rows copies each window once, in (KH, KW, C) order)."""
+    n, h, w, c = x.shape
+    (kh, kw), (sh, sw), (dh, dw) = k, s, dilation
+    oh = _out_size(h, kh, sh, dh, (0, 0))   # a window larger than the input is an error
+    ow = _out_size(w, kw, sw, dw, (0, 0))
+    bn, bh, bw, bc = x.strides
+    return as_strided(x, (n, oh, ow, kh, kw, c), (bn, bh * sh, bw * sw, bh * dh, bw * dw, bc),
+                      writeable=False)
+
+
+def _pad_spatial(x, ph, pw, value):
+    """`x` [N, H, W, C] padded in H and W with `value` (np.pad costs tens of microseconds
+    even for small arrays; one allocation and a copy do not)."""
+    n, h, w, c = x.shape
+    out = np.full((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), value, dtype=x.dtype)
+    out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x
+    return out
+
+
 def _max_reduce(x, k, s, pads):
     if any(pads[0]) or any(pads[1]):
         low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        x = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=low)
-    win = sliding_window_view(x, k, axis=(1, 2))[:, ::s[0], ::s[1]]
-    return win.max(axis=(-2, -1))
+        x = _pad_spatial(x, pads[0], pads[1], low)
+    return _windows(x, k, s).max(axis=(3, 4))
 
 
 def _avg_reduce(x, k, s, pads):
-    padded = np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)))
-    ones = np.pad(np.ones(x.shape[1:3], x.dtype), (pads[0], pads[1]))
-    win = sliding_window_view(padded, k, axis=(1, 2))[:, ::s[0], ::s[1]]
-    count = sliding_window_view(ones, k)[::s[0], ::s[1]].sum(axis=(-2, -1))
-    return (win.sum(axis=(-2, -1)) / count[None, :, :, None]).astype(x.dtype)
+    if not any(pads[0]) and not any(pads[1]):   # every window is whole: divide by its size
+        return (_windows(x, k, s).sum(axis=(3, 4)) / (k[0] * k[1])).astype(x.dtype)
+    padded = _pad_spatial(x, pads[0], pads[1], 0)
+    ones = _pad_spatial(np.ones((1,) + x.shape[1:3] + (1,), x.dtype), pads[0], pads[1], 0)
+    count = _windows(ones, k, s).sum(axis=(3, 4))[0]
+    return (_windows(padded, k, s).sum(axis=(3, 4)) / count[None]).astype(x.dtype)
 
 
 def kernel_max_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,
@@ -299,12 +316,10 @@ POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
                     attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"},
-                    onnx=L.pool("MaxPool"))
+                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"})
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"},
-                    onnx=L.pool("AveragePool"))
+                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"})
 
 # ---- losses -------------------------------------------------------------------------------------
 
@@ -315,8 +330,7 @@ def kernel_l2_loss(t):
 
 
 l2_loss_op = defop("l2_loss", "L2Loss", inputs=("t: T",), attrs=_TF,
-                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE,
-                   onnx=LS.lower_l2_loss)
+                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE)
 
 
 def kernel_sparse_xent(features, labels):
@@ -345,7 +359,7 @@ sparse_xent_op = defop("sparse_softmax_cross_entropy", "SparseSoftmaxCrossEntrop
                        inputs=("features: T", "labels: Tlabels"),
                        attrs={**_TF, "Tlabels": TypeAttr(INDEX, d.int64)},
                        infer=infer_sparse_xent, kernel=kernel_sparse_xent, num_outputs=2,
-                       flags=_PURE, onnx=LS.lower_sparse_softmax_cross_entropy)
+                       flags=_PURE)
 
 
 def kernel_xent(features, labels):
@@ -361,4 +375,4 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                     TensorType(features.dtype, None if features.shape is None
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
-                kernel=kernel_xent, num_outputs=2, flags=_PURE, onnx=LS.lower_softmax_cross_entropy)
+                kernel=kernel_xent, num_outputs=2, flags=_PURE)

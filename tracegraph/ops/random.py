@@ -105,9 +105,9 @@ _RANDOM = dict(inputs=("shape: T",), infer=infer_random, stateful=True, make_sta
 _RANDOM_ATTRS = {"T": TypeAttr(INDEX, d.int32), "dtype": REQUIRED, "seed": 0, "seed2": 0}
 
 random_uniform_op = defop("random_uniform", "RandomUniform", attrs=_RANDOM_ATTRS,
-                          kernel=kernel_uniform, onnx=None, **_RANDOM)
+                          kernel=kernel_uniform, **_RANDOM)
 random_normal_op = defop("random_normal", "RandomStandardNormal", attrs=_RANDOM_ATTRS,
-                         kernel=kernel_normal, onnx=None, **_RANDOM)
+                         kernel=kernel_normal, **_RANDOM)
 truncated_normal_op = defop("truncated_normal", "TruncatedNormal", attrs=_RANDOM_ATTRS,
                             kernel=kernel_truncated_normal, **_RANDOM)
 

@@ -8,7 +8,6 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
-from . import lowering_shapes as LS
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
@@ -52,7 +51,7 @@ def kernel_tile(input, multiples):  # noqa: A002
 
 tile_op = defop("tile", "Tile", inputs=("input: T", "multiples: Tmultiples"),
                 attrs={**_T, "Tmultiples": TypeAttr(INDEX, d.int32)}, infer=infer_tile,
-                kernel=kernel_tile, flags=_PURE, onnx=LS.lower_tile)
+                kernel=kernel_tile, flags=_PURE)
 
 
 def _slice_bounds(shape: tuple, b: list, s: list) -> list:
@@ -92,7 +91,7 @@ def kernel_slice(input, begin, size):  # noqa: A002
 
 slice_op = defop("slice", "Slice", inputs=("input: T", "begin: Index", "size: Index"),
                  attrs={**_T, "Index": TypeAttr(INDEX, d.int32)}, infer=infer_slice,
-                 kernel=kernel_slice, flags=_PURE, onnx=LS.lower_slice)
+                 kernel=kernel_slice, flags=_PURE)
 
 
 def infer_reverse(tensor, axis):
@@ -119,7 +118,7 @@ def kernel_reverse(tensor, axis):
 
 reverse_op = defop("reverse", "ReverseV2", inputs=("tensor: T", "axis: Tidx"),
                    attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)}, infer=infer_reverse,
-                   kernel=kernel_reverse, flags=_PURE, onnx=LS.lower_reverse)
+                   kernel=kernel_reverse, flags=_PURE)
 
 
 def _pad_pairs(shape: tuple, paddings, mode: str = "CONSTANT") -> list:
@@ -161,7 +160,7 @@ def kernel_pad(input, paddings, constant_values):  # noqa: A002
 
 pad_op = defop("pad", "PadV2", inputs=("input: T", "paddings: Tpaddings", "constant_values: T"),
                attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32)}, infer=infer_pad,
-               kernel=kernel_pad, flags=_PURE, onnx=LS.lower_pad)
+               kernel=kernel_pad, flags=_PURE)
 
 
 def infer_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
@@ -175,8 +174,7 @@ def kernel_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
 
 mirror_pad_op = defop("mirror_pad", "MirrorPad", inputs=("input: T", "paddings: Tpaddings"),
                       attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
-                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=_PURE,
-                      onnx=LS.lower_mirror_pad)
+                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=_PURE)
 
 
 def infer_broadcast_to(input, shape):  # noqa: A002
@@ -220,8 +218,7 @@ def kernel_broadcast_to(input, shape):  # noqa: A002
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),
                         attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)},
-                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=_PURE,
-                        onnx=LS.lower_broadcast_to)
+                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=_PURE)
 
 
 def _check_roll(rank: int, shift: list, axis: list) -> None:
@@ -248,4 +245,4 @@ def kernel_roll(input, shift, axis):  # noqa: A002
 roll_op = defop("roll", "Roll", inputs=("input: T", "shift: Tshift", "axis: Taxis"),
                 attrs={**_T, "Tshift": TypeAttr(INDEX, d.int32),
                        "Taxis": TypeAttr(INDEX, d.int32)},
-                infer=infer_roll, kernel=kernel_roll, flags=_PURE, onnx=LS.lower_roll)
+                infer=infer_roll, kernel=kernel_roll, flags=_PURE)

@@ -13,7 +13,6 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from . import gradutil as G
 from . import infer as I
-from . import lowering as L
 from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, defgrad, defop
 
 
@@ -31,7 +30,7 @@ def _axes(x, reduction_indices, op: str) -> tuple:
     return tuple(axes)
 
 
-def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
+def _reducer(name: str, tf_type: str, fn, allowed):
     """A reduction record: `fn(x, axes, keepdims)` does the NumPy work. `allowed` is a set of
     dtypes (a type attr `T`) or one dtype name (a fixed input type, as `Any`/`All` have)."""
 
@@ -49,7 +48,7 @@ def _reducer(name: str, tf_type: str, fn, allowed, onnx=None):
     return defop(name, tf_type,
                  inputs=(f"input: {allowed if fixed else 'T'}", "reduction_indices: Tidx"),
                  attrs={**attrs, "Tidx": TypeAttr(INDEX, d.int32), "keep_dims": False},
-                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"}, onnx=onnx)
+                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"})
 
 
 def _sum(x, axes, keep):
@@ -104,16 +103,16 @@ def _all(x, axes, keep):
     return np.all(x, axis=axes, keepdims=keep)
 
 
-sum_op = _reducer("reduce_sum", "Sum", _sum, NUMBER, onnx=L.reduce("ReduceSum"))
-mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER, onnx=L.reduce("ReduceMean"))
-prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER, onnx=L.reduce("ReduceProd"))
-max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL, onnx=L.reduce("ReduceMax"))
-min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL, onnx=L.reduce("ReduceMin"))
-any_op = _reducer("reduce_any", "Any", _any, "bool", onnx=L.reduce_bool("ReduceMax"))
-all_op = _reducer("reduce_all", "All", _all, "bool", onnx=L.reduce_bool("ReduceMin"))
+sum_op = _reducer("reduce_sum", "Sum", _sum, NUMBER)
+mean_op = _reducer("reduce_mean", "Mean", _mean, NUMBER)
+prod_op = _reducer("reduce_prod", "Prod", _prod, NUMBER)
+max_op = _reducer("reduce_max", "Max", _extreme(np.max, True), REAL)
+min_op = _reducer("reduce_min", "Min", _extreme(np.min, False), REAL)
+any_op = _reducer("reduce_any", "Any", _any, "bool")
+all_op = _reducer("reduce_all", "All", _all, "bool")
 
 
-def _arg_reducer(name, tf_type, fn, onnx):
+def _arg_reducer(name, tf_type, fn):
     def kernel(input, dimension, output_type=d.int64):  # noqa: A002
         x = np.asarray(input)
         axis = int(dimension)
@@ -135,14 +134,14 @@ def _arg_reducer(name, tf_type, fn, onnx):
     return defop(name, tf_type, inputs=("input: T", "dimension: Tidx"),
                  attrs={"T": TypeAttr(REAL | BOOL), "Tidx": TypeAttr(INDEX, d.int32),
                         "output_type": d.int64},
-                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"}, onnx=onnx)
+                 infer=infer, kernel=kernel, flags={"pure", "reduction", "fresh_output"})
 
 
-argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax, L.arg("ArgMax"))
-argmin_op = _arg_reducer("argmin", "ArgMin", np.argmin, L.arg("ArgMin"))
+argmax_op = _arg_reducer("argmax", "ArgMax", np.argmax)
+argmin_op = _arg_reducer("argmin", "ArgMin", np.argmin)
 
 
-def _scan(name, tf_type, fn, identity, onnx=None):
+def _scan(name, tf_type, fn, identity):
     def kernel(x, axis, exclusive=False, reverse=False):
         x = np.asarray(x)
         ax = int(axis)
@@ -163,10 +162,10 @@ def _scan(name, tf_type, fn, identity, onnx=None):
                  attrs={"T": TypeAttr(NUMBER), "Tidx": TypeAttr(INDEX, d.int32),
                         "exclusive": False, "reverse": False},
                  infer=lambda x, axis, **_: TensorType(x.dtype, x.shape), kernel=kernel,
-                 flags={"pure"}, onnx=onnx)
+                 flags={"pure"})
 
 
-cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0, onnx=L.lower_cumsum)
+cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0)
 cumprod_op = _scan("cumprod", "Cumprod", np.cumprod, 1)
 
 

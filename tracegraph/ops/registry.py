@@ -129,7 +129,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 onnx=None, gradient=None, doc=None, ufunc=None, jit=None):
+                 gradient=None, doc=None, ufunc=None, jit=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -147,8 +147,6 @@ class OpDef:
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None
-        self.onnx = onnx  # ONNX lowering: an op name (same inputs, no attrs) or a callable
-                          # lower(ctx, *inputs) -> names (ops/lowering.py); None: no lowering
         self.gradient = gradient
         # The NumPy ufunc equal to the kernel on same-dtype arrays: lets the memory optimizer
         # write the result into a dead input's buffer (`ufunc(a, b, out=a)`).

@@ -74,7 +74,7 @@ def kernel_range(start, limit, delta):
 range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta: Tidx"),
                  attrs={"Tidx": TypeAttr(REAL - {d.uint8, d.uint16, d.uint32, d.uint64},
                                          d.int32)},
-                 infer=infer_range, kernel=kernel_range, flags=_PURE, onnx="Range")
+                 infer=infer_range, kernel=kernel_range, flags=_PURE)
 
 
 def _check_num(num) -> None:

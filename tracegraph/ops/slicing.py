@@ -13,7 +13,6 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType
 from . import gradutil as G
 from . import infer as I
-from . import lowering_shapes as LS
 from .registry import ALL_TYPES, INDEX, TypeAttr, bind, defgrad, defop
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
@@ -161,8 +160,7 @@ strided_slice_op = defop(
     inputs=("input: T", "begin: Index", "end: Index", "strides: Index"),
     attrs={"T": TypeAttr(ALL_TYPES), "Index": TypeAttr(INDEX, d.int32), **dict.fromkeys(_MASKS,
                                                                                          0)},
-    infer=infer_strided_slice, kernel=kernel_strided_slice, flags={"pure"},
-                         onnx=LS.lower_strided_slice)
+    infer=infer_strided_slice, kernel=kernel_strided_slice, flags={"pure"})
 
 
 def kernel_strided_slice_grad(shape, begin, end, strides, dy, begin_mask=0,  # noqa: A002

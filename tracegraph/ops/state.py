@@ -47,7 +47,7 @@ def kernel_assign_sub(handle, value):
 read_variable_op = defop(
     "read_variable", "ReadVariableOp", inputs=("resource: resource",),
     attrs={"dtype": REQUIRED}, infer=infer_read, kernel=kernel_read,
-    flags={"resource_read"}, onnx="Identity")
+    flags={"resource_read"})
 
 
 @defgrad(read_variable_op)

@@ -2,9 +2,9 @@
 
 Like `tf.print`, a write is a stateful op: a graph runs it at every call, in program order, even
 though no output depends on it. The writer is a resource: its handle's `.value` is an event-file
-writer object of the export layer, with `write_tensor(step, tag, array, metadata: bytes)` and
-`flush()`. The kernels only call those methods; the export layer builds the protobuf messages
-(importing the `tensorboard` extra only when a writer is created).
+writer object of the TensorBoard format (`formats/tensorboard/`), with `write_tensor(step, tag,
+array, metadata: bytes)` and `flush()`. The kernels only call those methods; the format builds
+the protobuf messages (importing the `tensorboard` extra only when a writer is created).
 """
 
 from __future__ import annotations

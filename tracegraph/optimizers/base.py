@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes as d
+from ..framework.module import ATTRIBUTE_HOOKS
 from ..framework.variables import Variable
 from ..library.math import cast, maximum, minimum, sqrt, square
 from ..library.reduce import reduce_sum
@@ -113,6 +114,11 @@ class Optimizer:
         self._slots_of: dict[int, int] = {}   # id(model variable) -> its index in the slots
         self._iterations = self.add_variable((), d.int64, 0, "iteration")
         self._learning_rate = self._build_learning_rate(learning_rate)
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        for hook in ATTRIBUTE_HOOKS:   # a restored checkpoint waiting for the slots built now
+            hook(self, name, value)
 
     # --- state ---------------------------------------------------------------------------------
     def add_variable(self, shape, dtype, initial, name: str) -> Variable:

@@ -2,6 +2,6 @@
 
 import sys
 
-from ..export.cli import main
+from ..formats.native.saved_model_cli import main
 
 sys.exit(main())

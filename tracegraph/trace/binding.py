@@ -26,7 +26,8 @@ def leaves_by_path(canonical, leaf_paths=frozenset()) -> dict:
     out = {}
 
     def walk(value, path):
-        if path not in leaf_paths and is_nested(value) and not has_trace_type(value):
+        if path not in leaf_paths and is_nested(value) and not has_trace_type(value) and \
+                not isinstance(value, VariableSpec):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")

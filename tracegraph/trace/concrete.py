@@ -3,6 +3,11 @@
 Calling it feeds the arguments' values to the compiled graph and wraps the results as eager
 tensors in the traced output structure. The graph is compiled on the first call (after the
 optimizer has produced its own copy); the traced graph stays as traced.
+
+The flat call, the public way every other folder calls a traced graph: `input_paths` names the
+graph's inputs, `flat_input_values(canonical)` gives the values fed to them, and
+`call_flat_values(values)` runs the graph on such values and returns the structured outputs,
+whose tensors sit at `output_positions` of their flattening (`single_output`: one tensor).
 """
 
 from __future__ import annotations
@@ -13,14 +18,14 @@ import numpy as np
 
 from .. import config
 from ..framework.eager import wrap
-from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import convert_to_tensor
 from ..shapes import TensorSpec
 from . import hooks
+from .atomic_function import AtomicFunction
 from .binding import (
     SPECS,
     check_value,
@@ -46,9 +51,9 @@ class ConcreteFunction:
                  input_paths: list, structured_outputs, executor: str = "codegen"):
         self.graph = graph
         self.name = name
-        self._canonical = canonical          # [(param, value or spec)] as traced
-        self._signature = signature          # inspect.Signature of the Python function
-        self._input_paths = input_paths      # [(path, spec)] for graph.inputs, in order
+        self.canonical_arguments = canonical   # [(parameter, value or spec)] as traced
+        self.python_signature = signature      # inspect.Signature of the Python function
+        self.input_paths = tuple(input_paths)  # ((path, spec), ...) for graph.inputs, in order
         self.structured_outputs = structured_outputs
         self.executor = executor
         self._compiled = None
@@ -60,9 +65,12 @@ class ConcreteFunction:
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
         self._out_leaves = leaves
-        self._out_positions = [i for i, v in enumerate(leaves) if isinstance(v, SymbolicTensor)]
-        self._single = (len(leaves) == 1 and self._out_positions == [0]
-                        and isinstance(structured_outputs, SymbolicTensor))
+        # where the graph's outputs sit among the flattened structured outputs, in order
+        self.output_positions = tuple(i for i, v in enumerate(leaves)
+                                      if isinstance(v, SymbolicTensor))
+        # the outputs are one tensor, returned as it is
+        self.single_output = (len(leaves) == 1 and self.output_positions == (0,)
+                              and isinstance(structured_outputs, SymbolicTensor))
 
     # --- inspection ------------------------------------------------------------------------------
     @property
@@ -84,8 +92,8 @@ class ConcreteFunction:
     @property
     def structured_input_signature(self):
         args, kwargs = [], {}
-        params = self._signature.parameters if self._signature is not None else {}
-        for name, value in self._canonical:
+        params = self.python_signature.parameters if self.python_signature is not None else {}
+        for name, value in self.canonical_arguments:
             value = pack_sequence_as(value, [v.get() if isinstance(v, WeakArgument) else v
                                              for v in flatten(value)])
             value = _named_specs(value, name)
@@ -103,17 +111,19 @@ class ConcreteFunction:
     @property
     def run_graph(self):
         """The graph that actually runs (the optimizer's output; the traced graph if none)."""
-        self._prepare()
+        self.compiled()
         return self._prepared_graph
 
     @property
     def generated_code(self) -> str | None:
         """The Python source the code generator emitted for this function."""
-        self._prepare()
+        self.compiled()
         return getattr(self._compiled, "source", None)
 
     # --- calling ---------------------------------------------------------------------------------
-    def _prepare(self):
+    def compiled(self):
+        """The compiled graph for the current optimizer options: a callable from the flat
+        input values to the flat output values (optimized and compiled on first use)."""
         if self._compiled is None or self._options_version != config.optimizer_version:
             if hooks.runner is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
@@ -136,15 +146,21 @@ class ConcreteFunction:
         self._prepared_graph = None
         self._by_options.clear()
 
-    def _call_values(self, values):
-        """Runs on raw input values (arrays, handles) and returns the structured outputs."""
+    def replace_compiled(self, compiled) -> None:
+        """Runs `compiled` from the next call on, for the current optimizer options (the
+        optimizer's verification steps aside this way after the first call)."""
+        self._compiled = compiled
+
+    def call_flat_values(self, values):
+        """Runs the graph on flat input values (arrays and Variable handles, one per
+        `input_paths` entry, in order) and returns the outputs in the traced structure."""
         compiled = self._compiled
         if compiled is None or self._options_version != config.optimizer_version:
-            compiled = self._prepare()
+            compiled = self.compiled()
         if config.call_recorder is not None:  # tf.summary.trace_on
             config.call_recorder(self)
         out = compiled(*values)
-        if self._single:
+        if self.single_output:
             v = out[0]
             if type(v) is _NDARRAY or isinstance(v, np.generic):
                 t = object.__new__(EagerTensor)
@@ -152,7 +168,7 @@ class ConcreteFunction:
                 return t
             return wrap(v)
         leaves = list(self._out_leaves)
-        for pos, v in zip(self._out_positions, out):
+        for pos, v in zip(self.output_positions, out):
             leaves[pos] = wrap(v)
         return pack_sequence_as(self.structured_outputs, leaves)
 
@@ -174,22 +190,22 @@ class ConcreteFunction:
                     f"to: {flat_error}") from None
         else:
             values = self.flat_input_values(canonical)
-        return self._call_values(values)
+        return self.call_flat_values(values)
 
     def _bind_structured(self, args, kwargs) -> list:
         """Canonical arguments of a call: Python arguments left out take their traced values;
         given ones must equal them."""
-        traced = dict(self._canonical)
-        if self._signature is not None:
-            bound = self._signature.bind_partial(*args, **kwargs)
-            for name, param in self._signature.parameters.items():
+        traced = dict(self.canonical_arguments)
+        if self.python_signature is not None:
+            bound = self.python_signature.bind_partial(*args, **kwargs)
+            for name, param in self.python_signature.parameters.items():
                 if name not in bound.arguments and name in traced and \
                         param.kind not in (inspect.Parameter.VAR_POSITIONAL,
                                            inspect.Parameter.VAR_KEYWORD) and \
                         is_python(traced[name]):
                     bound.arguments[name] = traced_value(traced[name])
             args, kwargs = bound.args, bound.kwargs
-        canonical = canonicalize(self._signature, args, kwargs)
+        canonical = canonicalize(self.python_signature, args, kwargs)
         for name, value in canonical:
             if name not in traced:
                 raise TypeError(f"unexpected argument '{name}'")
@@ -203,7 +219,7 @@ class ConcreteFunction:
 
     def _bind_flat(self, args, kwargs) -> list:
         """The tensor inputs alone, by position then name (TensorFlow's flat signature)."""
-        names = [p for p, _ in self._input_paths]
+        names = [p for p, _ in self.input_paths]
         if len(args) > len(names):
             raise TypeError(f"{self.name}({', '.join(names)}) takes {len(names)} positional "
                             f"arguments, got {len(args)}.")
@@ -218,7 +234,7 @@ class ConcreteFunction:
             raise TypeError(f"{self.name}({', '.join(names)}) missing required arguments: "
                             f"{', '.join(missing)}.")
         return [check_value(self.name, p, spec, bound[p], i)
-                for i, (p, spec) in enumerate(self._input_paths)]
+                for i, (p, spec) in enumerate(self.input_paths)]
 
     def _signature_text(self) -> str:
         """`(x: TensorSpec(...), y: Literal[2.0]) -> TensorSpec(...)`, as TensorFlow's errors
@@ -230,7 +246,7 @@ class ConcreteFunction:
         by_path = leaves_by_path(canonical)
         return [check_value(self.name, path, spec, by_path[path], i) if path in by_path else
                 missing(self.name, path, spec)
-                for i, (path, spec) in enumerate(self._input_paths)]
+                for i, (path, spec) in enumerate(self.input_paths)]
 
     def call_in_graph(self, canonical):
         """Records a call of this function in the graph being built; returns its outputs."""
@@ -240,7 +256,7 @@ class ConcreteFunction:
         ctx = current_context()
         by_path = leaves_by_path(canonical)
         args = []
-        for path, spec in self._input_paths:
+        for path, spec in self.input_paths:
             value = by_path[path]
             args.append(value.handle if isinstance(spec, VariableSpec) else value)
         args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
@@ -251,7 +267,7 @@ class ConcreteFunction:
                     self.name)
         outs = outs if isinstance(outs, list) else []
         leaves = list(self._out_leaves)
-        for pos, v in zip(self._out_positions, outs):
+        for pos, v in zip(self.output_positions, outs):
             leaves[pos] = v
         return pack_sequence_as(self.structured_outputs, leaves)
 
@@ -260,7 +276,8 @@ class ConcreteFunction:
     def function_type(self) -> FunctionType:
         """The parameters with their type constraints and the output type (an inspect.Signature,
         printed `(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)`)."""
-        return function_type_of(self._signature, self._canonical, self.structured_outputs,
+        return function_type_of(self.python_signature, self.canonical_arguments,
+                                self.structured_outputs,
                                 self.graph.external_captures)
 
     @property
@@ -277,7 +294,7 @@ class ConcreteFunction:
     def short_signature(self) -> str:
         """One line: the name, tensor parameters by name, Python ones with their value."""
         params = []
-        for name, value in self._canonical:
+        for name, value in self.canonical_arguments:
             if any(isinstance(v, (TensorSpec, VariableSpec)) for v in flatten(value)):
                 params.append(name)
             else:
@@ -290,88 +307,6 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
-
-
-class AtomicFunction:
-    """A ConcreteFunction's graph as TensorFlow's `inference_fn`: called with the concrete
-    function's parameters (every one required, as its `function_type` lists them) it returns
-    the structured output; `call_flat` takes the flat tensor inputs then the captured values
-    and returns the flat outputs. `name` is TensorFlow's `__inference_<name>_<n>`.
-
-    The graph is compiled with the values it captured (its optimizer may fold them), so the
-    captures passed must be that function's own (`captured_inputs`)."""
-
-    _count = 0
-
-    def __init__(self, concrete: ConcreteFunction):
-        AtomicFunction._count += 1
-        self._concrete = concrete
-        self.name = f"__inference_{concrete.name}_{AtomicFunction._count}".encode()
-        self.graph = concrete.graph
-
-    @property
-    def function_type(self) -> FunctionType:
-        return self._concrete.function_type
-
-    def __call__(self, *args, **kwargs):
-        if self.graph.external_captures:
-            raise ValueError("The FunctionType defines captured inputs. Use call_with_captures"
-                             " instead.")
-        return self.call_with_captures(args, kwargs, [])
-
-    def call_with_captures(self, args, kwargs, captures):
-        """Binds `args`/`kwargs` to the parameters; returns the structured output."""
-        function_type = self.function_type
-        bound = function_type.bind(*args, **kwargs).arguments   # TypeError as inspect's
-        names = function_type.argument_names
-        paths = self._concrete._input_paths
-        by_path = leaves_by_path([(names[k], v) for k, v in bound.items()],
-                                 {path for path, _ in paths})
-        flat = [_cast(spec, by_path[path]) if path in by_path else
-                missing(self._concrete.name, path, spec) for path, spec in paths]
-        return self.call_preflattened(flat + list(captures))
-
-    def call_preflattened(self, args):
-        """Flat inputs (tensors, then captures) in, the structured output out."""
-        cf = self._concrete
-        leaves = list(cf._out_leaves)
-        for pos, v in zip(cf._out_positions, self.call_flat(*args)):
-            leaves[pos] = v
-        return pack_sequence_as(cf.structured_outputs, leaves)
-
-    def call_flat(self, *args) -> list:
-        """Flat inputs (tensors, then captures) in, flat output tensors out."""
-        cf = self._concrete
-        captured = self.graph.external_captures
-        n = len(cf._input_paths)
-        if len(args) != n + len(captured):
-            raise ValueError(f"Signature specifies {n + len(captured)} arguments, got: "
-                             f"{len(args)}. Function Type: {self.function_type.describe()}")
-        for got, want in zip(args[n:], captured):
-            if got is not want and getattr(got, "handle", None) is not want:
-                raise ValueError(
-                    f"{self.name.decode()} runs with the values it captured when traced (its "
-                    f"graph is compiled with them); pass its captured_inputs, or trace the "
-                    f"function again to use {got!r:.60}.")
-        values = [check_value(cf.name, p, spec, v, i)
-                  for i, ((p, spec), v) in enumerate(zip(cf._input_paths, args))]
-        return [wrap(v) for v in cf._prepare()(*values)]
-
-    def __repr__(self):
-        return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
-
-
-def _cast(spec, value):
-    """`value` as an input of `spec`, as TensorFlow's TensorSpec.cast (TypeError when it does
-    not fit; Python values are converted to the spec's dtype)."""
-    if isinstance(spec, VariableSpec):
-        return value
-    if not isinstance(value, Tensor):
-        value = convert_to_tensor(value, spec.dtype)
-    got = TensorSpec(value.shape, value.dtype, spec.name)
-    if value.dtype != spec.dtype or not spec.is_compatible_with(got):
-        raise TypeError(f"Can not cast {got!r} to {spec!r}")
-    return value
 
 
 def _named_specs(value, prefix: str):

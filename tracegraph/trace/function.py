@@ -1,22 +1,21 @@
 """`tf.function` and `Function`: a polymorphic callable backed by one ConcreteFunction per
 input signature (SPEC R-2).
 
-The hot path (all arguments eager tensors, a signature seen before) builds a key from their
-dtypes and shapes, does one dict lookup and runs the compiled graph. Everything else takes the
-slow path: canonical binding of the arguments, the full trace key, an exact then a compatible
-lookup, and tracing under the Function's lock, so concurrent calls trace each signature once
-(R-2.8). A failed trace leaves the cache as it was.
+`PolymorphicFunction` is what a `Function` and a loaded function (formats' `RestoredFunction`)
+share: calls go through their `call_table` (call_table.py). Its `__call__` is the hot path (all
+arguments eager tensors or plain Python values, a pattern seen before): a key from the tensors'
+dtypes and shapes, one dict lookup, the compiled graph run on the arrays. Everything else takes
+the slow path: canonical binding of the arguments, the full trace key, an exact then a
+compatible lookup, and, for a `Function`, tracing under the table's lock, so concurrent calls
+trace each signature once (R-2.8). A failed trace leaves the table as it was.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import threading
 import types
-import warnings
 import weakref
-from collections import OrderedDict
 
 from .. import config as _config
 from ..framework.eager import EAGER
@@ -28,17 +27,13 @@ from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from . import hooks
 from .binding import DeletedInstance
+from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
-from .keys import canonicalize, make_key
-from .retrace import RetraceDetector
-from .signatures import input_signature_canonical, signature_of
 from .taped_call import call_recorded
 from .tracing import trace_function
 
-__all__ = ["function", "Function", "CacheEvictionWarning"]
-
-DEFAULT_MAX_TRACES = 128
-_FAST_CACHE_MAX = 512
+__all__ = ["function", "Function", "PolymorphicFunction", "CacheEvictionWarning",
+           "DEFAULT_MAX_TRACES"]
 
 _VARIABLE_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
@@ -46,16 +41,82 @@ _VARIABLE_ERROR = (
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
 
-class CacheEvictionWarning(UserWarning):
-    """A Function's trace cache was full and dropped its least recently used trace."""
-
-
 # Testing aid: run every Function on this executor ("jit", "parallel") instead of the default
 # (the test suite sets it from TRACEGRAPH_TEST_EXECUTOR to cross-check it on all its graphs).
 FORCE_EXECUTOR = None
 
 
-class Function:
+class PolymorphicFunction:
+    """A callable that dispatches each call through its `call_table` to a ConcreteFunction
+    (TensorFlow's PolymorphicFunction): `tf.function`'s `Function`, or a loaded function."""
+
+    call_table: CallTable
+
+    @property
+    def name(self) -> str:
+        return self.call_table.name
+
+    @property
+    def input_signature(self):
+        return self.call_table.input_signature
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed
+        (and if the function can)."""
+        if self.input_signature is not None and not args and not kwargs:
+            args = self.input_signature
+        return self.call_table.concrete_for(args, kwargs)[0]
+
+    def __call__(self, *args, **kwargs):
+        table = self.call_table
+        if not kwargs and not _config._run_eagerly and _registry_state.current is EAGER:
+            key = []
+            values = []
+            for a in args:
+                t = type(a)
+                if t is EagerTensor:
+                    v = a._value
+                    key.append(v.dtype)
+                    key.append(v.shape)
+                    values.append(v)
+                elif t is int or t is bool or t is str or a is None:
+                    key.append(t)
+                    key.append(a)
+                else:
+                    break
+            else:
+                cf = table.fast.get(tuple(key))
+                if cf is not None:
+                    table.calls += 1
+                    cf.last_used = table.calls
+                    return cf.call_flat_values(values)
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
+        ctx = current_context()
+        if not ctx.executing_eagerly:
+            # Called while another function traces: a call op to the concrete function's
+            # graph (`PartitionedCall`, or `StatefulPartitionedCall` when it has stateful
+            # ops), which the optimizer's function inlining can later inline.
+            cf, value_canonical = self.call_table.concrete_for(args, kwargs)
+            return cf.call_in_graph(value_canonical)
+        table = self.call_table
+        table.calls += 1
+        try:
+            cf, value_canonical = table.concrete_for(args, kwargs)
+            cf.last_used = table.calls
+            values = cf.flat_input_values(value_canonical)
+            if not kwargs:
+                table.remember_fast(args, cf, values)
+            if ctx is not EAGER and active_tapes():
+                return _call_recorded(cf, values, value_canonical)
+            return cf.call_flat_values(values)
+        except BaseException:
+            table.call_failed()
+            raise
+
+
+class Function(PolymorphicFunction):
     """A Python function turned into a graph-backed, polymorphic callable."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
@@ -77,7 +138,6 @@ class Function:
         self._autograph = autograph
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
-        self.max_traces = max_traces
         # jit_compile=True (XLA's role): clusters of elementwise ops run as compiled kernels.
         self.executor = "jit" if jit_compile and executor == "codegen" else executor
         if self.executor == "codegen" and FORCE_EXECUTOR:
@@ -90,13 +150,10 @@ class Function:
                 self._signature.parameters:
             self._signature = self._signature.replace(
                 parameters=list(self._signature.parameters.values())[1:])
-        self._lock = threading.RLock()
-        self._cache: OrderedDict = OrderedDict()   # trace key -> ConcreteFunction (LRU)
-        self._traces: list = []                    # [(Signature, ConcreteFunction)]
-        self._fast: dict = {}                      # (dtype, shape, ...) -> ConcreteFunction
+        self.call_table = CallTable(self._name, self._signature, self._input_signature,
+                                    trace=self._trace, reduce_retracing=reduce_retracing,
+                                    max_traces=max_traces)
         self._tracing_count = 0
-        self.evicted_traces = 0                    # traces dropped by the LRU bound so far
-        self._detector = RetraceDetector(self._name)
         self._variables_frozen = False
         self._bound_instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._converted = None
@@ -117,152 +174,44 @@ class Function:
         return types.MethodType(fn, instance)
 
     @property
-    def input_signature(self):
-        return self._input_signature
+    def max_traces(self) -> int | None:
+        """How many traces the cache keeps (least recently used ones are evicted)."""
+        return self.call_table.max_traces
+
+    @max_traces.setter
+    def max_traces(self, value) -> None:
+        self.call_table.max_traces = value
+
+    @property
+    def evicted_traces(self) -> int:
+        """Traces dropped by the `max_traces` bound so far."""
+        return self.call_table.evicted
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
-    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
-        if self._input_signature is not None and not args and not kwargs:
-            args = self._input_signature
-        key_canonical, _ = self._canonical(args, kwargs)
-        return self._lookup_or_trace(key_canonical)
-
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every trace's signature, in TensorFlow 2.21's layout (one line each unless verbose)."""
-        return ("\n\n" if verbose else "\n").join(cf.pretty_printed_signature(verbose)
-                                                  for _, cf in self._traces)
+        return ("\n\n" if verbose else "\n").join(
+            cf.pretty_printed_signature(verbose) for cf in self.call_table.concrete_functions)
 
     def cached_signatures(self) -> list[str]:
         """One line per cached trace, oldest first."""
-        return [cf.short_signature() for _, cf in self._traces]
+        return [cf.short_signature() for cf in self.call_table.concrete_functions]
 
     def clear_cache(self) -> None:
         """Drops every trace; the next call traces again."""
-        with self._lock:
-            self._cache.clear()
-            self._traces = []
-            self._fast = {}
+        self.call_table.clear()
 
     # --- calling -------------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
-        if not kwargs and not _config._run_eagerly and _registry_state.current is EAGER:
-            key = []
-            values = []
-            for a in args:
-                t = type(a)
-                if t is EagerTensor:
-                    v = a._value
-                    key.append(v.dtype)
-                    key.append(v.shape)
-                    values.append(v)
-                elif t is int or t is bool or t is str or a is None:
-                    key.append(t)
-                    key.append(a)
-                else:
-                    break
-            else:
-                cf = self._fast.get(tuple(key))
-                if cf is not None:
-                    self._detector.calls += 1
-                    cf.last_used = self._detector.calls
-                    return cf._call_values(values)
-        return self._call_slow(args, kwargs)
-
     def _call_slow(self, args, kwargs):
         if _config._run_eagerly:
             return self._bind(self._python_function)(*args, **kwargs)
-        if not current_context().executing_eagerly:
-            return self._call_in_graph(args, kwargs)
-        self._detector.calls += 1
-        try:
-            key_canonical, value_canonical = self._canonical(args, kwargs)
-            cf = self._lookup_or_trace(key_canonical)
-            cf.last_used = self._detector.calls
-            values = cf.flat_input_values(value_canonical)
-            if not kwargs:
-                self._remember_fast(args, cf)
-            if current_context() is not EAGER and active_tapes():
-                return _call_recorded(cf, values, value_canonical)
-            return cf._call_values(values)
-        except BaseException:
-            self._detector.failed()   # as in TensorFlow, a failed call is not counted
-            raise
+        return super()._call_slow(args, kwargs)
 
-    def _remember_fast(self, args, cf) -> None:
-        """Lets later calls with the same positional tensor types and Python values (ints,
-        bools, strings, None) skip canonical binding. Feeding must then be just the tensors."""
-        key = []
-        tensors = 0
-        for a in args:
-            t = type(a)
-            if t is EagerTensor:
-                key.append(a._value.dtype)
-                key.append(a._value.shape)
-                tensors += 1
-            elif t is int or t is bool or t is str or a is None:
-                key.append(t)
-                key.append(a)
-            else:
-                return
-        if tensors != len(cf._input_paths):  # defaults or *args hold tensors: not fast
-            return
-        fast = self._fast
-        if len(fast) >= _FAST_CACHE_MAX:
-            self._fast = fast = {}
-        fast[tuple(key)] = cf
-
-    def _call_in_graph(self, args, kwargs):
-        """Called while another function traces: a call op to this function's own graph
-        (`PartitionedCall`, or `StatefulPartitionedCall` when it has stateful ops), which
-        the optimizer's function inlining can later inline."""
-        key_canonical, value_canonical = self._canonical(args, kwargs)
-        cf = self._lookup_or_trace(key_canonical)
-        return cf.call_in_graph(value_canonical)
-
-    # --- the cache -----------------------------------------------------------------------------
-    def _canonical(self, args, kwargs) -> tuple[list, list]:
-        """(canonical arguments for the key, canonical arguments for the values)."""
-        try:
-            canonical = canonicalize(self._signature, args, kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self._name}{self._signature or '(...)'}: {e}") from None
-        if self._input_signature is None:
-            return canonical, canonical
-        return input_signature_canonical(self._name, canonical, self._input_signature)
-
-    def _lookup_or_trace(self, canonical) -> ConcreteFunction:
-        key = make_key(canonical)
-        cf = self._cache.get(key.key)
-        if cf is not None:
-            return cf
-        with self._lock:
-            cf = self._cache.get(key.key) or self._compatible(key)
-            if cf is None:
-                if self._reduce_retracing:
-                    canonical = self._relaxed(canonical, key)
-                cf = self._trace(canonical, key)
-            self._cache[key.key] = cf
-            return cf
-
-    def _compatible(self, key) -> ConcreteFunction | None:
-        """The most specific existing trace whose signature accepts this call."""
-        best, best_dims = None, -1
-        for sig, cf in self._traces:
-            if sig.accepts(key) and sig.known_dims() > best_dims:
-                best, best_dims = cf, sig.known_dims()
-        return best
-
-    def _relaxed(self, canonical, key):
-        for sig, _ in reversed(self._traces):
-            relaxed = sig.relax(canonical, key)
-            if relaxed is not None:
-                return relaxed
-        return canonical
-
-    def _trace(self, canonical, key) -> ConcreteFunction:
+    # --- tracing -------------------------------------------------------------------------------
+    def _trace(self, canonical) -> ConcreteFunction:
+        """The call table's `trace`: a new ConcreteFunction for canonical arguments."""
         created = []
 
         def on_variable_created(variable) -> None:
@@ -281,34 +230,9 @@ class Function:
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
                                 on_variable_created, self.executor, self._traced_callable())
-        self._detector.traced(key.leaves)   # only traces that succeeded count
-        cf.last_used = self._detector.calls
         self._tracing_count += 1
         self._variables_frozen = True
-        self._traces.append((signature_of(canonical), cf))
-        self._evict()
         return cf
-
-    def _evict(self) -> None:
-        """Drops least recently used traces beyond `max_traces`. The first eviction warns;
-        later ones are only counted (`evicted_traces`): a loop of distinct calls does not
-        print a warning per call."""
-        while self.max_traces is not None and len(self._traces) > self.max_traces:
-            oldest = min(range(len(self._traces)),
-                         key=lambda i: getattr(self._traces[i][1], "last_used", -1))
-            _, old = self._traces.pop(oldest)
-            self._cache = OrderedDict((k, v) for k, v in self._cache.items() if v is not old)
-            self._fast = {k: v for k, v in self._fast.items() if v is not old}
-            self.evicted_traces += 1
-            if self.evicted_traces == 1:
-                warnings.warn(
-                    f"tf.function {self._name}: the trace cache is full ({self.max_traces} "
-                    f"traces); evicting the least recently used trace "
-                    f"{old.short_signature()}. Calling it again will "
-                    "retrace. Raise `max_traces` or reduce the number of distinct signatures. "
-                    f"Further evictions are not reported one by one; "
-                    f"`{self._name}.evicted_traces` counts them.",
-                    CacheEvictionWarning, stacklevel=5)
 
     def _traced_callable(self):
         """The function run while tracing: AutoGraph's conversion when autograph=True."""
@@ -377,8 +301,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     return decorate(func)
 
 
-
 def _call_recorded(cf, values, value_canonical):
-    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py); the
-    loader's restored functions call it too."""
+    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py), for
+    every PolymorphicFunction."""
     return call_recorded(cf, values, value_canonical, Function)

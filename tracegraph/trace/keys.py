@@ -4,8 +4,11 @@
 - Python scalars, strings, None: (type, value), so `1`, `1.0` and `True` are three keys
   (floats by their exact bits: `0.0` and `-0.0` differ, NaN matches NaN);
 - lists, tuples, dicts, namedtuples and dataclasses: structurally;
-- Variables: (dtype, shape) and aliasing (which earlier argument is the same Variable);
-- other objects: by identity, held weakly; unhashable ones are a `TypeError` naming them.
+- Variables: (dtype, shape) and aliasing (which earlier argument is the same Variable), and
+  a saved trace's `VariableSpec` the same way;
+- other objects: by identity, held weakly; unhashable ones are a `TypeError` naming them;
+- each argument under its parameter's name, so `f(a=1)` and `f(b=1)` of `def f(**kw)` are two
+  keys.
 
 Each key also carries a readable description per leaf, used to explain retracing.
 """
@@ -143,6 +146,8 @@ def _leaf_key(value, path: str, variables: dict):
         return _python_key(value)
     if isinstance(value, TensorSpec):
         return ("T", value.dtype, value.shape._dims)
+    if isinstance(value, VariableSpec):
+        return ("V", value.dtype, value.shape, value.alias_id)
     if isinstance(value, (np.generic,)):
         return ("P", type(value), value.item())
     if getattr(type(value), "__hash__", None) is None:
@@ -161,7 +166,7 @@ def _key(value, path: str, variables: dict, leaves: list):
         k = ("TT", trace_type_of(value))
         leaves.append((path, value, k))
         return k
-    if is_nested(value) and not isinstance(value, type):
+    if is_nested(value) and not isinstance(value, (type, VariableSpec)):
         if isinstance(value, dict):
             items = []
             for k in sorted(value, key=repr):
@@ -189,14 +194,22 @@ class TraceKey:
     @property
     def structure(self):
         """The key with tensor leaves reduced to their kind: what must match exactly."""
-        return _structure(self.key)
+        return _structure(self.key, False)
+
+    @property
+    def loose_structure(self):
+        """The key with tensor and Variable leaves reduced to their kinds: what must match
+        exactly for a saved trace to serve a call."""
+        return _structure(self.key, True)
 
 
-def _structure(key):
-    if isinstance(key, tuple) and key and key[0] == "T" and len(key) == 3:
-        return "T"
-    if isinstance(key, tuple):
-        return tuple(_structure(k) for k in key)
+def _structure(key, loose: bool):
+    if isinstance(key, tuple) and key:
+        if key[0] == "T" and len(key) == 3:
+            return "T"
+        if loose and key[0] == "V" and len(key) == 4:
+            return "V"
+        return tuple(_structure(k, loose) for k in key)
     return key
 
 
@@ -204,7 +217,7 @@ def make_key(canonical: list[tuple[str, object]]) -> TraceKey:
     """The trace key of canonical arguments [(parameter name, value)]."""
     variables: dict = {}
     leaves: list = []
-    key = tuple(_key(value, name, variables, leaves) for name, value in canonical)
+    key = tuple((name, _key(value, name, variables, leaves)) for name, value in canonical)
     return TraceKey(key, leaves)
 
 

@@ -11,16 +11,31 @@ themselves: a tensor or object passed once is not kept alive by it.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections import deque
 
 from ..graph.source import user_location
 from .keys import describe_leaf
 
-__all__ = ["RetracingWarning", "RetraceDetector", "explain_change", "describe_leaves"]
+__all__ = ["RetracingWarning", "RetraceDetector", "explain_change", "describe_leaves",
+           "user_stacklevel"]
 
 WINDOW = 10
 THRESHOLD = 5
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` that makes a warning issued by the caller point at the innermost frame
+    outside tracegraph (the user's call, however deep inside tracegraph it traced)."""
+    level, frame = 1, sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 class RetracingWarning(UserWarning):
@@ -52,11 +67,11 @@ def explain_change(previous: dict | None, current: dict) -> list[str]:
 
 
 class RetraceDetector:
-    """Counts calls and the calls that traced; warns once when tracing becomes frequent."""
+    """Remembers which calls traced (by their number, counted by the call table) and warns
+    once when tracing becomes frequent."""
 
     def __init__(self, name: str):
         self.name = name
-        self.calls = 0                              # calls that completed (or are running)
         self.trace_calls: deque = deque(maxlen=WINDOW)   # call numbers that traced
         self.warned = False
         self.history: deque = deque(maxlen=32)      # described leaves of recent traces
@@ -69,30 +84,29 @@ class RetraceDetector:
         return min(reversed(self.history),
                    key=lambda old: len(explain_change(old, described)))
 
-    def failed(self) -> None:
-        """A call raised: it does not count (nor do the traces it made)."""
-        self.calls = max(self.calls - 1, 0)
-        while self.trace_calls and self.trace_calls[-1] > self.calls:
+    def failed(self, calls: int) -> None:
+        """A call raised and `calls` no longer counts it: nor do the traces it made."""
+        while self.trace_calls and self.trace_calls[-1] > calls:
             self.trace_calls.pop()
 
-    def traced(self, leaves: list, stacklevel: int = 4) -> None:
-        """Records a successful trace made by the current call; warns when 5 of the last 10
-        calls traced."""
+    def traced(self, leaves: list, calls: int) -> None:
+        """Records a successful trace made by call number `calls`; warns when 5 of the last
+        10 calls traced."""
         described = describe_leaves(leaves)
         change = explain_change(self.closest(described), described)
         self.last_change = change
         self.history.append(described)
-        if self.trace_calls and self.trace_calls[-1] == self.calls:
+        if self.trace_calls and self.trace_calls[-1] == calls:
             return   # this call already traced (a recursive call traces again)
-        self.trace_calls.append(self.calls)
-        recent = [c for c in self.trace_calls if c > self.calls - WINDOW]
+        self.trace_calls.append(calls)
+        recent = [c for c in self.trace_calls if c > calls - WINDOW]
         if len(recent) >= THRESHOLD and not self.warned:
             self.warned = True
             where = user_location(3)
             site = f" Called from {where}." if where else ""
             warnings.warn(
-                f"{len(recent)} out of the last {min(self.calls, WINDOW)} calls to {self.name} "
+                f"{len(recent)} out of the last {min(calls, WINDOW)} calls to {self.name} "
                 f"triggered tf.function retracing. Tracing is expensive. This retrace: "
                 f"{'; '.join(change)}.{site} To avoid it, pass tensors instead of Python values, "
                 "use input_signature or reduce_retracing=True, and define the tf.function "
-                "outside loops.", RetracingWarning, stacklevel=stacklevel)
+                "outside loops.", RetracingWarning, stacklevel=user_stacklevel())

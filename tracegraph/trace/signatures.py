@@ -5,6 +5,10 @@ spec with its aliasing, or an exact Python value/identity. A call is accepted by
 the structure and every non-tensor leaf match exactly and every tensor fits the traced spec.
 `reduce_retracing` relaxes a new call's shapes against an earlier trace: differing dims become
 None, a rank change makes the rank unknown (R-2.4).
+
+A function that cannot trace (a loaded one) serves a call with a trace that is merely
+compatible: tensors and Variables of the traced dtype whose shapes are compatible with the
+traced ones, as TensorFlow's loader matches calls against saved concrete functions.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ def _fits(got, want) -> bool:
 @dataclasses.dataclass
 class Signature:
     structure: tuple
+    loose_structure: tuple
     leaves: list   # [(path, leaf key)]; tensor leaf keys are ("T", dtype, shape)
 
     def accepts(self, key: TraceKey) -> bool:
@@ -50,11 +55,29 @@ class Signature:
                 return False
         return True
 
+    def compatible_with(self, key: TraceKey) -> bool:
+        """Whether this trace can serve the call without a more general trace: the same
+        structure and Python values, tensors and Variables of the traced dtypes with shapes
+        compatible with the traced ones (aliasing of Variables aside)."""
+        if key.loose_structure != self.loose_structure or len(key.leaves) != len(self.leaves):
+            return False
+        for (path, want), (other, _, got) in zip(self.leaves, key.leaves):
+            if path != other:
+                return False
+            if _is_tensor(want) or _is_variable(want):
+                if got[0] != want[0] or got[1] != want[1] or \
+                        not shapes_compatible(want[2], got[2]):
+                    return False
+            elif got != want:
+                return False
+        return True
+
     def known_dims(self) -> int:
-        """How specific the signature is: more known dims wins among compatible traces."""
+        """How specific the signature is: more known dims (of tensors and Variables) wins
+        among the traces that serve a call."""
         n = 0
         for _, k in self.leaves:
-            if _is_tensor(k) and k[2] is not None:
+            if (_is_tensor(k) or _is_variable(k)) and k[2] is not None:
                 n += 1 + sum(1 for s in k[2] if s is not None)
         return n
 
@@ -83,9 +106,13 @@ def _is_tensor(leaf_key) -> bool:
     return isinstance(leaf_key, tuple) and len(leaf_key) == 3 and leaf_key[0] == "T"
 
 
+def _is_variable(leaf_key) -> bool:
+    return isinstance(leaf_key, tuple) and len(leaf_key) == 4 and leaf_key[0] == "V"
+
+
 def signature_of(canonical: list) -> Signature:
     key = make_key(canonical)
-    return Signature(key.structure, [(path, k) for path, _, k in key.leaves])
+    return Signature(key.structure, key.loose_structure, [(path, k) for path, _, k in key.leaves])
 
 
 def _replace_leaves(canonical: list, by_path: dict) -> list:

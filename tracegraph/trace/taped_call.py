@@ -16,19 +16,19 @@ __all__ = ["call_recorded"]
 def call_recorded(cf, values, value_canonical, function_class):
     """An eager call under a GradientTape: the call is one tape entry whose gradient runs the
     function's graph again under a tape (so Variables it reads get their gradients too)."""
-    out = cf._call_values(values)
+    out = cf.call_flat_values(values)
     by_path = leaves_by_path(value_canonical)
     inputs = []
-    for path, _ in cf._input_paths:
+    for path, _ in cf.input_paths:
         leaf = by_path.get(path)
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
     inputs += cf.graph.external_captures
-    if cf._single:
+    if cf.single_output:
         outs = [out]
     else:
         leaves = flatten(out)
-        outs = [leaves[pos] for pos in cf._out_positions]
+        outs = [leaves[pos] for pos in cf.output_positions]
 
     def rule(op, *grads):
         return _gradient_function(cf, inputs, grads, function_class)

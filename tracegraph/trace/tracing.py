@@ -34,11 +34,11 @@ class SymbolicVariable(Variable):
 
     __slots__ = ("_spec",)
 
-    def __init__(self, placeholder, spec: VariableSpec, name: str):
-        self._handle = placeholder
-        self._spec = spec
-        self._trainable = True
-        self._name = f"{name}:0"
+    @classmethod
+    def of(cls, placeholder, spec: VariableSpec, name: str) -> SymbolicVariable:
+        variable = cls.from_handle(placeholder, trainable=True, name=name)
+        variable._spec = spec
+        return variable
 
     @property
     def dtype(self):
@@ -49,11 +49,11 @@ class SymbolicVariable(Variable):
         return TensorShape._from_tuple(self._spec.shape)
 
     def numpy(self):
-        raise NotImplementedError(f"Variable argument '{self._name}' is symbolic inside a "
+        raise NotImplementedError(f"Variable argument '{self.name}' is symbolic inside a "
                                   "tf.function; read it with read_value().")
 
     def __repr__(self):
-        return (f"<tf.Variable '{self._name}' shape={format_shape(self._spec.shape)} "
+        return (f"<tf.Variable '{self.name}' shape={format_shape(self._spec.shape)} "
                 f"dtype={self.dtype.name}>")
 
 
@@ -69,7 +69,7 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
             graph.inputs.append(ph)
             input_paths.append((path, spec))
             if not isinstance(value, Variable):   # a VariableSpec: no Variable to pass
-                return SymbolicVariable(ph, spec, param)
+                return SymbolicVariable.of(ph, spec, param)
             # As TensorFlow: the function sees the Variable itself (identity-keyed code such
             # as an optimizer's slots works); its reads and writes go through `ph`, so the
             # trace serves any Variable of this spec. The same Variable twice: one placeholder.

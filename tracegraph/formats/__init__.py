@@ -1,0 +1,17 @@
+"""Layer 12: graphs and state leaving Python, one folder per file format.
+
+- `native/`: tracegraph's own saved-model format (`tf.saved_model`). Everything written is JSON
+  plus `.npz` archives of plain arrays; nothing is pickled, and the loader treats every file as
+  untrusted: each field is validated before use, and any problem is a `SavedDataError` naming
+  the file and the field (DESIGN "Nothing unsafe on load").
+- `checkpoint/`: `tf.train.Checkpoint`, `CheckpointManager`, the checkpoint state file and
+  deferred restoration, in the same safe JSON + `.npz` files.
+- `tensorboard/`: event files and `tf.summary`.
+- `onnx/`: ONNX models, and the table of how each op type lowers to ONNX.
+- `tensorflow/`: TensorFlow-importable GraphDefs, real protobuf messages, and TensorFlow's op
+  definitions.
+
+Shared by the formats, here: the one error a saved file raises (`saved_data_error`), arrays on
+disk without pickle (`npz_arrays`), bounded JSON reads, checksums and atomic writes
+(`safe_files`), and optional extras imported only when used (`optional_extras.require`).
+"""

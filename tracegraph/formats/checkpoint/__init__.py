@@ -1,0 +1,1 @@
+"""Checkpoints: `tf.train.Checkpoint`, `CheckpointManager`, the state file, deferred restoration."""

@@ -1,0 +1,1 @@
+"""tracegraph's own saved-model format: JSON + `.npz`, safe to load (`tf.saved_model`)."""

@@ -1,0 +1,1 @@
+"""TensorBoard: event files and `tf.summary` (the `tensorboard` extra, imported when used)."""
