@@ -6,6 +6,7 @@ This module is the public, TensorFlow-shaped namespace (DESIGN layer 10). It re-
 layers and wires their extension points; it defines nothing itself.
 """
 
+import sys as _sys
 import types as _types
 import warnings as _warnings
 
@@ -119,3 +120,14 @@ from .framework.tensor_array import TensorArray  # noqa: E402
 from .framework.python_function import numpy_function, py_function  # noqa: E402
 # tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
 from . import distribute  # noqa: E402
+
+# A TensorFlow name tracegraph lacks raises an AttributeError that says so (tf.X, tf.math.X, ...).
+from .api.missing_names import install_missing_names as _install_missing_names  # noqa: E402
+
+_install_missing_names({
+    "tf": _sys.modules[__name__], "tf.autograph": autograph, "tf.bitwise": bitwise,
+    "tf.config": config, "tf.debugging": debugging, "tf.distribute": distribute,
+    "tf.dtypes": dtypes, "tf.errors": errors, "tf.io": io, "tf.linalg": linalg, "tf.math": math,
+    "tf.nest": nest, "tf.nn": nn, "tf.optimizers": optimizers, "tf.ragged": ragged,
+    "tf.random": random, "tf.saved_model": saved_model, "tf.sparse": sparse,
+    "tf.strings": strings, "tf.summary": summary, "tf.test": test, "tf.train": train})
