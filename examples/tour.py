@@ -1,11 +1,15 @@
 """A tour of tracegraph on the workloads of TensorFlow's guides.
 
-    python examples/tour.py
+    python examples/tour.py          # files go to a temporary directory, removed at the end
+    python examples/tour.py DIR      # TensorBoard logs and the saved model are kept in DIR
 
 Each section runs the guide's code with `import tracegraph as tf` and prints what the guide shows,
 then what tracegraph adds: the traced graph, the generated code, timings.
 """
 
+import pathlib
+import sys
+import tempfile
 import timeit
 
 import tracegraph as tf
@@ -229,11 +233,9 @@ def training():
     print(train_step.get_concrete_function(x, y).generated_code)
 
 
-def saved_model():
+def saved_model(directory):
     section("Saved graphs: save here, load in a process without the source")
     import subprocess
-    import sys
-    import tempfile
 
     @tf.function
     def power(x, y):
@@ -248,7 +250,7 @@ def saved_model():
     holder.power = power
     x = tf.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=tf.dtypes.int32)
     here = power(x, 100)
-    directory = tempfile.mkdtemp(prefix="tour_saved_model_")
+    directory = str(directory)
     tf.saved_model.save(holder, directory)
     print("saved to", directory)
     code = ("import json, sys, numpy as np, tracegraph as tf\n"
@@ -355,8 +357,9 @@ def threads():
           tf.config.threading.get_inter_op_parallelism_threads(), "(0: one per core)")
 
 
-def tensorboard_and_images(logdir="tour_logs"):
-    """A small training loop writing a TensorBoard logdir, and a picture of its graph."""
+def tensorboard_and_images(logdir, keep=True):
+    """A small training loop writing a TensorBoard logdir (read back to check it), and a picture
+    of its graph."""
     import importlib.util
     import shutil
     section("TensorBoard and graph images")
@@ -376,26 +379,38 @@ def tensorboard_and_images(logdir="tour_logs"):
         step.assign_add(1)
         return loss
 
-    concrete = train_step.get_concrete_function(tf.constant(0.05))
+    lr = tf.constant(0.05)
     if importlib.util.find_spec("tensorboard") is None:
-        print("(pip install 'tracegraph[tensorboard]' to write a TensorBoard logdir)")
+        print("(pip install 'tracegraph[tensorboard]' to write a TensorBoard logdir; without a "
+              "default writer the summaries record nothing)")
+        concrete = train_step.get_concrete_function(lr)
         for _ in range(50):
-            loss = train_step(tf.constant(0.05))
+            loss = train_step(lr)
     else:
-        writer = tf.summary.create_file_writer(logdir)
+        writer = tf.summary.create_file_writer(str(logdir))
         with writer.as_default():
+            # traced while the writer is the default, as in TensorFlow: the summaries become
+            # ops of the graph (a function traced before any writer records nothing)
+            concrete = train_step.get_concrete_function(lr)
             tf.summary.trace_on(graph=True)
             for _ in range(50):
-                loss = train_step(tf.constant(0.05))
+                loss = train_step(lr)
             tf.summary.trace_export("train_step", step=0)
         writer.close()
-        print(f"wrote {logdir}/ (loss and w for 50 steps, the traced and optimized graphs)")
-        print(f"view it with: tensorboard --logdir {logdir}")
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+        events = EventAccumulator(str(logdir), size_guidance={"tensors": 0})
+        events.Reload()
+        losses = events.Tensors("loss")
+        graph_plugin = events.SummaryMetadata("train_step").plugin_data.plugin_name
+        print(f"wrote {logdir}; read back with TensorBoard's EventAccumulator: "
+              f"{len(losses)} loss scalars (steps {losses[0].step}-{losses[-1].step}), "
+              f"{len(events.Tensors('w'))} histograms of w, the graph of train_step "
+              f"({graph_plugin})")
+        if keep:
+            print(f"view it with: tensorboard --logdir {logdir}")
     print(f"loss after 50 steps: {float(loss):.5f}")
     if shutil.which("dot") and importlib.util.find_spec("graphviz"):
-        import os
-        os.makedirs(logdir, exist_ok=True)
-        path = concrete.optimized_graph.to_image(os.path.join(logdir, "train_step.svg"))
+        path = concrete.optimized_graph.to_image(str(pathlib.Path(logdir) / "train_step.svg"))
         print(f"the optimized graph as an image: {path}")
     else:
         dot = concrete.graph.to_dot()
@@ -403,16 +418,37 @@ def tensorboard_and_images(logdir="tour_logs"):
               "'tracegraph[graphviz]' and Graphviz's dot for SVG/PNG images)")
 
 
+def main(argv):
+    """Runs every section; files go under argv[1] when given (kept), else a temporary
+    directory removed at the end."""
+    temporary = None
+    if len(argv) > 1:
+        out = pathlib.Path(argv[1]).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        print(f"The tour writes its TensorBoard logs and saved model under {out} (kept).")
+    else:
+        temporary = tempfile.TemporaryDirectory(prefix="tracegraph_tour_")
+        out = pathlib.Path(temporary.name)
+        print(f"The tour writes its TensorBoard logs and saved model under {out} (removed at "
+              "the end; run `python examples/tour.py DIR` to keep them in DIR).")
+    try:
+        eager_basics()
+        polymorphism()
+        tracing_side_effects()
+        power_timing()
+        autograph()
+        grappler()
+        training()
+        jit_compile()
+        threads()
+        saved_model(out / "saved_model")
+        tensorflow_saved_model()
+        tensorboard_and_images(out / "logs", keep=temporary is None)
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+            print(f"\nremoved {out}")
+
+
 if __name__ == "__main__":
-    eager_basics()
-    polymorphism()
-    tracing_side_effects()
-    power_timing()
-    autograph()
-    grappler()
-    training()
-    jit_compile()
-    threads()
-    saved_model()
-    tensorflow_saved_model()
-    tensorboard_and_images()
+    main(sys.argv)

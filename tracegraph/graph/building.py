@@ -74,6 +74,8 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         external = value if value.graph is graph.outer_graph else \
             capture(graph.outer_graph, value, name)
         tensor_type = TensorType(value.dtype, value._shape, value._value)
+        if name == const_op.tf_type:   # no consuming op to name it after: the outer tensor's
+            name = value.op.name
     else:
         if isinstance(value, ResourceHandle):
             tensor_type = TensorType(d.resource, (), value)
