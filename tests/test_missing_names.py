@@ -12,7 +12,7 @@ NAMESPACES = {"tf": tf, "tf.math": tf.math, "tf.nn": tf.nn, "tf.linalg": tf.lina
               "tf.saved_model": tf.saved_model, "tf.summary": tf.summary, "tf.dtypes": tf.dtypes,
               "tf.errors": tf.errors, "tf.nest": tf.nest, "tf.distribute": tf.distribute,
               "tf.sparse": tf.sparse, "tf.ragged": tf.ragged, "tf.autograph": tf.autograph,
-              "tf.bitwise": tf.bitwise, "tf.test": tf.test}
+              "tf.bitwise": tf.bitwise, "tf.test": tf.test, "tf.data": tf.data}
 
 
 @pytest.mark.parametrize("label", list(NAMESPACES))
