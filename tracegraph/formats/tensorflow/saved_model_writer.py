@@ -156,7 +156,9 @@ class _Builder:
             saved.output_signature.CopyFrom(encode_structure(sig.output_signature()))
             self.saved_functions[sig.function_name] = saved
             self.bound[sig.function_name] = self.bound[callee]
-        if sigs:
+        if isinstance(self.objects.nodes[0], (list, tuple, dict)):
+            return sigs     # a container root has no attribute to hold them
+        if True:           # TensorFlow always saves the map, empty or not
             node = self.objects.add(SignatureMapNode(sigs))
             self.objects.children[0].append(("signatures", node))
             for name, sig in sigs.items():

@@ -1,0 +1,144 @@
+"""SavedModels tracegraph writes in TensorFlow's format, loaded by TensorFlow 2.21 (live, in its
+own environment; skipped without one, see fixtures_util.tf_python) and by tracegraph in a
+fresh process: the same variable values, the same outputs for every traced signature and
+serving signature, state that keeps changing (counters, assignments, a training step traced
+in tracegraph), a training step each framework takes on the loaded model; `saved_model_cli`
+shows and runs them; TFLite converts one and its interpreter agrees."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from .fixtures_util import needs_tf, tf_python
+from .saved_model_workloads import write_workloads
+
+pytest.importorskip("google_crc32c")
+pytest.importorskip("farmhash")
+RUNNER = pathlib.Path(__file__).with_name("run_saved_models.py")
+ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+
+
+@pytest.fixture(scope="module")
+def workloads(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("saved_models")
+    return directory, write_workloads(directory)
+
+
+def _run(python: str, framework: str, directory) -> None:
+    done = subprocess.run([python, str(RUNNER), framework, str(directory)], env=ENV,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    errors = sorted(pathlib.Path(directory).glob(f"*.{framework}.error.txt"))
+    assert not errors, "\n".join(e.read_text()[-3000:] for e in errors)
+
+
+def _check_outputs(directory, manifest, framework: str) -> dict:
+    results = {}
+    for name in manifest:
+        expected = np.load(directory / f"{name}.expected.npz")
+        got = np.load(directory / f"{name}.{framework}.npz")
+        for key in expected.files:
+            if key.startswith("var|"):
+                np.testing.assert_array_equal(got[key], expected[key], err_msg=f"{name} {key}")
+            elif key.startswith("out|"):
+                assert got[key].dtype == expected[key].dtype, (name, key)
+                np.testing.assert_allclose(got[key], expected[key], rtol=2e-5, atol=1e-6,
+                                           err_msg=f"{name} {key} under {framework}")
+        results[name] = got
+    return results
+
+
+@pytest.fixture(scope="module")
+def tracegraph_results(workloads):
+    directory, manifest = workloads
+    _run(sys.executable, "tracegraph", directory)
+    return _check_outputs(directory, manifest, "tracegraph")
+
+
+@pytest.fixture(scope="module")
+def tensorflow_results(workloads):
+    directory, manifest = workloads
+    _run(tf_python(), "tensorflow", directory)
+    return _check_outputs(directory, manifest, "tensorflow")
+
+
+def test_tracegraph_reloads_what_it_wrote_in_a_fresh_process(tracegraph_results):
+    assert set(tracegraph_results) == {"mlp", "cnn", "loops", "methods", "tflite", "served"}
+    mlp = tracegraph_results["mlp"]
+    assert mlp["train|loss"] > 0
+
+
+@needs_tf
+def test_tensorflow_loads_and_runs_what_tracegraph_wrote(tensorflow_results):
+    # every workload's variables and call outputs matched in _check_outputs; state moved on
+    methods = tensorflow_results["methods"]
+    assert methods["out|2|0"] == 2 and methods["out|3|0"] == 3   # the saved counter was 1
+
+
+@needs_tf
+def test_tensorflow_trains_the_loaded_variables_as_tracegraph_does(tensorflow_results,
+                                                                    tracegraph_results):
+    for name in ("mlp", "cnn"):
+        tf_train, tg_train = tensorflow_results[name], tracegraph_results[name]
+        keys = [k for k in tf_train.files if k.startswith("train|")]
+        assert len(keys) >= 4
+        for key in keys:
+            np.testing.assert_allclose(tf_train[key], tg_train[key], rtol=1e-4, atol=1e-6,
+                                       err_msg=f"{name} {key}")
+        before = np.load(pathlib.Path(tf_train.zip.filename).with_name(
+            f"{name}.expected.npz"))
+        changed = [k for k in keys if k.startswith("train|") and "out" not in k and
+                   k != "train|loss" and not np.array_equal(tf_train[k],
+                                                            before[f"var|{k[6:]}"])]
+        assert changed, f"{name}: the training step changed no variable"
+
+
+@needs_tf
+def test_tflite_converts_it_and_its_interpreter_agrees(tensorflow_results, workloads):
+    directory, _ = workloads
+    expected = np.load(directory / "tflite.expected.npz")
+    np.testing.assert_allclose(tensorflow_results["tflite"]["tflite|0"], expected["out|0|0"],
+                               rtol=1e-5, atol=1e-6)
+
+
+def _cli(*args) -> str:
+    cli = pathlib.Path(tf_python()).with_name("saved_model_cli")
+    done = subprocess.run([str(cli), *args], env=ENV, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@needs_tf
+def test_saved_model_cli_shows_signatures_and_functions(workloads):
+    directory, _ = workloads
+    text = _cli("show", "--all", "--dir", str(directory / "cnn"))
+    assert "signature_def['serving_default']:" in text
+    assert "inputs['images'] tensor_info:" in text and "shape: (-1, 8, 8, 1)" in text
+    assert "outputs['classes'] tensor_info:" in text and "dtype: DT_INT64" in text
+    assert "outputs['logits'] tensor_info:" in text and "shape: (-1, 5)" in text
+    assert "Function Name: '__call__'" in text
+    assert "images: TensorSpec(shape=(None, 8, 8, 1), dtype=tf.float32, name='images')" \
+        in text
+    methods = _cli("show", "--all", "--dir", str(directory / "methods"))
+    for name in ("affine", "count", "lookup", "set_offset"):
+        assert f"Function Name: '{name}'" in methods
+
+
+@needs_tf
+def test_saved_model_cli_runs_a_signature(workloads, tmp_path):
+    directory, _ = workloads
+    expected = np.load(directory / "cnn.expected.npz")
+    np.save(tmp_path / "images.npy", expected["kw|1|images"])
+    out = tmp_path / "out"
+    text = _cli("run", "--dir", str(directory / "cnn"), "--tag_set", "serve",
+                "--signature_def", "serving_default", "--inputs",
+                f"images={tmp_path / 'images.npy'}", "--outdir", str(out))
+    assert "Result for output key" in text or out.exists()
+    np.testing.assert_array_equal(np.load(out / "classes.npy"), expected["out|1|0"])
+    np.testing.assert_allclose(np.load(out / "logits.npy"), expected["out|1|1"], rtol=1e-5,
+                               atol=1e-6)
