@@ -2,6 +2,11 @@
 loaded by TensorFlow or by tracegraph, each in a fresh process:
 
     python run_saved_models.py tensorflow|tracegraph DIRECTORY
+    python run_saved_models.py tensorflow|tracegraph DIRECTORY --fixtures FIXTURES
+
+The second form runs the calls TensorFlow's fixtures recorded (`FIXTURES/<name>/expected.npz`)
+on `DIRECTORY/<name>`, the fixtures tracegraph loaded and saved again, into
+`DIRECTORY/<name>.<framework>.npz` (the call's keys as in the fixture).
 
 For each workload: the loaded variables' values, every call's outputs in order, and, where the
 manifest asks, a training step taken by this framework on the loaded model (the gradient of
@@ -90,7 +95,45 @@ def flat_outputs_tensors(value) -> list:
     return [value]
 
 
-def main(framework: str, directory: str) -> None:
+def call_fixture(loaded, call: str, inputs: dict) -> dict:
+    """A call recorded by fixtures/make_fixtures.py (`signature.serving_default.0`,
+    `function.__call__.0`, `function.scaled.factor3`): outputs by key."""
+    kind, rest = call.split(".", 1)
+    if kind == "signature":
+        out = loaded.signatures[rest.split(".")[0]](**{k: tf.constant(v)
+                                                       for k, v in inputs.items()})
+        return {k: np.asarray(v) for k, v in out.items()}
+    name = rest.split(".")[0]
+    fn = loaded if name == "__call__" else getattr(loaded, name)
+    args = [tf.constant(inputs[str(i)]) for i in range(len(inputs))]
+    if rest == "scaled.factor3":
+        return {k: np.asarray(v) for k, v in fn(*args, 3.0).items()}
+    return {str(i): np.asarray(o) for i, o in enumerate(tf.nest.flatten(fn(*args)))}
+
+
+def run_fixtures(directory: str, fixtures: str) -> None:
+    for name in sorted(os.listdir(fixtures)):
+        stored = os.path.join(fixtures, name, "expected.npz")
+        if not os.path.isfile(stored) or not os.path.isdir(os.path.join(directory, name)):
+            continue
+        calls: dict = {}
+        with np.load(stored) as data:
+            for key in data.files:
+                call, io, item = key.split("|")
+                calls.setdefault(call, ({}, {}))[0 if io == "in" else 1][item] = data[key]
+        try:
+            loaded = tf.saved_model.load(os.path.join(directory, name))
+            out = {}
+            for call, (inputs, _) in calls.items():   # in the order TensorFlow ran them
+                for key, value in call_fixture(loaded, call, inputs).items():
+                    out[f"{call}|out|{key}"] = value
+            np.savez(os.path.join(directory, f"{name}.{FRAMEWORK}.npz"), **out)
+        except Exception:  # noqa: BLE001 - reported to the test
+            with open(os.path.join(directory, f"{name}.{FRAMEWORK}.error.txt"), "w") as f:
+                f.write(traceback.format_exc())
+
+
+def main(framework: str, directory: str, fixtures: str | None = None) -> None:
     global tf, FRAMEWORK, DIRECTORY
     FRAMEWORK, DIRECTORY = framework, directory
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -100,6 +143,10 @@ def main(framework: str, directory: str) -> None:
     else:
         import tracegraph
         tf = tracegraph
+    if fixtures:
+        run_fixtures(directory, fixtures)
+        print("done")
+        return
     with open(os.path.join(DIRECTORY, "manifest.json")) as f:
         manifest = json.load(f)
     for name, spec in manifest.items():
@@ -112,4 +159,4 @@ def main(framework: str, directory: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[4] if sys.argv[3:4] == ["--fixtures"] else None)

@@ -13,7 +13,9 @@ import sys
 import numpy as np
 import pytest
 
-from .fixtures_util import needs_tf, tf_python
+import tracegraph as tf
+
+from .fixtures_util import FIXTURES, SAVED_MODELS, expected_calls, needs_tf, tf_python
 from .saved_model_workloads import write_workloads
 
 pytest.importorskip("google_crc32c")
@@ -28,8 +30,8 @@ def workloads(tmp_path_factory):
     return directory, write_workloads(directory)
 
 
-def _run(python: str, framework: str, directory) -> None:
-    done = subprocess.run([python, str(RUNNER), framework, str(directory)], env=ENV,
+def _run(python: str, framework: str, directory, *extra) -> None:
+    done = subprocess.run([python, str(RUNNER), framework, str(directory), *extra], env=ENV,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     errors = sorted(pathlib.Path(directory).glob(f"*.{framework}.error.txt"))
@@ -142,3 +144,34 @@ def test_saved_model_cli_runs_a_signature(workloads, tmp_path):
     np.testing.assert_array_equal(np.load(out / "classes.npy"), expected["out|1|0"])
     np.testing.assert_allclose(np.load(out / "logits.npy"), expected["out|1|1"], rtol=1e-5,
                                atol=1e-6)
+
+
+# ---- TensorFlow's models, loaded by tracegraph and saved again --------------------------------
+
+@pytest.fixture(scope="module")
+def resaved(tmp_path_factory):
+    """The TensorFlow-written fixtures, loaded by tracegraph and saved in TensorFlow's format."""
+    directory = tmp_path_factory.mktemp("resaved")
+    for name in SAVED_MODELS:
+        loaded = tf.saved_model.load(str(FIXTURES / name))
+        tf.saved_model.save(loaded, str(directory / name), format="tensorflow")
+    return directory
+
+
+def _check_fixture_outputs(directory, framework: str) -> None:
+    for name in SAVED_MODELS:
+        got = np.load(directory / f"{name}.{framework}.npz")
+        for call, (_, outputs) in expected_calls(name).items():
+            for key, want in outputs.items():
+                have = got[f"{call}|out|{key}"]
+                assert have.dtype == want.dtype and have.shape == want.shape, (name, call, key)
+                np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6,
+                                           err_msg=f"{name} {call} {key} under {framework}")
+
+
+@pytest.mark.parametrize("framework", ["tracegraph", pytest.param("tensorflow",
+                                                                  marks=needs_tf)])
+def test_a_loaded_tensorflow_model_saved_again_gives_tensorflows_outputs(resaved, framework):
+    python = sys.executable if framework == "tracegraph" else tf_python()
+    _run(python, framework, resaved, "--fixtures", str(FIXTURES))
+    _check_fixture_outputs(resaved, framework)

@@ -95,7 +95,8 @@ class FunctionDefs:
 
     # --- one graph -------------------------------------------------------------------------------
     def _library_name(self, name: str, inference: bool) -> str:
-        base = _NAME_PART.sub("_", re.sub(r"_\d+$", "", name)) or "function"
+        base = re.sub(r"_\d+$", "", name.removeprefix("__inference_"))
+        base = _NAME_PART.sub("_", base) or "function"
         return f"__inference_{base}_{self.uid()}" if inference else f"{base}_{self.uid()}"
 
     def _add_one(self, graph, name: str) -> str:
@@ -105,8 +106,9 @@ class FunctionDefs:
                                  messages().function_pb2.FunctionDef())
         ops = {op.name: op for op in graph.operations}
         args = {a.name for a in fdef.signature.input_arg}
+        taken = args | {n.name for n in fdef.node_def}
         for node in list(fdef.node_def):
-            self._node(fdef, node, ops.get(node.name), args)
+            self._node(fdef, node, ops.get(node.name), args, taken)
         stateful = [n.name for n in fdef.node_def if n.name in ops and
                     (tf_stateful(ops[n.name]) or n.op in _STATEFUL_KIND.values())]
         rename_function_outputs(fdef)
@@ -121,14 +123,18 @@ class FunctionDefs:
         self.functions.append(fdef)
         return name
 
-    def _node(self, fdef, node, op, args: set) -> None:
+    def _node(self, fdef, node, op, args: set, taken: set) -> None:
         """TensorFlow's form of one node of `fdef` (attrs, shapes, stateful kind)."""
         inputs = [i for i in node.input if not (i.startswith("^") and i[1:] in args)]
         del node.input[:]
         node.input.extend(inputs)   # a control edge from an argument: arguments are not nodes
 
         def add_node(new_name):
-            return fdef.node_def.add(name=new_name), f"{new_name}:output:0"
+            unique, i = new_name, 1
+            while unique in taken:
+                unique, i = f"{new_name}_{i}", i + 1
+            taken.add(unique)
+            return fdef.node_def.add(name=unique), f"{unique}:output:0"
 
         fix_attrs(node, op, add_node)
         if op is None:

@@ -146,7 +146,7 @@ def _shape_inputs(node, op, add_node) -> None:
         _const_node(const, value)
         data.insert(position, ref)
     for key in ("shape_type", "Tshape"):
-        if key in OP_SIGNATURES[node.op][1]:
+        if key in OP_SIGNATURES[node.op][2]:      # required: the dtype of the shape input
             node.attr[key].type = dtype_enum(d.int32)
     del node.input[:]
     node.input.extend(data + control)

@@ -28,9 +28,9 @@ from .tf_checkpoint import VARIABLE_SUFFIX, escape_local_name
 
 __all__ = ["SavedObjects", "object_kind", "USER_OBJECT_IDENTIFIERS"]
 
-# Attributes a loaded object has that are not its own children.
-_RESTORED_EXTRAS = frozenset({"variables", "trainable_variables", "signatures",
-                              "tensorflow_version", "tensorflow_git_version"})
+# Attributes a loader gives a loaded object when the model did not save them: every Variable
+# under it (a tuple), and the signatures (saved again from the `signatures` argument).
+_SYNTHESIZED = ("variables", "trainable_variables")
 USER_OBJECT_IDENTIFIERS = {list: "trackable_list_wrapper", tuple: "trackable_tuple_wrapper",
                            dict: "trackable_dict_wrapper"}
 
@@ -62,8 +62,27 @@ def trackable_children(obj) -> list[tuple[str, object]]:
     else:
         pairs = children_of(obj)
     if isinstance(obj, RestoredObject):
-        pairs = [(k, v) for k, v in pairs if k not in _RESTORED_EXTRAS]
+        pairs = [(k, v) for k, v in pairs if k != "signatures" and not _synthesized(k, v, pairs)]
     return [(k, v) for k, v in pairs if isinstance(k, str)]
+
+
+def _synthesized(name: str, value, pairs) -> bool:
+    """Whether a loaded object's `variables`/`trainable_variables` is the loader's list of the
+    Variables its other attributes hold (not an attribute the model saved)."""
+    if name not in _SYNTHESIZED or not isinstance(value, tuple):
+        return False
+    found, seen = set(), set()
+    stack = [v for k, v in pairs if k not in _SYNTHESIZED and k != "signatures"]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Variable):
+            found.add(id(item))
+        elif not isinstance(item, (PolymorphicFunction, ConcreteFunction, SignatureMap)):
+            stack.extend(v for _, v in children_of(item))
+    return all(id(v) in found for v in value)
 
 
 class SavedObjects:
