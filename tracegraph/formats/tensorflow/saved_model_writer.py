@@ -30,8 +30,8 @@ import numpy as np
 
 from ... import dtypes as d
 from ...framework.tensor import EagerTensor
-from ...framework.variables import ResourceHandle
-from ...nest import flatten
+from ...framework.variables import ResourceHandle, Variable
+from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
 from ..native.saving import write_directory
@@ -41,11 +41,13 @@ from .graph_def_export import TensorFlowExportError
 from .messages import messages
 from .object_graph_export import USER_OBJECT_IDENTIFIERS, SavedObjects, object_kind
 from .protos import dtype_enum, shape_proto
+from .saved_functions import leaf_paths
 from .saved_model_graph import TopLevelGraph, saver_functions
 from .saved_model_loader import VARIABLES_PREFIX
 from .signature_export import (
     Signature,
     SignatureMapNode,
+    call_wrapper,
     choose_signatures,
     signature_def,
     signature_wrapper,
@@ -72,41 +74,60 @@ class _Builder:
         self.bound: dict[str, list] = {}        # concrete function name -> bound node ids
         self.handles = {id(v.handle): i for i, v in self.objects.variables()}
         self.traces: dict[int, list] = {}       # function node id -> concrete functions
+        self.names: dict[int, str] = {}         # id(concrete function) -> its saved name
         self.chosen = choose_signatures(root, [(n, self.objects.nodes[c])
                                                for n, c in self.objects.children[0]],
                                         signatures, self.problems)
 
     # --- functions --------------------------------------------------------------------------------
     def concrete(self, cf: ConcreteFunction, owner: str) -> str | None:
-        """Adds a traced concrete function; its FunctionDef name (None on problems)."""
+        """Adds a traced concrete function; the name the object graph knows it by (None on
+        problems). Its arguments are fed in TensorFlow's order (positional arguments, then
+        keyword arguments by name); a graph whose inputs are in another order is called
+        through a wrapper that reorders them."""
+        if id(cf) in self.names:
+            return self.names[id(cf)]
         before = len(self.problems)
-        name = self.library.add(cf.graph, cf.name)
-        if name in self.saved_functions or len(self.problems) > before:
-            return name if name in self.saved_functions else None
+        graph_name = self.library.add(cf.graph, cf.name)
+        if len(self.problems) > before:
+            return None
         bound = [self._bound(value, cf.name) for value in cf.graph.external_captures]
         saved = self.p.saved_object_graph_pb2.SavedConcreteFunction(
             bound_inputs=[b for b in bound if b is not None])
         try:
-            args, kwargs = cf.structured_input_signature
-            for leaf in flatten((args, kwargs)):
-                if isinstance(leaf, VariableSpec):
-                    raise NotEncodableError("a tf.Variable argument (pass the variable as an "
-                                            "attribute the function captures instead)")
-            saved.canonicalized_input_signature.CopyFrom(encode_structure(
-                (tuple(args), kwargs), "its arguments"))
+            saved.canonicalized_input_signature.CopyFrom(_input_signature(cf))
             saved.output_signature.CopyFrom(encode_structure(cf.structured_outputs,
                                                              "its outputs"))
         except NotEncodableError as e:
-            self.problems.append(f"{owner} ({cf.name}): {e}")
+            self.problems.append(f"{owner if owner == cf.name else f'{owner} ({cf.name})'}: {e}")
             return None
-        self.bound[name] = list(saved.bound_inputs)
+        name = graph_name
+        order = _tf_input_order(cf)
+        if order != list(range(len(order))):
+            name = f"__inference_{graph_name.removeprefix('__inference_')}_{self.library.uid()}"
+            paths = cf.input_paths
+            inputs = [(paths[i][0], i, paths[i][1].dtype, paths[i][1]._shape) for i in order]
+            self.library.functions.append(call_wrapper(
+                name, self.fdef(graph_name), inputs, list(range(len(cf.graph.outputs)))))
+        self.names[id(cf)] = name
+        self.bound[name] = self.bound[graph_name] = list(saved.bound_inputs)
         self.saved_functions[name] = saved
         return name
+
+    def fdef(self, name: str):
+        return next(f for f in self.library.functions if f.signature.name == name)
 
     def _bound(self, value, function: str):
         if isinstance(value, ResourceHandle):
             node = self.handles.get(id(value))
-            if node is None:
+            owner = value.owner() if callable(value.owner) else None
+            if node is None and not isinstance(owner, Variable):
+                self.problems.append(
+                    f"{function}: captures the resource '{value.name}' (not a tf.Variable: a "
+                    "summary writer, a dataset, ...), which TensorFlow's SavedModel cannot "
+                    "hold here; create it inside the function or leave it out of the saved "
+                    "functions")
+            elif node is None:
                 self.problems.append(
                     f"{function}: uses the variable '{value.name}', which no attribute of the "
                     "saved object holds; every variable a saved function uses must be "
@@ -143,10 +164,11 @@ class _Builder:
     def signatures(self) -> dict:
         sigs = {name: Signature(name, cf, self.problems) for name, cf in self.chosen.items()}
         for sig in sigs.values():
-            callee = self.concrete(sig.concrete, f"signature {sig.name!r}")
-            if callee is None or not sig.outputs:
+            if self.concrete(sig.concrete, f"signature {sig.name!r}") is None or \
+                    not sig.outputs:
                 continue
-            fdef = next(f for f in self.library.functions if f.signature.name == callee)
+            callee = self.library.name_of(sig.concrete.graph)    # inputs in graph order
+            fdef = self.fdef(callee)
             sig.function_name = f"__inference_signature_wrapper_{self.library.uid()}"
             self.library.functions.append(signature_wrapper(sig, fdef, sig.function_name))
             saved = self.p.saved_object_graph_pb2.SavedConcreteFunction(
@@ -169,10 +191,46 @@ class _Builder:
         """A concrete function's node lists the constants it captures (`capture_<i>`)."""
         for i, obj in enumerate(self.objects.nodes):
             name = obj.function_name if isinstance(obj, Signature) else (
-                self.library.name_of(obj.graph) if isinstance(obj, ConcreteFunction) else None)
+                self.names.get(id(obj)) if isinstance(obj, ConcreteFunction) else None)
             for k, node in enumerate(self.bound.get(name, [])):
                 if isinstance(self.objects.nodes[node], EagerTensor):
                     self.objects.children[i].append((f"capture_{k}", node))
+
+
+def _contains(value, kind) -> bool:
+    if isinstance(value, kind):
+        return True
+    if isinstance(value, dict):
+        return any(_contains(v, kind) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_contains(v, kind) for v in value)
+    return False
+
+
+def _tf_input_order(cf) -> list[int]:
+    """The graph inputs in the order TensorFlow feeds them (see `saved_functions`)."""
+    args, kwargs = cf.structured_input_signature
+    names = [n for n, _ in cf.canonical_arguments if n not in kwargs]
+    leaves: list = []
+    for name, value in list(zip(names, args)) + sorted(kwargs.items()):
+        leaf_paths(name, value, leaves)
+    index = {path: i for i, (path, _) in enumerate(cf.input_paths)}
+    order = [index[path] for path, leaf in leaves if isinstance(leaf, TensorSpec)
+             and path in index]
+    return order if sorted(order) == list(range(len(cf.input_paths))) else \
+        list(range(len(cf.input_paths)))
+
+
+def _input_signature(cf):
+    """The concrete function's (args, kwargs) as a StructuredValue, each argument checked."""
+    args, kwargs = cf.structured_input_signature
+    names = [n for n, _ in cf.canonical_arguments if n not in kwargs]
+    for name, value in list(zip(names, args)) + list(kwargs.items()):
+        if _contains(value, VariableSpec):
+            raise NotEncodableError(f"argument '{name}' is a tf.Variable; pass the variable "
+                                    "as an attribute the function captures instead")
+        encode_structure(value, f"argument '{name}'")
+    return encode_structure((tuple(args), kwargs))
 
 
 def _function_spec(out, signature, input_signature, jit_compile) -> None:
@@ -195,7 +253,7 @@ def _saved_object(b: _Builder, saved, i: int, obj, constants: dict) -> None:
         v.shape.CopyFrom(shape_proto(obj.handle.shape))
     elif kind == "function":
         f = saved.function
-        names = [b.library.name_of(cf.graph) for cf in b.traces.get(i, [])]
+        names = [b.names.get(id(cf)) for cf in b.traces.get(i, [])]
         f.concrete_functions.extend(n for n in names if n in b.saved_functions)
         jit = getattr(obj, "_jit_compile", None)
         _function_spec(f.function_spec, obj.call_table.python_signature, obj.input_signature,
@@ -212,7 +270,7 @@ def _saved_object(b: _Builder, saved, i: int, obj, constants: dict) -> None:
             params = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY) for k in keys]
             _function_spec(bare.function_spec, inspect.Signature(params), None, None)
         else:
-            bare.concrete_function_name = b.library.name_of(obj.graph) or ""
+            bare.concrete_function_name = b.names.get(id(obj)) or ""
             keys = [spec.name or path for path, spec in obj.input_paths]
             bare.argument_keywords.extend(keys)
             bare.allowed_positional_arguments = len(keys)

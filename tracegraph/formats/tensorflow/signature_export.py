@@ -27,7 +27,7 @@ from .messages import messages
 from .protos import dtype_enum, shape_proto
 
 __all__ = ["Signature", "SignatureMapNode", "choose_signatures", "signature_wrapper",
-           "DEFAULT_SIGNATURE"]
+           "call_wrapper", "DEFAULT_SIGNATURE"]
 
 DEFAULT_SIGNATURE = "serving_default"
 PREDICT_METHOD = "tensorflow/serving/predict"
@@ -134,37 +134,36 @@ def choose_signatures(root, root_children, signatures, problems: list) -> dict:
     return out
 
 
-def signature_wrapper(signature: Signature, callee, name: str):
-    """The FunctionDef TensorFlow calls a signature through (see the module docstring);
-    `callee` is the wrapped function's FunctionDef."""
-    p = messages()
-    fdef = p.function_pb2.FunctionDef()
+def call_wrapper(name: str, callee, inputs: list, outputs: list):
+    """A FunctionDef `name` calling `callee` (a FunctionDef whose last arguments are captures):
+    its arguments are `inputs` [(user name, callee argument index, dtype, shape)] in this
+    order then the callee's captures; it returns the callee's outputs at `outputs`."""
+    fdef = messages().function_pb2.FunctionDef()
     sig = fdef.signature
     sig.name = name
     sig.is_stateful = True
     taken: set = set()
-    by_graph_input = {}
-    for key, spec, index in signature.inputs:
-        arg = sig.input_arg.add(name=clean_name(key, ARG_NAME, taken, lower=True),
-                                type=dtype_enum(spec.dtype))
-        by_graph_input[index] = arg.name
-        _arg_attrs(fdef, len(sig.input_arg) - 1, key, spec._shape)
-    n_inputs = len(signature.concrete.graph.inputs)
+    by_callee_input = {}
+    for user_name, index, dtype, shape in inputs:
+        arg = sig.input_arg.add(name=clean_name(user_name, ARG_NAME, taken, lower=True),
+                                type=dtype_enum(dtype))
+        by_callee_input[index] = arg.name
+        _arg_attrs(fdef, len(sig.input_arg) - 1, user_name, shape)
     captured = []
-    for callee_arg in callee.signature.input_arg[n_inputs:]:
+    for callee_arg in callee.signature.input_arg[len(inputs):]:
         arg = sig.input_arg.add()
         arg.CopyFrom(callee_arg)
         arg.name = clean_name("unknown", ARG_NAME, taken)
         captured.append(arg.name)
         _arg_attrs(fdef, len(sig.input_arg) - 1, "unknown", ())
     call = fdef.node_def.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall")
-    call.input.extend([by_graph_input[i] for i in range(n_inputs)] + captured)
+    call.input.extend([by_callee_input[i] for i in range(len(inputs))] + captured)
     call.attr["f"].func.name = callee.signature.name
     call.attr["Tin"].list.type.extend(a.type for a in callee.signature.input_arg)
     call.attr["Tout"].list.type.extend(a.type for a in callee.signature.output_arg)
     call.attr["config_proto"].s = b""
     call.attr["executor_type"].s = b""
-    for i, (_, j) in enumerate(signature.outputs):
+    for i, j in enumerate(outputs):
         identity = fdef.node_def.add(name=f"Identity_{i}" if i else "Identity", op="Identity")
         identity.input.append(f"StatefulPartitionedCall:output:{j}")
         identity.attr["T"].type = callee.signature.output_arg[j].type
@@ -177,6 +176,13 @@ def signature_wrapper(signature: Signature, callee, name: str):
         fdef.attr["_input_shapes"].list.shape.add().CopyFrom(
             fdef.arg_attr[arg_index].attr["_output_shapes"].list.shape[0])
     return fdef
+
+
+def signature_wrapper(signature: Signature, callee, name: str):
+    """The FunctionDef TensorFlow calls a signature through (see the module docstring);
+    `callee` is the wrapped function's FunctionDef."""
+    inputs = [(key, index, spec.dtype, spec._shape) for key, spec, index in signature.inputs]
+    return call_wrapper(name, callee, inputs, [j for _, j in signature.outputs])
 
 
 def _arg_attrs(fdef, index: int, user_name: str, shape) -> None:

@@ -136,7 +136,7 @@ def encode_structure(value, where: str = "value", depth: int = 0):
         raise NotEncodableError(
             f"{where}: a {type(value).__name__} ({value!r:.60}); a SavedModel describes "
             "tensors, TensorSpecs, Python numbers, strings, None, and lists, tuples, named "
-            "tuples and dicts of them")
+            "tuples and dicts of them (composite tensors, ragged or sparse, not yet)")
     return out
 
 
