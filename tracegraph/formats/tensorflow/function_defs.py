@@ -60,14 +60,15 @@ def tf_stateful(op) -> bool:
 class FunctionDefs:
     """The FunctionDefs of one SavedModel (see the module docstring)."""
 
-    def __init__(self, first_uid: int = 1):
+    def __init__(self, problems: list | None = None, first_uid: int = 1):
         self.functions: list = []           # FunctionDef messages, callees first
-        self.problems: list[str] = []
+        self.problems: list[str] = [] if problems is None else problems
         self._uids = itertools.count(first_uid)
         self._names: dict[int, str] = {}    # id(graph) -> its FunctionDef's name
         self._stateful: dict[int, bool] = {}
         self._checked: set = set()
         self._keep: list = []               # graphs named here stay alive (ids stay unique)
+        self._refused: set = set()          # graphs with problems
 
     def uid(self) -> int:
         return next(self._uids)
@@ -78,16 +79,20 @@ class FunctionDefs:
     def is_stateful(self, graph) -> bool:
         return self._stateful.get(id(graph), False)
 
-    def add(self, graph, name: str, inference: bool = True) -> str:
-        """Adds `graph` (and its sub-graphs) once; returns its FunctionDef's name."""
+    def add(self, graph, name: str, inference: bool = True) -> str | None:
+        """Adds `graph` (and its sub-graphs) once; returns its FunctionDef's name, or None if
+        it has ops TensorFlow cannot run (listed in `problems`)."""
+        if id(graph) in self._refused:
+            return None
         known = self._names.get(id(graph))
         if known is not None:
             return known
         before = len(self.problems)
         check_graph(graph, self.problems, self._checked)
         if len(self.problems) > before:
-            self._names[id(graph)] = name
-            return name
+            self._refused.add(id(graph))
+            self._keep.append(graph)
+            return None
         for sub in function_library(graph)[0].values():
             if id(sub) not in self._names:
                 self._add_one(sub, self._library_name(sub.name, inference=False))

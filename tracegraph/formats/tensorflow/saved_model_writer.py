@@ -68,7 +68,7 @@ class _Builder:
         self.p = messages()
         self.problems: list[str] = []
         self.objects = SavedObjects(root)
-        self.library = FunctionDefs()
+        self.library = FunctionDefs(self.problems)
         self.fdefs: dict[str, object] = {}       # name -> FunctionDef
         self.saved_functions: dict = {}         # name -> SavedConcreteFunction
         self.bound: dict[str, list] = {}        # concrete function name -> bound node ids
@@ -87,9 +87,8 @@ class _Builder:
         through a wrapper that reorders them."""
         if id(cf) in self.names:
             return self.names[id(cf)]
-        before = len(self.problems)
         graph_name = self.library.add(cf.graph, cf.name)
-        if len(self.problems) > before:
+        if graph_name is None:
             return None
         bound = [self._bound(value, cf.name) for value in cf.graph.external_captures]
         saved = self.p.saved_object_graph_pb2.SavedConcreteFunction(

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...graph.tensor import SymbolicTensor
 from ...shapes import TensorSpec
+from ...trace.keys import WeakArgument
 from .attr_values import dtype_value, shape_value
 from .format_errors import invalid
 from .messages import messages
@@ -95,6 +96,8 @@ def encode_structure(value, where: str = "value", depth: int = 0):
     """`value` as a StructuredValue message; tensors of a graph become their TensorSpec
     (named `unknown`, as TensorFlow names a function's outputs)."""
     out = messages().struct_pb2.StructuredValue()
+    if isinstance(value, WeakArgument):      # a Python object a trace holds weakly
+        value = value.get()
     if depth > MAX_DEPTH:
         raise NotEncodableError(f"{where}: nested deeper than {MAX_DEPTH}")
     if value is None:
