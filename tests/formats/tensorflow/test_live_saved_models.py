@@ -175,3 +175,17 @@ def test_a_loaded_tensorflow_model_saved_again_gives_tensorflows_outputs(resaved
     python = sys.executable if framework == "tracegraph" else tf_python()
     _run(python, framework, resaved, "--fixtures", str(FIXTURES))
     _check_fixture_outputs(resaved, framework)
+
+
+@needs_tf
+def test_tensorflow_serving_layout_is_what_saved_model_cli_reads(tmp_path):
+    from tracegraph.formats.tensorflow import next_version_path
+
+    from .saved_model_workloads import Classifier
+    base = tmp_path / "models" / "classifier"
+    for _ in range(2):
+        tf.saved_model.save(Classifier(), next_version_path(base), format="tensorflow")
+    assert sorted(os.listdir(base)) == ["1", "2"]
+    text = _cli("show", "--dir", str(base / "2"), "--tag_set", "serve", "--signature_def",
+                "serving_default")
+    assert "inputs['x'] tensor_info:" in text and "outputs['probabilities']" in text

@@ -349,3 +349,35 @@ def test_signatures_that_are_not_tensors_in_tensors_out_are_refused(tmp_path):
     text = "\n".join(error.problems)
     assert "signature 'a': a tf.function without an input_signature" in text
     assert "signature 'b': signature functions must return tensors only" in text
+
+
+def test_tensorflow_serving_versions(tmp_path):
+    from tracegraph.formats.tensorflow import next_version_path, versions
+    base = tmp_path / "models" / "dense"
+    assert next_version_path(base) == str(base / "1") and versions(base) == []
+    for _ in range(2):
+        tf.saved_model.save(Dense(), next_version_path(base), format="tensorflow")
+    (base / "notes").mkdir()
+    assert versions(base) == [1, 2] and next_version_path(base) == str(base / "3")
+    assert sorted(os.listdir(base)) == ["1", "2", "notes"]     # no temporary folder left
+    loaded = tf.saved_model.load(str(base / "2"))
+    assert loaded(tf.constant([[1.0, 0.0, 0.0]])).shape.as_list() == [1, 2]
+
+
+def test_checkpoint_manager_writes_tensorflows_format_when_asked(tmp_path):
+    from tracegraph.formats.tensorflow.tf_checkpoint import is_tensorflow_checkpoint
+    v = tf.Variable([1.0, 2.0])
+    ckpt = tf.train.Checkpoint(v=v)
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=2,
+                                         format="tensorflow")
+    paths = [manager.save() for _ in range(3)]
+    assert manager.checkpoints == paths[1:] and all(is_tensorflow_checkpoint(p)
+                                                    for p in paths[1:])
+    assert not os.path.exists(paths[0] + ".index")
+    v.assign([0.0, 0.0])
+    ckpt.restore(manager.latest_checkpoint)
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    reader = tf.train.load_checkpoint(manager.latest_checkpoint)
+    np.testing.assert_array_equal(reader.get_tensor("v/.ATTRIBUTES/VARIABLE_VALUE"), [1, 2])
+    with pytest.raises(ValueError, match="format must be"):
+        tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=1, format="onnx")
