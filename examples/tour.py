@@ -3,7 +3,10 @@
     python examples/tour.py
 
 Each section runs the guide's code with `import tracegraph as tf` and prints what the guide shows,
-then what tracegraph adds: the traced graph, the generated code, timings.
+then what tracegraph adds: the traced graph, the generated code, timings, an input pipeline.
+Times marked "measured now" are taken on your machine as the tour runs; TensorFlow's figures
+beside them are stored reference figures, measured once with TensorFlow 2.21 on the project's
+2-core machine (not on yours: bench/ measures both side by side, `--compare PYTHON`).
 """
 
 import timeit
@@ -13,6 +16,11 @@ import tracegraph as tf
 
 def section(title):
     print(f"\n=== {title} " + "=" * max(0, 74 - len(title)))
+
+
+def reference(figure: str) -> str:
+    """TensorFlow's figure for a timing, said to be a stored one (not measured now)."""
+    return f"TensorFlow 2.21: {figure}, a stored reference figure from the project's machine"
 
 
 def eager_basics():
@@ -87,8 +95,10 @@ def power_timing():
     eager = timeit.timeit(lambda: power(x, 100), number=n) / n * 1e3
     power_as_graph(x, 100)
     graph = timeit.timeit(lambda: power_as_graph(x, 100), number=n) / n * 1e3
-    print(f"Eager execution: {eager:.3f} ms per call (TensorFlow 2.21 here: about 1.41 ms)")
-    print(f"Graph execution: {graph:.3f} ms per call (TensorFlow 2.21 here: about 0.25 ms)")
+    print(f"Eager execution: {eager:.3f} ms per call, measured now "
+          f"({reference('about 1.41 ms')})")
+    print(f"Graph execution: {graph:.3f} ms per call, measured now "
+          f"({reference('about 0.25 ms')})")
 
 
 def autograph():
@@ -125,7 +135,7 @@ def autograph():
     n = tf.constant(1000)
     print("\nA tensor while loop (sum of 1/k^2, 1000 terms):", series(n).numpy())
     t = timeit.timeit(lambda: series(n), number=50) / 50 * 1e3
-    print(f"graph time: {t:.3f} ms per call (TensorFlow 2.21 here: about 3.3-4.1 ms)")
+    print(f"graph time: {t:.3f} ms per call, measured now ({reference('about 3.3-4.1 ms')})")
     print("The generated loop is plain Python around NumPy scalars:")
     print(series.get_concrete_function(n).generated_code)
 
@@ -162,14 +172,14 @@ def grappler():
         simple_function = test_function_1()
         simple_function(x)
         off = timeit.timeit(lambda: simple_function(x), number=5) / 5
-        print(f"Vanilla execution: {off:.6f} s")
+        print(f"Vanilla execution: {off:.6f} s, measured now")
     with options({"constant_folding": True}):
         print(tf.config.optimizer.get_experimental_options())
         simple_function = test_function_1()
         simple_function(x)
         on = timeit.timeit(lambda: simple_function(x), number=50) / 50
-        print(f"Constant folded execution: {on:.6f} s  ({off / on:.0f}x faster; TensorFlow "
-              "2.21 here: about 0.00023 s)")
+        print(f"Constant folded execution: {on:.6f} s, measured now ({off / on:.0f}x faster; "
+              f"{reference('about 0.00023 s')})")
         cf = simple_function.get_concrete_function(x)
         print("\nThe optimizer's report (Grappler's format), for the folded function:")
         print(cf.optimizer_report.text())
@@ -228,6 +238,47 @@ def training():
     print("\nThe generated code of the training step (forward, backward, updates):")
     print(train_step.get_concrete_function(x, y).generated_code)
     return model
+
+
+def input_pipeline():
+    section("tf.data: a pipeline feeding its training loop, inside one tf.function")
+    import numpy as np
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4096, 8)).astype(np.float32)
+    y = (x @ np.arange(1.0, 9.0, dtype=np.float32) + 0.5).astype(np.float32)
+
+    def normalize(features, label):
+        return features / 2.0, label * 0.1
+    ds = (tf.data.Dataset.from_tensor_slices((x, y))
+          .map(normalize, num_parallel_calls=tf.data.AUTOTUNE)
+          .shuffle(4096, seed=1)
+          .batch(128, drop_remainder=True)
+          .prefetch(tf.data.AUTOTUNE))
+    print(ds)
+    print(ds.execution_plan())
+    w = tf.Variable(tf.zeros([8]))
+    b = tf.Variable(0.0)
+
+    @tf.function
+    def train_epoch(ds):
+        total = tf.constant(0.0)
+        steps = tf.constant(0)
+        for xb, yb in ds:                      # a While loop over the iterator's ops
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb))
+            dw, db = tape.gradient(loss, [w, b])
+            w.assign_sub(0.2 * dw)
+            b.assign_sub(0.2 * db)
+            total += loss
+            steps += 1
+        return total / tf.cast(steps, tf.float32)
+
+    for epoch in range(5):
+        print(f"epoch {epoch}: mean loss {float(train_epoch(ds)):.5f}")
+    print("traces:", train_epoch.experimental_get_tracing_count(),
+          "(one per DatasetSpec; each epoch reshuffles)")
+    print("w * 5 =", np.round(w.numpy() * 5, 2), "(x was halved and y scaled by 0.1: the "
+          "weights 1..8 the data was made with)")
 
 
 def saved_model():
@@ -340,12 +391,14 @@ def jit_compile():
         return
     x = tf.constant(np.random.default_rng(0).normal(size=(4_000_000,)).astype(np.float32))
     plain, fused = tf.function(chain), tf.function(chain, jit_compile=True)
-    fused(x)
+    fused(x)   # answered op by op while the kernel compiles in the background
     plain(x)
+    print("Where the first call's time went (measured now; wait=True waits for the kernel):")
+    print(fused.get_concrete_function(x).experimental_first_call_report(wait=True))
     t_plain = timeit.timeit(lambda: plain(x), number=10) / 10
     t_fused = timeit.timeit(lambda: fused(x), number=10) / 10
-    print(f"relu(x*1.5+0.25)*tanh(x)-0.5*x on 4M float32: tf.function {t_plain * 1e3:.2f} ms, "
-          f"jit_compile=True {t_fused * 1e3:.2f} ms")
+    print(f"relu(x*1.5+0.25)*tanh(x)-0.5*x on 4M float32, measured now: tf.function "
+          f"{t_plain * 1e3:.2f} ms, jit_compile=True {t_fused * 1e3:.2f} ms")
     cf = fused.get_concrete_function(x)
     print("\nThe generated code calls one kernel:")
     print(cf.generated_code)
@@ -367,8 +420,11 @@ def jit_compile():
 
     n = tf.constant(1000)
     loop(n)
+    from tracegraph.execute.jit_build import wait_for_kernels
+    wait_for_kernels()
     t_loop = timeit.timeit(lambda: loop(n), number=100) / 100
-    print(f"AutoGraph while loop of 1000 scalar iterations compiled whole: {t_loop * 1e6:.1f} us")
+    print(f"AutoGraph while loop of 1000 scalar iterations compiled whole: {t_loop * 1e6:.1f} us,"
+          " measured now")
 
 
 def threads():
@@ -389,7 +445,7 @@ def threads():
     t_graph = min(timeit.repeat(lambda: f(tx), number=10, repeat=3)) / 10
     t_numpy = min(timeit.repeat(numpy_branches, number=10, repeat=3)) / 10
     print(f"{parts} parts on the inter-op threads: {t_graph * 1e3:.2f} ms per call; the same ops "
-          f"in NumPy, one after another: {t_numpy * 1e3:.2f} ms")
+          f"in NumPy, one after another: {t_numpy * 1e3:.2f} ms (both measured now)")
     print("tf.config.threading.get_inter_op_parallelism_threads() =",
           tf.config.threading.get_inter_op_parallelism_threads(), "(0: one per core)")
 
@@ -450,6 +506,7 @@ if __name__ == "__main__":
     autograph()
     grappler()
     trained = training()
+    input_pipeline()
     jit_compile()
     threads()
     saved_model()

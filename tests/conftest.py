@@ -16,6 +16,14 @@ def _crosscheck_executors():
     if executor in ("jit", "parallel"):   # fusion / threads on every test graph
         from tracegraph.trace import function
         function.FORCE_EXECUTOR = executor
+    # kernels compile at their first call, so the jit tests run them (background compilation
+    # has its own tests: tests/execute/test_jit_background.py; TRACEGRAPH_JIT_BACKGROUND=1
+    # keeps it on for the whole suite, whose calls are then mostly answered op by op)
+    from tracegraph.execute import jit_build
+    if os.environ.get("TRACEGRAPH_JIT_BACKGROUND") != "1":
+        jit_build.set_background_compile(False)
+    # the cross-check compares executors bit for bit: thread counts must not follow the load
+    tf.config.experimental.enable_op_determinism()
     set_crosscheck(True)
     yield
     set_crosscheck(False)

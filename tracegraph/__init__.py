@@ -67,10 +67,12 @@ from .trace.function import Function, function
 # below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
 # may not import, so both are installed into `trace/hooks.py` here, at import.
 from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.first_call import first_call_report as _first_call_report  # noqa: E402
 from .execute.runner import prepare as _prepare  # noqa: E402
 from .trace import hooks as _trace_hooks  # noqa: E402
 
-_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing)
+_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing,
+                     first_call_report=_first_call_report)
 
 # tf.types.experimental: the trace-type protocol and the types of traced functions.
 from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
@@ -108,8 +110,9 @@ def is_tensor(x) -> bool:
 from .api import test
 from .library.clipping import clip_by_global_norm, clip_by_norm
 from .framework.module import Module, init_scope
-from .framework.gradients import custom_gradient, gradients
-from .framework.tape import GradientTape, UnconnectedGradients
+from . import autodiff as _autodiff  # registers the gradient rules  # noqa: F401
+from .autodiff.gradients import custom_gradient, gradients
+from .autodiff.tape import GradientTape, UnconnectedGradients
 # tf.saved_model and tf.train: tracegraph's own safe formats (formats/native, formats/checkpoint).
 from . import saved_model  # noqa: E402
 from .api import train  # noqa: E402
@@ -118,3 +121,9 @@ from .framework.tensor_array import TensorArray  # noqa: E402
 from .framework.python_function import numpy_function, py_function  # noqa: E402
 # tf.distribute: saved graphs over a dask cluster (dask is imported only when used).
 from . import distribute  # noqa: E402
+
+# tf.data (issue 21): input pipelines; the package itself is the `tf.data` namespace.
+from . import data  # noqa: E402
+from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
+
+experimental = _types.SimpleNamespace(Optional=data.Optional)

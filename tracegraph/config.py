@@ -14,7 +14,7 @@ import random as _random
 import threading as _threading
 import types as _types
 
-from . import blas
+from . import thread_budget
 
 __all__ = [
     "run_functions_eagerly", "functions_run_eagerly", "set_global_seed", "global_seed",
@@ -128,6 +128,7 @@ def get_inter_op_parallelism_threads() -> int:
 
 def set_inter_op_parallelism_threads(num_threads) -> None:
     _set_threads("inter", "Inter op", num_threads)
+    thread_budget.set_inter_op_size(_thread_counts["inter"])
 
 
 def get_intra_op_parallelism_threads() -> int:
@@ -136,11 +137,21 @@ def get_intra_op_parallelism_threads() -> int:
 
 
 def set_intra_op_parallelism_threads(num_threads) -> None:
-    """Threads inside one op: NumPy's OpenBLAS matmuls and the jit executor's parallel
-    kernels use at most this many (0: all cores)."""
+    """Threads inside one op: BLAS products (NumPy's OpenBLAS) and the jit executor's
+    parallel kernels use at most this many (0: all cores); `thread_budget` decides per op."""
     _set_threads("intra", "Intra op", num_threads)
-    blas.set_threads(_thread_counts["intra"])
+    thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
+
+def enable_op_determinism() -> None:
+    """`tf.config.experimental.enable_op_determinism`: ops give the same bits run to run. In
+    tracegraph only thread counts could vary (a BLAS product's sums are blocked by thread, and
+    `thread_budget` follows the machine's load): they then follow op sizes and
+    tf.config.threading alone."""
+    thread_budget.set_deterministic(True)
+
+
+experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
 
 threading = _types.SimpleNamespace(
     get_inter_op_parallelism_threads=get_inter_op_parallelism_threads,

@@ -130,15 +130,12 @@ def test_parts_are_shared_by_the_caller_and_the_pool_and_the_first_error_raises(
         parallel.set_inter_op_threads(0)
 
 
-@pytest.mark.skipif(parallel._set_blas_local is None, reason="NumPy without OpenBLAS")
 def test_the_callers_blas_threads_are_as_before_after_a_parallel_call():
-    # OpenBLAS's "local" thread count can act process-wide: the executor runs its parts with
-    # one BLAS thread and must leave NumPy's own matmuls with the count they had
-    set_count = parallel._set_blas_local
-    before = set_count(3)
-    try:
-        x, w = inputs(64)
-        tf.function(chains(4, 2), executor="parallel")(x, w)
-        assert set_count(3) == 3
-    finally:
-        set_count(before)
+    # OpenBLAS's thread count is process-wide: the executor runs its parts with one BLAS thread
+    # each and must leave NumPy's own matmuls with the count they had
+    from threadpoolctl import ThreadpoolController
+    blas = ThreadpoolController().select(user_api="blas")
+    before = [c.num_threads for c in blas.lib_controllers]
+    x, w = inputs(64)
+    tf.function(chains(4, 2), executor="parallel")(x, w)
+    assert [c.num_threads for c in blas.lib_controllers] == before

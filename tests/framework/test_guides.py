@@ -1,5 +1,6 @@
-"""TensorFlow's guides on gradients, modules and training loops, run with tracegraph: each
-prints what TensorFlow 2.21 printed for the same file (recorded in `guides/NAME.out`)."""
+"""TensorFlow's guides on modules and training loops, run with tracegraph: each prints what
+TensorFlow 2.21 printed for the same file (recorded in `guides/NAME.out`). The gradient
+guides are in tests/autodiff."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 GUIDES = pathlib.Path(__file__).parent / "guides"
 
 
-def _run(path: pathlib.Path) -> str:
+def run_guide(path: pathlib.Path) -> str:
+    """What running the guide at `path` with `import tracegraph as tf` prints."""
     source = path.read_text().replace("import tensorflow as tf", "import tracegraph as tf")
     script = path.with_name(f"_tg_{path.name}")
     script.write_text(source)
@@ -31,4 +33,4 @@ def _run(path: pathlib.Path) -> str:
 def test_guide_prints_what_tensorflow_prints(name, monkeypatch):
     monkeypatch.setattr(sys, "argv", [name])
     expected = (GUIDES / f"{name}.out").read_text()
-    assert _run(GUIDES / f"{name}.py") == expected
+    assert run_guide(GUIDES / f"{name}.py") == expected

@@ -17,6 +17,7 @@ from tracegraph import dtypes as d
 from tracegraph.framework.variables import ResourceHandle
 from tracegraph.ops.registry import all_ops
 from tracegraph.ops.tensor_list import TensorList
+from tracegraph.ops.variant_value import VariantValue
 from tracegraph.shapes import TensorType
 
 F = np.array([[0.5, 0.25, 1.5], [2.0, 0.75, 1.0]], np.float32)
@@ -319,6 +320,15 @@ SAMPLES.update({
 })
 
 
+# tf.data's records (datasets, iterators, optionals): their rows live with the data tests.
+from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
+from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
+from tests.data.file_contract_samples import SAMPLES as _FILE_SAMPLES  # noqa: E402
+
+SAMPLES.update(_DATA_SAMPLES)
+SAMPLES.update(_FILE_SAMPLES)
+
+
 class RecordingWriter:
     """Stands in for the TensorBoard format's event writer: keeps what the summary kernels write."""
 
@@ -339,6 +349,8 @@ def _materialize(inputs):
             out.append(handle(F.copy()))
         elif isinstance(x, str) and x == "WRITER":
             out.append(ResourceHandle(RecordingWriter(), d.resource, (), "writer"))
+        elif isinstance(x, str) and x == "ITERATOR":
+            out.append(_data_iterator())
         else:
             out.append(x)
     return out
@@ -349,7 +361,7 @@ def _type(x, known_value=True, hide_dims=False, hide_rank=False):
         return [_type(v, known_value, hide_dims, hide_rank) for v in x]
     if isinstance(x, ResourceHandle):
         return TensorType(d.resource, (), x)
-    if isinstance(x, TensorList):
+    if isinstance(x, VariantValue):
         return TensorType(d.variant, (), x if known_value else None)
     arr = np.asarray(x)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
@@ -393,7 +405,7 @@ def _check_sample_dtypes(op, inputs):
 
 def _result_type(r):
     """(dtype, shape) of a kernel result; a TensorList is the value of a variant scalar."""
-    if isinstance(r, TensorList):
+    if isinstance(r, VariantValue):
         return d.variant, ()
     arr = np.asarray(r)
     return d.NUMPY_TO_DTYPE[arr.dtype], arr.shape

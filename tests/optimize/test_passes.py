@@ -91,6 +91,26 @@ def test_cse_merges_pure_ops_only():
     assert same(run(g, x)[0], run(new, x)[0])
 
 
+def test_cse_compares_attrs_holding_structures():
+    """Attrs that hold dicts (a dataset op's element_spec of a dict) are compared by value: two
+    equal datasets merge, and the pass never fails on an unhashable attr (it used to be skipped
+    with an OptimizerWarning)."""
+    def f(x):
+        a = tf.data.Dataset.from_tensors({"a": x}).reduce(0.0, lambda s, e: s + e["a"])
+        b = tf.data.Dataset.from_tensors({"a": x}).reduce(0.0, lambda s, e: s + e["a"])
+        c = tf.data.Dataset.from_tensors({"b": x}).reduce(0.0, lambda s, e: s + e["b"])
+        return a + b + c
+
+    import warnings
+    g = traced(f, spec([]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = apply_pass("common_subgraph_elimination", g)
+    kinds = op_types(g)
+    assert op_types(new).count("TensorDataset") == kinds.count("TensorDataset") - 1
+    assert same(run(g, np.float32(2.0))[0], run(new, np.float32(2.0))[0])
+
+
 def test_constant_folding():
     def f(x):
         a = tf.constant(np.arange(4, dtype=np.float32))

@@ -1,4 +1,5 @@
-"""`tf.train`: checkpoints of an object tree's Variables."""
+"""`tf.train`: checkpoints of an object tree's Variables; `tf.train.Example` and its family
+(protobuf messages, made on first use: they need the `tfformats` extra)."""
 
 from ..formats.checkpoint.checkpoint import (  # noqa: F401
     Checkpoint,
@@ -9,3 +10,18 @@ from ..formats.checkpoint.checkpoint import (  # noqa: F401
 )
 from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401
 from ..formats.checkpoint.checkpoint_reading import load_checkpoint  # noqa: F401
+
+
+_EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features",
+                     "FeatureList", "FeatureLists", "Example", "SequenceExample")
+
+
+def __getattr__(name):
+    """The message classes, made on first use and then kept as this module's attributes
+    (so later lookups are plain attribute reads)."""
+    if name in _EXAMPLE_MESSAGES:
+        from ..data.example_protos import messages
+        classes = messages()
+        globals().update({n: getattr(classes, n) for n in _EXAMPLE_MESSAGES})
+        return getattr(classes, name)
+    raise AttributeError(f"module 'tf.train' has no attribute {name!r}")

@@ -14,7 +14,7 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.tensor import EagerTensor, Tensor
 from ..nest import flatten, is_nested, pack_sequence_as
-from ..ops.registry import convert_to_tensor
+from ..ops.registry import convert_to_tensor, current_context
 from ..shapes import TensorShape
 from ..trace import control_flow as cf
 from ..trace.control_flow import StagingTypeError, StagingValueError
@@ -54,8 +54,9 @@ def _python_while(first, test, body) -> None:
 
 
 def _staged_loop(test, body, get_state, set_state, names, live, iterate):
-    """Stages a while_loop over the defined state variables. `iterate` (for loops over
-    tensors) is (tensor, length) and adds a hidden counter."""
+    """Stages a while_loop over the defined state variables. `iterate` (for loops) is an
+    iteration (`_TensorIteration`, `_IteratorIteration`): its hidden loop variables come
+    first, its test joins the loop's, and each iteration's item is handed to the body."""
     initial = list(get_state())
     carried, dropped = [], []
     for i, (n, v) in enumerate(zip(names, initial)):
@@ -70,9 +71,12 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     probed = _fill_return_values(initial, carried, test, body, get_state, set_state, iterate)
     loop_vars = [_as_loop_var(names[i], initial[i]) for i in carried]
     invariants = _return_value_invariants(carried, loop_vars, probed)
+    hidden = 0
     if iterate is not None:
-        loop_vars = [convert_to_tensor(0, dtype=d.int32)] + loop_vars
-        invariants = invariants and [TensorShape([])] + invariants
+        start = iterate.start(test)
+        hidden = len(start)
+        loop_vars = start + loop_vars
+        invariants = invariants and [TensorShape([])] * hidden + invariants
 
     def set_loop_vars(values):
         state = list(initial)
@@ -95,10 +99,10 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     def cond_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..library.math import less, logical_and
-            counter, values = values[0], values[1:]
+            from ..library.math import logical_and
+            state, values = values[:hidden], values[hidden:]
             set_loop_vars(values)
-            in_range = less(counter, iterate[1])
+            in_range = iterate.test(state)
             if test is None:
                 return in_range
             extra = test()
@@ -110,11 +114,10 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     def body_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..library.math import add
-            counter, values = values[0], values[1:]
+            state, values = values[:hidden], values[hidden:]
             set_loop_vars(values)
-            body(iterate[0][counter])
-            return [add(counter, 1)] + current()
+            body(iterate.item(state))
+            return iterate.advance(state, test) + current()
         set_loop_vars(values)
         body()
         return current()
@@ -122,8 +125,7 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     var_names = [names[i] for i in carried]
     results = cf.stage_while(cond_fn, body_fn, loop_vars, var_names=var_names,
                              shape_invariants=invariants)
-    if iterate is not None:
-        results = results[1:]
+    results = results[hidden:]
     final = list(initial)
     for i, v in zip(carried, results):
         final[i] = v
@@ -182,7 +184,6 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
     from ..graph.building import GraphContext
     from ..graph.graph import FuncGraph
     from ..ops.registry import context_scope, current_context
-    from ..shapes import TensorType
     scratch = FuncGraph("return_probe", outer_graph=current_context().graph)
     with context_scope(GraphContext(scratch)):
         # The loop variables as the body sees them: placeholders, never Python values (a
@@ -193,9 +194,7 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
                 state[i] = _probe_placeholders(scratch, initial[i])
         set_state(tuple(state))
         if iterate is not None:  # an element of the iterated type (it may have no rows)
-            items = iterate[0]
-            shape = None if items._shape is None else tuple(items._shape[1:])
-            body(scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item"))
+            body(iterate.probe_item(scratch))
         else:
             body()
         probed = list(get_state())
@@ -214,7 +213,76 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
 
 # ---- for --------------------------------------------------------------------------------------
 
+class _TensorIteration:
+    """`for x in tensor`: a hidden counter over the first dimension."""
+
+    def __init__(self, tensor, length):
+        self.tensor, self.length = tensor, length
+
+    def start(self, extra_test) -> list:
+        return [convert_to_tensor(0, dtype=d.int32)]
+
+    def test(self, state):
+        from ..library.math import less
+        return less(state[0], self.length)
+
+    def item(self, state):
+        return self.tensor[state[0]]
+
+    def advance(self, state, extra_test) -> list:
+        from ..library.math import add
+        return [add(state[0], 1)]
+
+    def probe_item(self, scratch):
+        from ..shapes import TensorType
+        items = self.tensor
+        shape = None if items._shape is None else tuple(items._shape[1:])
+        return scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item")
+
+
+class _IteratorIteration:
+    """`for x in dataset` (or a dataset iterator) in a graph: the hidden loop variable is an
+    optional holding the next element (`get_next_as_optional`). The next element is fetched
+    at the end of an iteration only when the loop goes on (no `break`/`return`), so the
+    iterator gives up exactly the elements the loop used, as in TensorFlow."""
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    def _fetch(self, extra_test):
+        keep_going = extra_test() if extra_test is not None else True
+        if not is_symbolic(keep_going):
+            if python_bool(keep_going):
+                return self.iterator.get_next_as_optional()._variant
+            return self.iterator.empty_optional()._variant
+        return cf.cond(keep_going, lambda: self.iterator.get_next_as_optional()._variant,
+                       lambda: self.iterator.empty_optional()._variant)
+
+    def start(self, extra_test) -> list:
+        return [self._fetch(extra_test)]
+
+    def _optional(self, state):
+        return self.iterator.optional_of(state[0])
+
+    def test(self, state):
+        return self._optional(state).has_value()
+
+    def item(self, state):
+        return self._optional(state).get_value()
+
+    def advance(self, state, extra_test) -> list:
+        return [self._fetch(extra_test)]
+
+    def probe_item(self, scratch):
+        return self.iterator._probe_element()
+
+
 def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts=None):
+    staged = getattr(type(iterable), "__tf_staged_iterator__", None)
+    if staged is not None and not current_context().executing_eagerly:
+        _staged_loop(extra_test, body, get_state, set_state, list(names), list(live),
+                     _IteratorIteration(staged(iterable)))
+        return
     if is_symbolic(iterable):
         shape = iterable.shape
         if shape.rank == 0:
@@ -224,7 +292,7 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts
             from ..library.array import shape as shape_op
             length = shape_op(iterable)[0]
         _staged_loop(extra_test, body, get_state, set_state, list(names), list(live),
-                     (iterable, length))
+                     _TensorIteration(iterable, length))
         return
     if isinstance(iterable, EagerTensor):
         iterable = list(iterable)

@@ -31,6 +31,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes as d
+from .. import thread_budget
 from ..graph.graph import Graph
 from .errors import graph_error
 from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
@@ -219,6 +220,8 @@ class _Emitter:
                 self.expr[out_slots[0]] = self.bind_global("c", value)
             return
         template = op_def.expr(op.attrs) if callable(op_def.expr) else op_def.expr
+        if template is not None and "blas" in op_def.flags and not _small_product(op):
+            template = None   # the kernel asks the thread budget for its BLAS threads
         if template is not None and len(in_slots) == 2 and op_def.emit is None and \
                 _binary(template) and \
                 sum(s in self.scalars and s not in self.expr for s in in_slots) == 1:
@@ -302,6 +305,15 @@ class _Emitter:
                     name not in m.reserved and self.expr.latest.get(name, -1) <= index:
                 self.owned.discard(name)   # back in the pool: freed once only
                 m.free.append(name)
+
+
+def _small_product(op) -> bool:
+    """Whether a matrix product's static shapes make it single-threaded for the thread budget
+    (then `a @ b` is written in place, with no call into the budget)."""
+    a, b = op.inputs[0].dims, op.inputs[1].dims
+    if a is None or b is None or len(a) < 2 or len(b) < 2 or None in a[-2:] or b[-1] is None:
+        return False
+    return a[-2] * a[-1] * b[-1] < 2 * thread_budget.WORK_PER_THREAD
 
 
 @functools.lru_cache(maxsize=1024)

@@ -15,6 +15,7 @@ import sys
 import numpy as np
 
 from ..ops.registry import is_unseeded_random
+from ..ops.variant_value import VariantValue
 from .compile import set_compile_hook
 from .parallel import ParallelFunction
 
@@ -57,9 +58,10 @@ class _CrossChecked:
         self.exact = exact
         self.reference = reference
         self.source = getattr(fn, "source", None)
-        # Unseeded random ops and Python calls (side effects) run once, on the executor only.
+        # Unseeded random ops, Python calls (side effects) and ops advancing outside state
+        # (tf.data iterators) run once, on the executor only.
         self.deterministic = not any(is_unseeded_random(op.op_def, op.attrs) or
-                                     "calls_python" in op.op_def.flags
+                                     op.op_def.flags & {"calls_python", "external_state"}
                                      for op in _all_ops(graph))
         self.handles = list(_captured_handles(graph))
 
@@ -119,6 +121,8 @@ def _observe(fn, values, handles):
 
 
 def _same(a, b, exact: bool = True) -> bool:
+    if isinstance(a, VariantValue) or isinstance(b, VariantValue):
+        return type(a) is type(b)   # runtime objects (datasets) made by each run: their kind
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype != b.dtype or a.shape != b.shape:
         return False

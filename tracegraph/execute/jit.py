@@ -18,107 +18,68 @@ Inputs are passed by how they broadcast: a full array (index `k`), a scalar, or 
 repeats along the leading dimensions (index `c` of a two-level loop); any other broadcast is
 materialized first. Large outputs run the outer loop on numba's threads (`prange`).
 
-Kernels are written to files under the cache directory (`TRACEGRAPH_CACHE_DIR`, default
-`~/.cache/tracegraph/jit`) named by a hash of their source, so numba's own cache finds the
-machine code in a new process. Without numba (the `numba` extra), `compile_cluster` returns
-None and the cluster runs op by op.
+Kernels are named by what they compute, so identical clusters share one kernel; they are
+built by execute/jit_build.py (cached on disk, compiled in the background by default while the
+cluster is answered op by op with the same results). Without numba (the `numba` extra),
+`compile_cluster` returns None and the cluster runs op by op.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
-import pathlib
-import sys
 
 import numpy as np
 
-from .. import config
+from .. import thread_budget
+from . import jit_build
+from .jit_build import KernelCompile, numba_available, warn_without_numba
 from .jit_source import APPROX_ULPS, Statements, cluster_source, loop_source
 
-__all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "JitKernel",
-           "PARALLEL_THRESHOLD", "APPROX_ULPS"]
+__all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "warn_without_numba",
+           "JitKernel", "LoopKernel", "KernelCompile", "PARALLEL_THRESHOLD", "APPROX_ULPS"]
 
 # Outputs with at least this many elements run their outer loop on numba's threads.
 PARALLEL_THRESHOLD = 1 << 20
 
-_numba = None
+
+def _kernel_threads(size: int) -> None:
+    """A parallel kernel's numba threads, from the thread budget (its size, the free cores,
+    tf.config.threading's intra-op cap); numba's setting is per calling thread, so it is made
+    before each parallel launch."""
+    numba = jit_build.import_numba()
+    numba.set_num_threads(min(thread_budget.kernel_threads(size),
+                              numba.config.NUMBA_NUM_THREADS))
 
 
-def numba_available() -> bool:
-    global _numba
-    if _numba is None:
-        try:
-            import numba
-            _numba = numba
-        except ImportError:
-            _numba = False
-    return bool(_numba)
+def _split_call(kernel, size: int, inner: int, pattern: str, ins, outs, threads: int) -> None:
+    """The kernel over chunks of its range (whole rows), one numba thread per chunk, taken one
+    by one by `threads` threads (thread_budget.run_split: while other processes take cores)."""
+    numba = jit_build.import_numba()
+    step = -(-size // (threads * 4))
+    step = -(-step // inner) * inner
+    bounds = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
+
+    def run_chunk(i):
+        lo, hi = bounds[i]
+        numba.set_num_threads(1)
+        kernel(hi - lo, inner, *(a[lo:hi] if kind == "F" else a for a, kind in zip(ins, pattern)),
+               *(o[lo:hi] for o in outs))
+    thread_budget.run_split(len(bounds), run_chunk, threads)
 
 
-_warned = False
-
-
-def warn_without_numba() -> None:
-    """Once per process: jit_compile=True runs unfused without the `numba` extra."""
-    global _warned
-    if not _warned:
-        _warned = True
-        import warnings
-        warnings.warn("jit_compile=True needs numba to fuse ops into compiled kernels; "
-                      "install it with `pip install 'tracegraph[numba]'`. Running unfused.",
-                      UserWarning, stacklevel=4)
-
-
-def _cache_dir() -> pathlib.Path | None:
-    root = os.environ.get("TRACEGRAPH_CACHE_DIR")
-    path = pathlib.Path(root) / "jit" if root else pathlib.Path.home() / ".cache" / \
-        "tracegraph" / "jit"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path if os.access(path, os.W_OK) else None
-
-
-def _load(source: str, name: str):
-    digest = hashlib.sha1(source.encode()).hexdigest()[:16]
-    module_name = f"tracegraph_jit_{digest}"
-    if module_name in sys.modules:
-        return getattr(sys.modules[module_name], name)
-    directory = _cache_dir()
-    if directory is not None:
-        path = directory / f"{module_name}.py"
-        if not path.exists():
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(source)
-            os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    else:   # no writable cache: compile in memory (numba cannot cache it)
-        import types
-        module = types.ModuleType(module_name)
-        exec(compile(source.replace("cache=True", "cache=False"), module_name, "exec"),
-             module.__dict__)
-        sys.modules[module_name] = module
-    return getattr(module, name)
-
-
-def _intra_op_threads() -> None:
-    """Parallel kernels use at most tf.config.threading's intra-op threads (numba's setting is
-    per calling thread, so it is made before each parallel launch)."""
-    n = config.get_intra_op_parallelism_threads()
-    if n > 0:
-        _numba.set_num_threads(min(n, _numba.config.NUMBA_NUM_THREADS))
+def structural_name(body: Statements, n_inputs: int) -> str:
+    """A kernel's name from what it computes: clusters with the same statements share one
+    kernel (and one compilation) across functions and processes."""
+    text = "\n".join([str(n_inputs), *body.lines, *body.outputs, *sorted(body.helpers)])
+    return "fused_" + hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 class JitKernel:
     """A compiled cluster: called with the cluster's input arrays, returns its outputs. Falls
     back to `reference` (the cluster run op by op) for broadcasts it does not handle, such as
-    a cluster whose ops do not all produce the full shape."""
+    a cluster whose ops do not all produce the full shape. While a kernel compiles in the
+    background, calls are answered by `serving`, the cluster op by op with the kernel's own
+    results (the reference when the kernel is exact, else execute/jit_numpy.py's forms)."""
 
     def __init__(self, graph, reference):
         self.graph = graph
@@ -126,14 +87,29 @@ class JitKernel:
         self.inputs = list(graph.inputs)
         self.body = Statements(graph, [f"x{i}" for i in range(len(self.inputs))])
         self.output_dtypes = [np.dtype(t.dtype.as_numpy_dtype) for t in graph.outputs]
-        self.name = "".join(ch if ch.isalnum() else "_" for ch in graph.name)
+        self.name = structural_name(self.body, len(self.inputs))
         self._plans: dict = {}    # input shapes -> (kernel, pattern, out shape, inner) or None
         self._kernels: dict = {}
         self.sources: dict = {}   # (pattern, parallel) -> generated source
+        self.compiles: dict = {}  # (pattern, parallel) -> KernelCompile
+        self._serving = None
 
     @property
     def exact(self) -> bool:
         return self.body.exact and not self.body.approximated
+
+    @property
+    def serving(self):
+        """What answers calls while the kernel compiles, or None (then it compiles first)."""
+        if self._serving is None:
+            if self.exact:
+                self._serving = self.reference
+            elif self.body.exact:   # inexact only through approximations with array forms
+                from .jit_numpy import ArrayCluster
+                self._serving = ArrayCluster(self.graph, self.body.array_forms)
+            else:
+                self._serving = False
+        return self._serving or None
 
     @property
     def source(self) -> str:
@@ -153,20 +129,25 @@ class JitKernel:
             return self.reference(*args)
         pattern, shape, size, inner = plan
         parallel = size >= PARALLEL_THRESHOLD
-        kernel = self._kernel(pattern, parallel)
-        if parallel:
-            _intra_op_threads()
         outs = [np.empty(shape, dt) for dt in self.output_dtypes]
+        ins = []
+        for a, kind in zip(arrays, pattern):
+            ins.append(a.reshape(-1)[0] if kind == "S" else np.ascontiguousarray(a).reshape(-1))
+        flat = [o.reshape(-1) for o in outs]
+        kernel = self._kernels.get((pattern, parallel))
+        if kernel is None:
+            kernel = self._kernel(pattern, parallel, inner, ins, flat)
+            if kernel is None:   # compiling in the background
+                self.compiles[(pattern, parallel)].served += 1
+                return self.serving(*arrays)
+        if parallel:
+            split = thread_budget.split_threads(size)
+            if split > 1:
+                _split_call(kernel, size, inner, pattern, ins, flat, split)
+                return tuple(outs)
+            _kernel_threads(size)
         if size:
-            ins = []
-            for a, kind in zip(arrays, pattern):
-                if kind == "S":
-                    ins.append(a.reshape(-1)[0])
-                elif kind == "F":
-                    ins.append(np.ascontiguousarray(a).reshape(-1))
-                else:
-                    ins.append(np.ascontiguousarray(a).reshape(-1))
-            kernel(size, inner, *ins, *(o.reshape(-1) for o in outs))
+            kernel(size, inner, *ins, *flat)
         return tuple(outs)
 
     def _plan(self, shapes):
@@ -214,14 +195,25 @@ class JitKernel:
             known[id(op.outputs[0])] = out
         return all(known[id(t)] == shape for t in self.graph.outputs)
 
-    def _kernel(self, pattern: str, parallel: bool):
+    def _kernel(self, pattern: str, parallel: bool, inner, ins, outs):
+        """The compiled kernel, or None while it compiles in the background."""
         key = (pattern, parallel)
-        kernel = self._kernels.get(key)
-        if kernel is None:
-            source = cluster_source(self.body, len(self.inputs), self.name, pattern, parallel)
-            self.sources[key] = source
-            kernel = self._kernels[key] = _load(source, self.name)
-        return kernel
+        record = self.compiles.get(key)
+        if key in self._kernels:
+            return self._kernels[key]   # became ready since the caller looked
+        if record is not None and record.compiling:
+            return None
+        source = cluster_source(self.body, len(self.inputs), self.name, pattern, parallel)
+        self.sources[key] = source
+        # a call with empty arrays of the real types compiles the one specialization used
+        sample = (0, inner, *(a if k == "S" else a[:0] for a, k in zip(ins, pattern)),
+                  *(o[:0] for o in outs))
+        background = jit_build.background_compile() and \
+            (record is None or record.error is None) and self.serving is not None
+        record = self.compiles[key] = KernelCompile(
+            self.name, pattern, parallel, "background" if background else "first call")
+        return jit_build.build(record, source, self.name, lambda kernel: kernel(*sample),
+                               background, lambda kernel: self._kernels.__setitem__(key, kernel))
 
 
 def cluster_is_exact(graph) -> bool:
@@ -245,19 +237,43 @@ def _loop_statements(graph):
 
 
 class LoopKernel:
-    """A `while` over scalars compiled whole: one call runs every iteration."""
+    """A `while` over scalars compiled whole: one call runs every iteration. An exact loop is
+    answered by `reference` (the loop run op by op) while it compiles in the background."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, reference=None):
         self.graph = graph
-        self.name = "".join(ch if ch.isalnum() else "_" for ch in graph.name)
-        cond, body, _ = _loop_statements(graph)
+        cond, body, self.exact = _loop_statements(graph)
+        text = "\n".join([*cond.lines, *cond.outputs, "--", *body.lines, *body.outputs,
+                          *sorted(cond.helpers)])
+        self.name = f"loop_{len(graph.inputs)}_" + hashlib.sha1(text.encode()).hexdigest()[:12]
         self.source = loop_source(cond, body, len(graph.inputs), self.name)
         self.dtypes = [np.dtype(t.dtype.as_numpy_dtype) for t in graph.outputs]
-        self.kernel = _load(self.source, self.name)
+        self.reference = reference
+        self.kernel = None
+        self.compiles: dict = {}
 
     def __call__(self, *args):
         values = [np.asarray(a, dt).reshape(-1)[0] for a, dt in zip(args, self.dtypes)]
-        return tuple(np.asarray(v, dt) for v, dt in zip(self.kernel(*values), self.dtypes))
+        kernel = self.kernel or self._compile(values)
+        if kernel is None:
+            self.compiles["loop"].served += 1
+            return self.reference(*args)
+        return tuple(np.asarray(v, dt) for v, dt in zip(kernel(*values), self.dtypes))
+
+    def _compile(self, values):
+        record = self.compiles.get("loop")
+        if record is not None and record.compiling:
+            return None
+        background = jit_build.background_compile() and self.exact and \
+            self.reference is not None and (record is None or record.error is None)
+        record = self.compiles["loop"] = KernelCompile(
+            self.name, "loop", False, "background" if background else "first call")
+
+        def warm(kernel):
+            numba = jit_build.import_numba()
+            kernel.compile(tuple(numba.typeof(v) for v in values))
+        return jit_build.build(record, self.source, self.name, warm, background,
+                               lambda kernel: setattr(self, "kernel", kernel))
 
 
 def compile_cluster(graph, reference):
@@ -266,5 +282,5 @@ def compile_cluster(graph, reference):
     if not numba_available():
         return None
     if getattr(graph, "jit_loop", False):
-        return LoopKernel(graph)
+        return LoopKernel(graph, reference)
     return JitKernel(graph, reference)

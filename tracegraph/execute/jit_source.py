@@ -125,6 +125,7 @@ class Statements:
         self.helpers: dict[str, str] = {} if helpers is None else helpers
         self.exact = True
         self.approximated: list[str] = []
+        self.array_forms: dict = {}   # id(op) -> its template, for ops using an approximation
         count = 0
         for op in graph.operations:
             if id(op.outputs[0]) in names:
@@ -149,6 +150,8 @@ class Statements:
             template = self._helpers(template, dtype)
             if not exact and len(self.approximated) == before:
                 self.exact = False
+            if len(self.approximated) > before:
+                self.array_forms[id(op)] = template
             count += 1
             name = f"{prefix}{count}"
             expr = template.format(*(names[id(t)] for t in op.inputs))

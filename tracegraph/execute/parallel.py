@@ -6,7 +6,9 @@ own generated function, one per thread, when at least two components are heavy e
 threads to pay: NumPy releases the GIL in matmul, convolution and large elementwise loops, so
 two such components use both cores. Graphs with stateful ops (prints, variable writes) run as
 one function: their order is part of the result. The number of threads follows
-`tf.config.threading.set_inter_op_parallelism_threads` (0: one per core).
+`tf.config.threading.set_inter_op_parallelism_threads` (0: one per core); while parts run side
+by side, each op in them gets its share of the cores from `thread_budget` (one BLAS thread
+each on two cores), so the process never runs more threads than cores.
 
 The code generator's result is the same: each component's function is the code the generator
 writes for that part of the plan; outputs are put back in order.
@@ -15,10 +17,9 @@ writes for that part of the plan; outputs are put back in order.
 from __future__ import annotations
 
 import itertools
-import os
 from concurrent.futures import ThreadPoolExecutor
 
-from .. import blas, config
+from .. import thread_budget
 
 __all__ = ["components", "split_for_threads", "ParallelFunction", "set_inter_op_threads",
            "inter_op_threads", "HEAVY_ELEMENTS"]
@@ -29,26 +30,6 @@ HEAVY_ELEMENTS = 1 << 16
 _threads = 0
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
-
-
-_set_blas_local = blas.set_threads_local if blas.AVAILABLE else None
-
-
-class _OneBlasThread:
-    """`with _OneBlasThread():` runs with one BLAS thread and puts the count back after. In
-    NumPy's OpenBLAS builds the "local" count can act process-wide (a thread without its own
-    setting reads the global one), so only a thread's own previous value is restored, and the
-    calling thread restores last, after the pool's threads are done: NumPy's matmuls outside
-    the parallel executor keep their threads."""
-
-    __slots__ = ("previous",)
-
-    def __enter__(self):
-        self.previous = _set_blas_local(1) if _set_blas_local is not None else None
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            _set_blas_local(self.previous)
 
 
 def set_inter_op_threads(n: int) -> None:
@@ -141,8 +122,9 @@ class ParallelFunction:
                                 for i, s in enumerate(sources))
 
     def __call__(self, *values):
-        threads = _threads or config.get_inter_op_parallelism_threads() or (os.cpu_count() or 1)
         parts = self.parts
+        threads = min(_threads, len(parts)) if _threads else \
+            thread_budget.inter_op_threads(len(parts))
         if threads < 2:
             results = [part(*values) for part in parts]
         else:
@@ -175,13 +157,11 @@ class ParallelFunction:
                 except BaseException as e:  # noqa: BLE001 - re-raised below, in order
                     errors[i] = e
 
-        def work():
-            with _OneBlasThread():
-                take_parts()
-
-        with _OneBlasThread():   # before the pool's threads start, restored after they end
+        # the parts' share of the cores is set before the pool's threads start and put back
+        # after they end
+        with thread_budget.parts_side_by_side(threads):
             pool = _pool_for(threads - 1)
-            futures = [pool.submit(work) for _ in range(min(threads, len(parts)) - 1)]
+            futures = [pool.submit(take_parts) for _ in range(threads - 1)]
             try:
                 take_parts()
             finally:

@@ -5,11 +5,14 @@ layer (`trace/hooks.py`)."""
 
 from __future__ import annotations
 
+import time
+
 from ..framework.tensor import EagerTensor
 from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
 from ..optimize.jit_fusion import has_large_value
 from .compile import compile_graph
+from .first_call import timed_first_run
 from .jit import numba_available
 
 # Elementwise clusters with at least this many elements run as fused kernels in a default
@@ -30,8 +33,14 @@ def _nondeterministic(graph) -> bool:
 
 
 def prepare(concrete):
-    """(compiled callable, the graph that runs, the optimizer's report) for a ConcreteFunction."""
+    """(compiled callable, the graph that runs, the optimizer's report) for a ConcreteFunction.
+    The first preparation records its times in `concrete.first_call_times` (the first-call
+    report, execute/first_call.py)."""
+    times = getattr(concrete, "first_call_times", None)
+    first = times is not None and "optimize" not in times
+    start = time.perf_counter()
     graph, report = optimize(concrete.graph)
+    optimized = time.perf_counter()
     if concrete.executor == "jit":
         graph = _fuse(graph, report)
     elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and \
@@ -41,17 +50,22 @@ def prepare(concrete):
         graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
+    generating = time.perf_counter()
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
                              concrete.executor, concrete.name)
+    generated = time.perf_counter()
     if report.snapshots and not _nondeterministic(concrete.graph):
         compiled = _verifying(concrete, compiled, report)
+    if first:
+        times.update(optimize=optimized - start, codegen=generated - generating, report=report,
+                     graph=graph, executor=concrete.executor)
+        compiled = timed_first_run(concrete, compiled, times)
     return compiled, graph, report
 
 
 def _fuse(graph, report, min_elements: int = 0):
     """jit_compile=True: the clusters the jit executor compiles, reported as a pass (by
     default, with `min_elements`: only large clusters)."""
-    import time
 
     from ..optimize.builder import count_edges
     from ..optimize.jit_fusion import jit_fusion

@@ -17,6 +17,7 @@ from ..errors import InvalidArgumentError, OpError, with_op_name
 from ..ops.convert import to_array
 from ..ops.registry import resolve_type_attrs, set_default_context
 from ..ops.tensor_list import TensorList
+from ..ops.variant_value import VariantValue
 from ..shapes import TensorType
 from .tensor import EagerTensor, Tensor
 from .variables import ResourceHandle, Variable
@@ -39,7 +40,7 @@ def tf_type_name(dtype: d.DType) -> str:
 def wrap(value) -> EagerTensor:
     """An EagerTensor around a kernel result (Python objects become NumPy values; a TensorList,
     the value of a variant tensor, stays itself: eagerly, it is its own handle)."""
-    if type(value) is TensorList:
+    if type(value) is TensorList or isinstance(value, VariantValue):
         return value
     if type(value) is not _NDARRAY and not isinstance(value, _GENERIC):
         value = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
@@ -109,7 +110,7 @@ def _value_of(x, dtype):
         return x._value
     if t is Variable or isinstance(x, Variable):
         return x._handle.value
-    if t is ResourceHandle or t is TensorList:
+    if t is ResourceHandle or t is TensorList or isinstance(x, VariantValue):
         return x
     if isinstance(x, Tensor):
         raise _symbolic_error(x)
@@ -215,10 +216,11 @@ class EagerContext:
             if want is d.resource:
                 args.append(x._handle if isinstance(x, Variable) else x)
                 continue
-            if want is d.variant:  # a TensorList: the runtime value of a variant tensor
-                if type(x) is not TensorList:
-                    raise TypeError(f"Input '{spec.name}' of '{op.tf_type}' Op must be a list "
-                                    f"value (e.g. a tf.TensorArray's flow), got {x!r}.")
+            if want is d.variant:  # a TensorList, a dataset...: the value of a variant tensor
+                if not isinstance(x, VariantValue):
+                    raise TypeError(f"Input '{spec.name}' of '{op.tf_type}' Op must be a "
+                                    f"variant value (e.g. a tf.TensorArray's flow or a "
+                                    f"tf.data.Dataset), got {x!r}.")
                 args.append(x)
                 continue
             v = _value_of(x, want)
@@ -240,6 +242,11 @@ class EagerContext:
             return [_value_of(x, None) for x in values]
         attr = spec.type_attr
         want = spec.fixed_dtype if attr is None else found.get(attr)
+        if want is d.variant:   # a list of runtime objects (datasets)
+            if not all(isinstance(x, VariantValue) for x in values):
+                raise TypeError(f"Input '{spec.name}' of '{op.tf_type}' Op must be a list of "
+                                f"variant values, got {values!r}.")
+            return list(values)
         out = []
         for j, x in enumerate(values):
             v = _value_of(x, want)
@@ -264,6 +271,12 @@ class EagerContext:
         return state
 
     # --- conversion ------------------------------------------------------------------------
+    def call_function(self, run, values, function, arguments):
+        """Applies an eager call of a traced function (`function`, on `arguments` by input
+        path): runs it, `run(values)`. A tape's context records the call instead of only
+        running it (autodiff/tape.py), as JAX's `process_call` lets each trace decide."""
+        return run(values)
+
     def convert(self, value, dtype, dtype_hint, name):
         t = type(value)
         if t is EagerTensor or isinstance(value, (Variable, Tensor)):
@@ -302,7 +315,7 @@ def _type_of(value) -> TensorType | list:
         return [_type_of(v) for v in value]
     if isinstance(value, ResourceHandle):
         return TensorType(d.resource, (), value)
-    if isinstance(value, TensorList):
+    if isinstance(value, VariantValue):
         return TensorType(d.variant, (), value)
     arr = value if isinstance(value, (_NDARRAY, _GENERIC)) else np.asarray(value)
     return TensorType(_NP_TO_DTYPE.get(arr.dtype, d.string), arr.shape, arr)

@@ -25,6 +25,7 @@ from ..ops.join_split import pack_op
 from ..ops.registry import check_allowed, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..ops.tensor_list import TensorList
+from ..ops.variant_value import VariantValue
 from ..shapes import TensorType, format_dims
 from .graph import FuncGraph, Graph, Operation, group_values
 from .source import user_location
@@ -77,6 +78,8 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
     else:
         if isinstance(value, ResourceHandle):
             tensor_type = TensorType(d.resource, (), value)
+        elif isinstance(value, VariantValue):   # a runtime object (a dataset): fed as it is
+            tensor_type = TensorType(d.variant, ())
         else:
             arr = value._value
             tensor_type = TensorType(d.NUMPY_TO_DTYPE[arr.dtype], np.shape(arr))
@@ -182,6 +185,8 @@ class GraphContext:
             raise TypeError(f"A tf.TensorArray made outside this tf.function ({x!r}) cannot be "
                             f"used inside it: create the TensorArray inside the function, or "
                             f"pass its stacked values.")
+        if isinstance(x, VariantValue):
+            return capture(g, x, name)
         if isinstance(x, (list, tuple)) and _has_tensor(x):
             parts = [self._to_graph_tensor(v, dtype, name) for v in x]
             return self.apply(pack_op, (parts,), {"axis": 0}, None)
@@ -247,7 +252,7 @@ class GraphContext:
 
 
 def _small(value) -> bool:
-    return value is not None and not isinstance(value, (ResourceHandle, TensorList)) and \
+    return value is not None and not isinstance(value, (ResourceHandle, VariantValue)) and \
         np.size(value) <= _CONST_PROPAGATION_LIMIT
 
 

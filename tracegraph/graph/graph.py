@@ -87,6 +87,25 @@ class Operation:
         """Regroups flat input values into the op's arguments (list inputs become lists)."""
         return group_values(values, self.input_arity)
 
+    def extend_outputs(self, attrs: dict, output_types) -> list[SymbolicTensor]:
+        """While its graph is being built: sets `attrs` and appends outputs of `output_types`
+        (the op's own outputs and their readers stay as they are). Autodiff makes a call or a
+        cond output the intermediate values its gradient reuses, as TensorFlow's gradients of
+        functional ops do (`_add_outputs`)."""
+        self.attrs.update(attrs)
+        self.kernel_attrs = {k: v for k, v in self.attrs.items()
+                             if k not in self.op_def.type_attrs and not k.startswith("_")}
+        start = len(self.outputs)
+        new = [SymbolicTensor(self, start + i, t) for i, t in enumerate(output_types)]
+        self.outputs.extend(new)
+        return new
+
+    def extend_inputs(self, inputs) -> None:
+        """While its graph is being built: appends `inputs` (tensors of the graph made before
+        this op) to its last input, a list (a forward loop's new loop variables)."""
+        self.inputs = tuple(self.inputs) + tuple(inputs)
+        self.input_arity = tuple(self.input_arity[:-1]) + (self.input_arity[-1] + len(inputs),)
+
     def subgraphs(self) -> list[tuple[str, Graph]]:
         """(attr name, graph) for every sub-graph attr (cond branches, loop bodies, calls)."""
         return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
@@ -159,6 +178,17 @@ class Graph:
             self._by_name[name] = new
         new.inplace_input = op.inplace_input
         return new
+
+    def move_before(self, ops, anchor: Operation) -> None:
+        """While the graph is being built: moves `ops` (just made, reading only constants: their
+        control inputs are dropped) to come right before `anchor`, which may then read them.
+        Autodiff gives a forward loop the initial values of new loop variables."""
+        ids = {id(op) for op in ops}
+        rest = [op for op in self._ops if id(op) not in ids]
+        at = next(i for i, op in enumerate(rest) if op is anchor)
+        for op in ops:
+            op.control_inputs = []
+        self._ops = rest[:at] + list(ops) + rest[at:]
 
     def remove_operations(self, ops) -> None:
         """Takes `ops` out of the graph. No remaining op may read them (a pass removes ops it
@@ -299,6 +329,32 @@ class FuncGraph(Graph):
         self.captures: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
+        self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)
+
+    def copy(self, deep: bool = False) -> tuple[FuncGraph, dict]:
+        """A copy with operations of its own (same names and attrs; the same sub-graphs, or,
+        `deep`, copies of them all the way down), and the map {id(tensor of this graph): its
+        copy}. Autodiff extends a copy's outputs, never the traced function's own graph."""
+        new = FuncGraph(self.name, self.outer_graph)
+        new._name_counts = dict(self._name_counts)
+        new.seed = self.seed
+        tensors, ops = {}, {}
+        for op in self._ops:
+            attrs = {k: v.copy(deep=True)[0] if isinstance(v, FuncGraph) else v
+                     for k, v in op.attrs.items()} if deep and op.subgraphs() else None
+            copied = new.copy_operation(op, op.name, [tensors[id(t)] for t in op.inputs],
+                                        [ops[id(c)] for c in op.control_inputs], attrs)
+            ops[id(op)] = copied
+            tensors.update((id(a), b) for a, b in zip(op.outputs, copied.outputs))
+        new.inputs = [tensors[id(t)] for t in self.inputs]
+        new.outputs = [tensors[id(t)] for t in self.outputs]
+        new.captures = {k: (ext, tensors[id(ph)]) for k, (ext, ph) in self.captures.items()}
+        new.structured_outputs = self.structured_outputs
+        new.structured_input_signature = self.structured_input_signature
+        new.variables = list(self.variables)
+        new.auto_control_deps = self.auto_control_deps
+        new.copied_from = self
+        return new, tensors
 
     @property
     def capture_placeholders(self) -> list[SymbolicTensor]:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
-__all__ = ["SourceLocation", "user_location", "register_source_map"]
+__all__ = ["SourceLocation", "user_location", "register_source_map", "user_location_in_traceback"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -68,3 +68,20 @@ def user_location(skip: int = 1) -> SourceLocation | None:
             return SourceLocation(filename, frame.f_lineno, frame.f_code.co_name)
         frame = frame.f_back
     return None
+
+
+def user_location_in_traceback(tb) -> SourceLocation | None:
+    """The innermost frame of a traceback that is user code (generated code mapped back)."""
+    found = None
+    while tb is not None:
+        frame, lineno = tb.tb_frame, tb.tb_lineno
+        filename = frame.f_code.co_filename
+        mapper = _SOURCE_MAPS.get(filename)
+        if mapper is not None:
+            mapped = mapper(lineno)
+            if mapped is not None:
+                found = SourceLocation(mapped[0], mapped[1], frame.f_code.co_name)
+        elif not _is_internal(filename):
+            found = SourceLocation(filename, lineno, frame.f_code.co_name)
+        tb = tb.tb_next
+    return found

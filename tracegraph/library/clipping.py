@@ -3,14 +3,18 @@ composed from op records (TensorFlow's clip_ops)."""
 
 from __future__ import annotations
 
-from ..ops import gradutil as G
+import numpy as np
+
 from ..ops.registry import convert_to_tensor
+from .array import identity, ones_like
+from .indexing import where
+from .math import add_n, cast, divide, greater, maximum, minimum, multiply, sqrt
+from .reduce import reduce_sum
 
 __all__ = ["clip_by_norm", "clip_by_global_norm", "global_norm"]
 
 
 def _all_axes(t):
-    import numpy as np
     return np.arange(t.shape.rank, dtype=np.int32)
 
 
@@ -19,12 +23,12 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     t = convert_to_tensor(t)
     clip_norm = convert_to_tensor(clip_norm, dtype=t.dtype)
     axes = _all_axes(t) if axes is None else axes
-    l2sum = G.op("reduce_sum", G.op("multiply", t, t), axes, keep_dims=True)
-    positive = G.op("greater", l2sum, 0)
-    safe = G.op("select", positive, l2sum, G.ones_like(l2sum))
-    l2norm = G.op("select", positive, G.op("sqrt", safe), l2sum)
-    scaled = G.op("multiply", t, clip_norm)
-    return G.op("identity", G.op("real_div", scaled, G.op("maximum", l2norm, clip_norm)))
+    l2sum = reduce_sum(multiply(t, t), axes, keepdims=True)
+    positive = greater(l2sum, 0)
+    safe = where(positive, l2sum, ones_like(l2sum))
+    l2norm = where(positive, sqrt(safe), l2sum)
+    scaled = multiply(t, clip_norm)
+    return identity(divide(scaled, maximum(l2norm, clip_norm)))
 
 
 def global_norm(t_list, name=None):
@@ -34,11 +38,11 @@ def global_norm(t_list, name=None):
         if t is None:
             continue
         t = convert_to_tensor(t)
-        sums.append(G.op("reduce_sum", G.op("multiply", t, t), _all_axes(t)))
+        sums.append(reduce_sum(multiply(t, t), _all_axes(t)))
     if not sums:
         raise ValueError("global_norm needs at least one tensor")
-    total = sums[0] if len(sums) == 1 else G.op("add_n", sums)
-    return G.op("sqrt", total)
+    total = sums[0] if len(sums) == 1 else add_n(sums)
+    return sqrt(total)
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
@@ -49,10 +53,11 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
                         f"{type(t_list)}.")
     norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
     clip_norm = convert_to_tensor(clip_norm, dtype=norm.dtype)
-    scale = G.op("multiply", clip_norm, G.op("minimum", G.op("real_div", 1.0, norm),
-                                             G.op("real_div", 1.0, clip_norm)))
-    clipped = [None if t is None else G.op("identity", G.op("multiply", convert_to_tensor(t),
-                                                             G.cast(scale, convert_to_tensor(
-                                                                 t).dtype)))
-               for t in t_list]
+    scale = multiply(clip_norm, minimum(divide(1.0, norm), divide(1.0, clip_norm)))
+    clipped = []
+    for t in t_list:
+        if t is not None:
+            t = convert_to_tensor(t)
+            t = identity(multiply(t, cast(scale, t.dtype)))
+        clipped.append(t)
     return clipped, norm

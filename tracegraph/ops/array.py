@@ -12,7 +12,6 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, as_shape_tuple, format_dims, shapes_compatible
-from . import gradutil as G
 from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
@@ -23,7 +22,6 @@ from .registry import (
     NUMBER,
     REQUIRED,
     TypeAttr,
-    defgrad,
     defop,
 )
 
@@ -347,35 +345,3 @@ zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",), attrs=_T, inf
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,
                      kernel=kernel_ones_like, flags=_PURE)
-
-
-# ---- gradient rules ---------------------------------------------------------------------------
-
-
-@defgrad(identity_op, ensure_shape_op)
-def _identity_grad(op, g):
-    return g
-
-
-@defgrad(stop_gradient_op, zeros_like_op, ones_like_op)
-def _stopped_grad(op, g):
-    return None
-
-
-@defgrad(reshape_op, squeeze_op, expand_dims_op)
-def _reshape_grad(op, g):
-    return (G.reshape(g, G.as_shape(G.dims(op.inputs[0]))),) + (None,) * (len(op.inputs) - 1)
-
-
-@defgrad(transpose_op)
-def _transpose_grad(op, g):
-    perm = G.static_value(op.inputs[1])
-    if perm is None:
-        raise NotImplementedError("the gradient of transpose needs a permutation known at "
-                                  "trace time")
-    return G.op("transpose", g, np.argsort(perm).astype(np.int32)), None
-
-
-@defgrad(fill_op)
-def _fill_grad(op, g):
-    return None, G.op("reduce_sum", g, np.arange(g.shape.rank, dtype=np.int32))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from .. import thread_budget
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from .allocation import check_allocation
@@ -60,7 +61,7 @@ def kernel_matmul(a, b, transpose_a=False, transpose_b=False):
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+    return thread_budget.matmul(a, b)
 
 
 def _matmul_expr(attrs):
@@ -73,7 +74,7 @@ def _matmul_expr(attrs):
 matmul_op = defop("matmul", "MatMul", inputs=("a: T", "b: T"),
                   attrs={"T": TypeAttr(_MM_TYPES), "transpose_a": False, "transpose_b": False},
                   infer=infer_matmul, kernel=kernel_matmul, expr=_matmul_expr,
-                  flags=_PURE | {"fresh_output", "float16_allowed"})
+                  flags=_PURE | {"fresh_output", "float16_allowed", "blas"})
 
 
 def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
@@ -87,13 +88,13 @@ def kernel_batch_matmul(x, y, adj_x=False, adj_y=False):
         x = np.conj(np.swapaxes(x, -1, -2))
     if adj_y:
         y = np.conj(np.swapaxes(y, -1, -2))
-    return np.matmul(x, y)
+    return thread_budget.matmul(x, y)
 
 
 batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T"),
                         attrs={"T": TypeAttr(_MM_TYPES), "adj_x": False, "adj_y": False},
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
-                        flags=_PURE | {"fresh_output", "float16_allowed"})
+                        flags=_PURE | {"fresh_output", "float16_allowed", "blas"})
 
 # ---- eye, diagonals, band part -------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import threading
 
 from .. import dtypes as d
 from ..shapes import format_dims
+from .variant_value import VariantValue
 
 __all__ = ["TensorList"]
 
@@ -29,7 +30,7 @@ class _Store:
         self.lock = threading.Lock()
 
 
-class TensorList:
+class TensorList(VariantValue):
     """An immutable list of arrays (None: not written yet) with its element dtype and the
     element shape it was created with (None dims unknown; None: unknown rank)."""
 

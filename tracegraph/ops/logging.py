@@ -19,7 +19,6 @@ from .registry import (
     FLOAT,
     REQUIRED,
     TypeAttr,
-    defgrad,
     defop,
 )
 
@@ -200,8 +199,3 @@ def kernel_no_op():
 
 no_op_op = defop("no_op", "NoOp", infer=lambda: (), kernel=kernel_no_op, num_outputs=0,
                  flags={"pure"})
-
-
-@defgrad(check_numerics_op)
-def _check_numerics_grad(op, g):
-    return g

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import dtypes as d
+from .. import thread_budget
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
@@ -199,8 +200,10 @@ def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A0
     windows = _windows(x, (kh, kw), (sh, sw), (dh, dw))   # [N, OH, OW, KH, KW, C]
     n, oh, ow = windows.shape[:3]
     per_group = cout // groups
-    parts = [windows[..., g * cin:(g + 1) * cin].reshape(n * oh * ow, kh * kw * cin) @
-             wts[..., g * per_group:(g + 1) * per_group].reshape(kh * kw * cin, per_group)
+    # one BLAS product per group, on the threads the budget gives it
+    parts = [thread_budget.matmul(
+        windows[..., g * cin:(g + 1) * cin].reshape(n * oh * ow, kh * kw * cin),
+        wts[..., g * per_group:(g + 1) * per_group].reshape(kh * kw * cin, per_group))
              for g in range(groups)]
     out = (parts[0] if groups == 1 else np.concatenate(parts, axis=-1)).reshape(
         n, oh, ow, cout).astype(wts.dtype, copy=False)

@@ -1,5 +1,5 @@
 """Rearranging a tensor's elements without computing: the records of tile, slice, reverse, pad
-(and mirror_pad), broadcast_to and roll."""
+(and mirror_pad with its backprop record MirrorPadGrad), broadcast_to and roll."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +10,7 @@ from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, NUMBER, REQUIRED, TypeAttr, defop
 
 _T = {"T": TypeAttr(ALL_TYPES)}
 _PURE = {"pure"}
@@ -174,6 +174,38 @@ def kernel_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
 mirror_pad_op = defop("mirror_pad", "MirrorPad", inputs=("input: T", "paddings: Tpaddings"),
                       attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
                       infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=_PURE)
+
+
+# MirrorPadGrad, MirrorPad's backprop record: folds a gradient back onto the copied elements.
+def kernel_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
+    """Folds the gradient of a mirror-padded tensor back onto the elements that were copied."""
+    g = np.asarray(input)
+    pads = np.asarray(paddings).reshape(-1, 2)
+    numpy_mode = "reflect" if mode == "REFLECT" else "symmetric"
+    for axis, (before, after) in enumerate(pads.tolist()):
+        n = g.shape[axis] - before - after
+        source = np.pad(np.arange(n), (before, after), mode=numpy_mode)
+        moved = np.moveaxis(g, axis, 0)
+        out = np.zeros((n,) + moved.shape[1:], dtype=g.dtype)
+        np.add.at(out, source, moved)
+        g = np.moveaxis(out, 0, axis)
+    return np.ascontiguousarray(g)
+
+
+def infer_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
+    pads = I.known_ints(paddings)
+    if input.shape is None or pads is None:
+        return TensorType(input.dtype, None if input.shape is None else
+                          (None,) * len(input.shape))
+    pairs = np.asarray(pads).reshape(-1, 2)
+    return TensorType(input.dtype, tuple(None if n is None else n - int(b) - int(a)
+                                         for n, (b, a) in zip(input.shape, pairs)))
+
+
+mirror_pad_grad_op = defop(
+    "mirror_pad_grad", "MirrorPadGrad", inputs=("input: T", "paddings: Tpaddings"),
+    attrs={"T": TypeAttr(NUMBER), "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
+    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags=_PURE)
 
 
 def infer_broadcast_to(input, shape):  # noqa: A002

@@ -11,9 +11,8 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
-from . import gradutil as G
 from . import infer as I
-from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, defgrad, defop
+from .registry import BOOL, INDEX, NUMBER, REAL, TypeAttr, defop
 
 
 def _axes(x, reduction_indices, op: str) -> tuple:
@@ -167,74 +166,3 @@ def _scan(name, tf_type, fn, identity):
 
 cumsum_op = _scan("cumsum", "Cumsum", np.cumsum, 0)
 cumprod_op = _scan("cumprod", "Cumprod", np.cumprod, 1)
-
-
-# ---- gradient rules ---------------------------------------------------------------------------
-
-
-@defgrad(sum_op)
-def _sum_grad(op, g):
-    x = op.inputs[0]
-    return G.broadcast_back(g, x, G.axes_of(op.inputs[1], x.shape.rank)), None
-
-
-@defgrad(mean_op)
-def _mean_grad(op, g):
-    x = op.inputs[0]
-    axes = G.axes_of(op.inputs[1], x.shape.rank)
-    count = 1
-    for i, n in enumerate(G.dims(x)):
-        if i in axes:
-            count = count * (n if isinstance(n, int) else G.cast(n, x.dtype))
-    spread = G.broadcast_back(g, x, axes)
-    return G.op("real_div", spread, count if isinstance(count, int) else count), None
-
-
-def _extreme_grad(op, g):
-    """The gradient goes to the elements equal to the result, shared among ties."""
-    x, y = op.inputs[0], op.outputs[0]
-    axes = G.axes_of(op.inputs[1], x.shape.rank)
-    picked = G.cast(G.op("equal", x, G.broadcast_back(y, x, axes)), g.dtype)
-    count = G.broadcast_back(G.reduce_sum(picked, axes), x, axes)
-    return G.op("real_div", G.op("multiply", picked, G.broadcast_back(g, x, axes)), count), None
-
-
-defgrad(max_op, min_op)(_extreme_grad)
-
-
-@defgrad(prod_op)
-def _prod_grad(op, g):
-    """The product of the other elements, from exclusive cumulative products both ways (no
-    division, so zeros are handled), as TensorFlow does."""
-    x = op.inputs[0]
-    rank = x.shape.rank
-    axes = G.axes_of(op.inputs[1], rank)
-    kept = [i for i in range(rank) if i not in axes]
-    perm = kept + axes
-    full = G.dims(x)
-    xt = G.op("transpose", x, np.asarray(perm, np.int32))
-    flat = G.reshape(xt, np.asarray([-1, int(np.prod([full[i] for i in axes]))], np.int32)) \
-        if all(isinstance(full[i], int) for i in axes) else None
-    if flat is None:
-        raise NotImplementedError("the gradient of reduce_prod needs static reduced dims")
-    left = G.op("cumprod", flat, 1, exclusive=True)
-    right = G.op("cumprod", flat, 1, exclusive=True, reverse=True)
-    others = G.op("multiply", left, right)
-    spread = G.op("transpose", G.broadcast_back(g, x, axes), np.asarray(perm, np.int32))
-    out = G.op("multiply", G.reshape(others, G.op("shape", xt)), spread)
-    return G.op("transpose", out, np.asarray(np.argsort(perm), np.int32)), None
-
-
-@defgrad(cumsum_op)
-def _cumsum_grad(op, g):
-    return G.op("cumsum", g, op.inputs[1], exclusive=op.attrs["exclusive"],
-                reverse=not op.attrs["reverse"]), None
-
-
-@defgrad(cumprod_op)
-def _cumprod_grad(op, g):
-    x, y = op.inputs[0], op.outputs[0]
-    exclusive, reverse = op.attrs["exclusive"], op.attrs["reverse"]
-    summed = G.op("cumsum", G.op("multiply", y, g), op.inputs[1], exclusive=exclusive,
-                  reverse=not reverse)
-    return G.op("real_div", summed, x), None

@@ -3,7 +3,9 @@
 An `OpDef` holds everything about an op in one place: its TensorFlow type name (`MatMul`), its
 inputs and attrs (written like TensorFlow's op definitions: `"x: T"`, `"values: N * T"`), a pure
 type-inference function, a NumPy kernel, whether it is stateful, flags for the optimizer, and an
-optional inline expression for the code generator.
+optional inline expression for the code generator. What others do with an op (its gradient rule,
+in `autodiff/rules/`, its ONNX lowering in `formats/onnx/`) is registered by them, keyed
+by the op's TensorFlow type.
 
 `bind(op, inputs, attrs)` asks the current context what to do: the eager context runs the kernel,
 a graph-building context infers output types and records an Operation. Nothing else in the code
@@ -27,7 +29,6 @@ __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
     "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
-    "defgrad", "GRADIENT_HOOKS",
     "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
     "is_placeholder_like",
 ]
@@ -50,6 +51,8 @@ NO_ATTRS = MappingProxyType({})
 # module (pure, foldable, hoistable, unseeded random, placeholder-like) or by these names.
 FLAGS = MappingProxyType({
     "pure": "same inputs and attrs give the same outputs, with no effect besides them",
+    "blas": "multiplies matrices through the BLAS library: its kernel asks the thread budget "
+            "for threads, and code generators call it unless static shapes make it small",
     "elementwise": "each output element depends only on the input elements at its position "
                    "(after broadcasting)",
     "commutative": "the two inputs can be swapped without changing the result",
@@ -79,6 +82,9 @@ FLAGS = MappingProxyType({
                      "tf.TensorArray): never computed at trace time or folded into a constant",
     "calls_python": "calls a Python function at run time (tf.py_function): results may differ "
                     "run to run, and a graph holding it cannot be saved",
+    "external_state": "reads or advances state that lives outside the graph's values (a "
+                      "tf.data iterator): each run changes it, so a check that runs a graph "
+                      "twice (the executors' cross-check) runs it once",
 })
 
 
@@ -129,7 +135,7 @@ class OpDef:
 
     def __init__(self, name, tf_type, inputs, attrs, infer, kernel, *, stateful=False,
                  flags=(), expr=None, num_outputs=1, make_state=None, emit=None,
-                 gradient=None, doc=None, ufunc=None, jit=None):
+                 doc=None, ufunc=None, jit=None):
         self.name = name
         self.tf_type = tf_type
         self.type_attrs = {k: v for k, v in attrs.items() if isinstance(v, TypeAttr)}
@@ -147,7 +153,6 @@ class OpDef:
         self.num_outputs = num_outputs  # an int, or None when attrs decide (Unpack, Split, If)
         self.make_state = make_state    # per-op runtime state (random generators), or None
         self.emit = emit                # structured code emission (control flow), or None
-        self.gradient = gradient
         # The NumPy ufunc equal to the kernel on same-dtype arrays: lets the memory optimizer
         # write the result into a dead input's buffer (`ufunc(a, b, out=a)`).
         self.ufunc = ufunc if ufunc is not None else (
@@ -208,25 +213,6 @@ def _check_kernel_defaults(op: OpDef) -> None:
             if p.default != default:
                 raise ValueError(f"op {op.name}: attr {key} defaults to {default!r} in the record "
                                  f"but {p.default!r} in the kernel")
-
-
-def defgrad(*ops: OpDef):
-    """`@defgrad(exp_op)` above a rule sets the records' `gradient` field (once; like
-    TensorFlow's `RegisterGradient`). A rule is `rule(op, *output_grads)` -> one gradient per
-    flat input (None where there is none); `op` has `inputs`, `outputs`, `attrs`, `op_def`.
-    Rules are written with ops, so they run eagerly and record backward ops while tracing."""
-    def register(rule):
-        for op in ops:
-            if op.gradient is not None:
-                raise ValueError(f"op {op.name} already has a gradient rule")
-            op.gradient = rule
-        return rule
-    return register
-
-
-# Hooks that higher layers install for rules which need them: "function" (gradient of a traced
-# graph called on inputs), "cond" and "while_loop" (staging control flow in a graph).
-GRADIENT_HOOKS: dict[str, Callable] = {}
 
 
 def get_op(name: str) -> OpDef:

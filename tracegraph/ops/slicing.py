@@ -11,9 +11,8 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
-from . import gradutil as G
 from . import infer as I
-from .registry import ALL_TYPES, INDEX, TypeAttr, bind, defgrad, defop
+from .registry import ALL_TYPES, INDEX, TypeAttr, defop
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
@@ -189,20 +188,3 @@ strided_slice_grad_op = defop(
     attrs={"T": TypeAttr(ALL_TYPES), "Index": TypeAttr(INDEX, d.int32),
            **dict.fromkeys(_MASKS, 0)},
     infer=infer_strided_slice_grad, kernel=kernel_strided_slice_grad, flags={"pure"})
-
-
-@defgrad(strided_slice_op)
-def _strided_slice_grad(op, g):
-    x, begin, end, strides = op.inputs
-    masks = {k: op.attrs[k] for k in _MASKS}
-    shape = G.as_shape(G.dims(x))
-    if isinstance(shape, np.ndarray):
-        shape = shape.astype(begin.dtype.as_numpy_dtype)
-    return bind(strided_slice_grad_op, (shape, begin, end, strides, g), masks), None, None, None
-
-
-@defgrad(strided_slice_grad_op)
-def _strided_slice_grad_grad(op, g):
-    shape, begin, end, strides, _ = op.inputs
-    masks = {k: op.attrs[k] for k in _MASKS}
-    return None, None, None, None, bind(strided_slice_op, (g, begin, end, strides), masks)

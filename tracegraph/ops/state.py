@@ -9,7 +9,7 @@ and they hold the handle's lock, so concurrent writes never lose an update.
 from __future__ import annotations
 
 from ..shapes import TensorType
-from .registry import ALL_TYPES, REQUIRED, TypeAttr, defgrad, defop
+from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
 
 def _handle_shape(resource: TensorType):
@@ -50,9 +50,6 @@ read_variable_op = defop(
     flags={"resource_read"})
 
 
-@defgrad(read_variable_op)
-def _read_grad(op, g):
-    return g  # to the Variable read
 
 _ASSIGN = dict(inputs=("resource: resource", "value: dtype"),
                attrs={"dtype": TypeAttr(ALL_TYPES)}, infer=infer_none, num_outputs=0,

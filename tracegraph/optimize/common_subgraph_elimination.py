@@ -20,9 +20,16 @@ def _attr_key(value):
     if isinstance(value, Graph):
         return ("graph", id(value))
     if isinstance(value, (list, tuple)):
-        return tuple(_attr_key(v) for v in value)
+        return (type(value).__name__, tuple(_attr_key(v) for v in value))
+    if isinstance(value, dict):  # structures of specs (a dataset's element_spec of a dict)
+        return ("dict", tuple(sorted(((repr(k), _attr_key(v)) for k, v in value.items()),
+                                     key=lambda kv: kv[0])))
     if isinstance(value, float) and value != value:
         return ("nan",)
+    try:
+        hash(value)
+    except TypeError:  # an unhashable attr value: equal only to itself
+        return ("object", id(value))
     return value
 
 

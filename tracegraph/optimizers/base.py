@@ -257,7 +257,7 @@ class Optimizer:
     def minimize(self, loss, var_list, tape=None):
         """Computes the gradients of `loss` (a tensor recorded on `tape`, or a callable) with
         respect to `var_list` and applies them."""
-        from ..framework.tape import GradientTape  # tf.GradientTape (the autodiff layer)
+        from ..autodiff.tape import GradientTape  # tf.GradientTape (the autodiff layer)
 
         if callable(var_list):
             var_list = var_list()

@@ -15,8 +15,8 @@ from ..shapes import TensorSpec, format_shape, shapes_compatible
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
 
-__all__ = ["leaves_by_path", "missing", "check_value", "is_python", "traced_value", "leaf_items",
-           "same_python_value", "spec_text", "SPECS"]
+__all__ = ["leaves_by_path", "missing", "check_value", "carried_tensor", "is_python",
+           "traced_value", "leaf_items", "same_python_value", "spec_text", "SPECS"]
 
 
 def leaves_by_path(canonical) -> dict:
@@ -85,8 +85,20 @@ def spec_text(value) -> str:
     return repr(value)
 
 
+def carried_tensor(value, path: str):
+    """The tensor a TraceType-keyed argument is fed through (`to_tensors`; `path#i` names the
+    i-th when there are several), or the value itself."""
+    if has_trace_type(value):
+        index = int(path.rsplit("#", 1)[1]) if "#" in path else 0
+        return trace_type_of(value).to_tensors(value)[index]
+    return value
+
+
 def check_value(fn_name: str, path: str, spec, value, index: int = 0):
     """The raw value fed for one input, checked against the traced spec."""
+    value = carried_tensor(value, path)
+    if getattr(spec, "dtype", None) is d.variant:   # a runtime object (a dataset): as it is
+        return value._value if type(value) is EagerTensor else value
     if isinstance(spec, VariableSpec):
         if not isinstance(value, Variable):
             raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "

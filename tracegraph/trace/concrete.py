@@ -17,16 +17,18 @@ import inspect
 import numpy as np
 
 from .. import config
-from ..framework.eager import wrap
+from ..framework.eager import EAGER, wrap
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
+from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from . import hooks
 from .binding import (
     SPECS,
+    carried_tensor,
     check_value,
     is_python,
     leaf_items,
@@ -61,6 +63,7 @@ class ConcreteFunction:
         self._options_version = -1
         self._inference_fn = None
         self.optimizer_report = None
+        self.first_call_times: dict = {}   # seconds per part of the first call (first_call.py)
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
         leaves = flatten(structured_outputs)
         self._out_leaves = leaves
@@ -119,6 +122,13 @@ class ConcreteFunction:
         self.compiled()
         return getattr(self._compiled, "source", None)
 
+    def experimental_first_call_report(self, wait: bool = False):
+        """Where this function's first call spent its time: trace (AutoGraph conversion and
+        tracing), each optimizer pass, jit fusion, code generation, each jit kernel's
+        compilation, the first execution. `print` it; `wait=True` first waits for kernels
+        compiling in the background."""
+        return hooks.first_call_report(self, wait)
+
     # --- calling ---------------------------------------------------------------------------------
     def compiled(self):
         """The compiled graph for the current optimizer options: a callable from the flat
@@ -171,6 +181,14 @@ class ConcreteFunction:
             leaves[pos] = wrap(v)
         return pack_sequence_as(self.structured_outputs, leaves)
 
+    def call_eagerly(self, values, canonical):
+        """An eager call on input values (`flat_input_values(canonical)`) through the current
+        context, which runs it (the eager context) or also records it (a GradientTape's)."""
+        ctx = current_context()
+        if ctx is EAGER or not ctx.executing_eagerly:
+            return self.call_flat_values(values)
+        return ctx.call_function(self.call_flat_values, values, self, leaves_by_path(canonical))
+
     def __call__(self, *args, **kwargs):
         """Calls with the traced signature's arguments. Python values may be left out; given,
         they must be the values traced with (TypeError otherwise, as in TensorFlow). A call
@@ -187,9 +205,8 @@ class ConcreteFunction:
                     f"Received args: {args!r} and kwargs: {kwargs!r} for signature: "
                     f"{self._signature_text()}.\nFallback to flat signature also failed due "
                     f"to: {flat_error}") from None
-        else:
-            values = self.flat_input_values(canonical)
-        return self.call_flat_values(values)
+            return self.call_flat_values(values)
+        return self.call_eagerly(self.flat_input_values(canonical), canonical)
 
     def _bind_structured(self, args, kwargs) -> list:
         """Canonical arguments of a call: Python arguments left out take their traced values;
@@ -243,8 +260,8 @@ class ConcreteFunction:
     def flat_input_values(self, canonical) -> list:
         """The raw values fed to the graph's inputs, from canonical arguments."""
         by_path = leaves_by_path(canonical)
-        return [check_value(self.name, path, spec, by_path[path], i) if path in by_path else
-                missing(self.name, path, spec)
+        return [check_value(self.name, path, spec, by_path[path.split("#")[0]], i)
+                if path.split("#")[0] in by_path else missing(self.name, path, spec)
                 for i, (path, spec) in enumerate(self.input_paths)]
 
     def call_in_graph(self, canonical):
@@ -256,7 +273,7 @@ class ConcreteFunction:
         by_path = leaves_by_path(canonical)
         args = []
         for path, spec in self.input_paths:
-            value = by_path[path]
+            value = carried_tensor(by_path[path.split("#")[0]], path)
             args.append(value.handle if isinstance(spec, VariableSpec) else value)
         args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
                  for v in self.graph.external_captures]

@@ -20,7 +20,7 @@ from ..graph.graph import FuncGraph
 from ..graph.source import user_location
 from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
-from ..ops.registry import GRADIENT_HOOKS, bind, context_scope, convert_to_tensor, current_context
+from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
@@ -326,5 +326,3 @@ def _check_loop_vars(types, outputs, var_names, counted) -> None:
                 f"across iterations, use the `shape_invariants` argument of tf.while_loop (or "
                 f"tf.autograph.experimental.set_loop_options) to specify a less-specific shape."
                 f"{_where()}")
-GRADIENT_HOOKS["cond"] = cond
-GRADIENT_HOOKS["while_loop"] = while_loop

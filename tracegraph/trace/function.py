@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 import types
 import weakref
 
 from .. import config as _config
 from ..framework.eager import EAGER
-from ..framework.tape import active_tapes
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import _state as _registry_state
@@ -28,7 +28,7 @@ from ..shapes import TensorSpec
 from . import hooks
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
-from .taped_call import call_recorded
+from .trace_type import has_trace_type
 from .tracing import trace_function
 
 __all__ = ["function", "Function", "PolymorphicFunction", "CacheEvictionWarning",
@@ -107,9 +107,7 @@ class PolymorphicFunction:
             values = cf.flat_input_values(value_canonical)
             if not kwargs:
                 table.remember_fast(args, cf, values)
-            if ctx is not EAGER and active_tapes():
-                return _call_recorded(cf, values, value_canonical)
-            return cf.call_flat_values(values)
+            return cf.call_eagerly(values, value_canonical)   # a tape's context records it
         except BaseException:
             table.call_failed()
             raise
@@ -190,6 +188,11 @@ class Function(PolymorphicFunction):
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
+    def experimental_first_call_report(self, *args, **kwargs):
+        """The first-call report of the concrete function for these arguments (traced if
+        needed): where its first call spent its time (`ConcreteFunction`'s, which see)."""
+        return self.get_concrete_function(*args, **kwargs).experimental_first_call_report()
+
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """Every trace's signature, in TensorFlow 2.21's layout (one line each unless verbose)."""
         return ("\n\n" if verbose else "\n").join(
@@ -219,8 +222,12 @@ class Function(PolymorphicFunction):
                 raise ValueError(_VARIABLE_ERROR)
             created.append(variable)
 
+        converting = self._autograph and hooks.autograph is not None and self._converted is None
+        start = time.perf_counter()
+        traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
+        converted = time.perf_counter()
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            on_variable_created, self.executor, self._traced_callable())
+                            on_variable_created, self.executor, traced)
         if created:
             # As TensorFlow: a first trace that created Variables is traced again with
             # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
@@ -230,6 +237,12 @@ class Function(PolymorphicFunction):
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
                                 on_variable_created, self.executor, self._traced_callable())
+        cf.first_call_times.update(trace=time.perf_counter() - converted,
+                                   executor=cf.executor)
+        if converting:
+            cf.first_call_times["autograph"] = converted - start
+        if created:
+            cf.first_call_times["trace detail"] = "traced twice: the first trace made Variables"
         self._tracing_count += 1
         self._variables_frozen = True
         return cf
@@ -269,7 +282,7 @@ def _check_signature(input_signature):
         return None
     specs = tuple(input_signature)
     for s in flatten(list(specs)):
-        if not isinstance(s, TensorSpec):
+        if not isinstance(s, TensorSpec) and not has_trace_type(s):
             raise TypeError(f"input_signature must be a possibly nested sequence of "
                             f"TensorSpec objects, got {s!r}")
     return specs
@@ -299,9 +312,3 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     if func is None:
         return decorate
     return decorate(func)
-
-
-def _call_recorded(cf, values, value_canonical):
-    """An eager call of `cf` under a GradientTape, as one tape entry (see taped_call.py), for
-    every PolymorphicFunction."""
-    return call_recorded(cf, values, value_canonical, Function)

@@ -207,6 +207,8 @@ def _structure(key, loose: bool):
     if isinstance(key, tuple) and key:
         if key[0] == "T" and len(key) == 3:
             return "T"
+        if key[0] == "TT" and len(key) == 2:
+            return "TT"   # a TraceType: matched by subtyping (Signature.accepts), not equality
         if loose and key[0] == "V" and len(key) == 4:
             return "V"
         return tuple(_structure(k, loose) for k in key)

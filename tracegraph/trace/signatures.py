@@ -18,7 +18,7 @@ import dataclasses
 from ..nest import is_nested
 from ..shapes import TensorSpec, most_specific_common, shapes_compatible
 from .keys import TraceKey, make_key
-from .trace_type import same_or_subtype
+from .trace_type import has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
 
@@ -152,6 +152,13 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
                         f"the call also binds {extra}.")
     keys, values = [], []
     for (pname, value), spec in zip(canonical, specs):
+        if has_trace_type(spec):   # a TraceType as the spec (tf.data.DatasetSpec)
+            if not (has_trace_type(value) and same_or_subtype(trace_type_of(value), spec)):
+                raise TypeError(f"{name}: argument '{pname}' expected {spec!r}, received "
+                                f"{value!r}.")
+            keys.append((pname, spec))
+            values.append((pname, value))
+            continue
         spec_leaves = flatten(spec)
         leaves = [value] if isinstance(spec, TensorSpec) else flatten(value)
         if len(leaves) != len(spec_leaves) or (not isinstance(spec, TensorSpec) and

@@ -1,7 +1,9 @@
 """Tracing: running a Python function on symbolic inputs to record its graph.
 
 Tensor arguments become placeholders named after their parameter (`x`, `b`, `b_1`, ...),
-Variable arguments become resource placeholders wrapped in a `SymbolicVariable`, Python values
+Variable arguments become resource placeholders wrapped in a `SymbolicVariable`, arguments
+whose TraceType carries tensors (`flatten()` non-empty: a tf.data dataset) become
+placeholders for those tensors and the value `from_tensors` rebuilds, Python values
 are passed as they are. The returned structure's tensors become graph outputs through `Identity`
 ops, as in TensorFlow; its Python values are kept as they are.
 """
@@ -76,7 +78,15 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
 
     def walk(value, path, param):
         if has_trace_type(value):
-            return placeholder_of(trace_type_of(value))
+            trace_type = trace_type_of(value)
+            specs = trace_type.flatten()
+            if not specs:
+                return placeholder_of(trace_type)
+            # A value carried by tensors fed at each call (a tf.data dataset's variant):
+            # placeholders for them, and the value the function sees rebuilt from those.
+            return trace_type.from_tensors(iter([
+                leaf(spec, path if len(specs) == 1 else f"{path}#{i}", param)
+                for i, spec in enumerate(specs)]))
         if is_nested(value) and not isinstance(value, type):
             if isinstance(value, dict):
                 items = {k: walk(value[k], f"{path}[{k!r}]", param)

@@ -1,0 +1,201 @@
+"""Every op with a gradient rule (autodiff/rules/), checked against numerical gradients.
+
+For each contract sample (tests/ops/test_contract.py) with a floating input, inputs become
+random float64 values of the same shapes (broadcasting samples included) and:
+- the tape's Jacobian equals the central-difference Jacobian (`tf.test.compute_gradient`);
+- the gradient computed inside a `tf.function` (backward ops in the traced graph) equals the
+  eager one.
+Every op that outputs floats but has no rule is listed here on purpose.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+from tests.ops.test_contract import SAMPLES
+from tracegraph.autodiff.registry import has_gradient
+from tracegraph.ops.registry import all_ops, bind, get_op
+
+# Outputs that are floats, but no gradient: listed on purpose.
+NO_RULE = {
+    "const": "a constant", "placeholder": "an input", "eye": "no inputs",
+    "truncate_mod": "TensorFlow registers none",
+    "random_uniform": "random", "random_normal": "random", "truncated_normal": "random",
+    "random_shuffle": "random", "multinomial": "random",
+    "string_to_number": "strings have no gradient",
+    "real": "complex parts", "imag": "complex parts", "complex_abs": "complex parts",
+    "range": "a sequence from its bounds", "unique": "not implemented yet",
+"linspace": "not implemented yet",
+"qr": "not implemented yet", "svd": "not implemented yet",
+    "numpy_function": "TensorFlow registers none", "numpy_function_stateless": "same",
+    "py_function": "not implemented yet (TF runs the Python function under a tape)",
+    "tensor_list_get_item": "not implemented yet", "tensor_list_stack": "not implemented yet",
+    "tensor_list_gather": "not implemented yet", "tensor_list_concat": "not implemented yet",
+    "ragged_to_tensor": "not implemented yet", "sparse_dense_matmul": "not implemented yet",
+    "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
+    "conv2d_backprop_input": "second order not implemented yet",
+    "conv2d_backprop_filter": "second order not implemented yet",
+    "max_pool_grad": "second order not implemented yet",
+    "avg_pool_grad": "second order not implemented yet",
+    "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
+    "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
+    "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
+}
+# Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
+ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
+             "stateful_partitioned_call"}
+POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
+            "reciprocal", "floor_mod"}
+UNIT = {"asin", "acos", "atanh"}
+# Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
+SPD_INPUT = {"cholesky"}
+# Only the first output is differentiated: the second is the kernel's own gradient.
+FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy"}
+# Samples whose rule is partial: it raises NotImplementedError naming what is missing.
+PARTIAL: dict = {}
+
+
+def _rule_ops():
+    return [op for op in all_ops() if has_gradient(op) and op.name in SAMPLES and
+            op.name not in ELSEWHERE]
+
+
+def _random_like(name, x, rng):
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        return x
+    if name == "acosh":
+        v = rng.uniform(1.2, 2.5, x.shape)
+    elif name in UNIT:
+        v = rng.uniform(-0.8, 0.8, x.shape)
+    elif name in POSITIVE:
+        v = rng.uniform(0.5, 1.5, x.shape)
+    else:
+        v = rng.uniform(0.2, 1.5, x.shape) * rng.choice([-1.0, 1.0], x.shape)
+    return v.astype(np.float64)
+
+
+def _cases():
+    for op in _rule_ops():
+        for i, (inputs, _) in enumerate(SAMPLES[op.name]):
+            flat = [x for x in inputs if not isinstance(x, (list, str))]
+            if any(np.asarray(x).dtype.kind == "f" for x in flat) or any(
+                    isinstance(x, list) and np.asarray(x[0]).dtype.kind == "f" for x in inputs):
+                yield pytest.param(op.name, i, id=f"{op.name}-{i}")
+
+
+def _setup(name, index, seed=0):
+    rng = np.random.default_rng(seed)
+    inputs, attrs = SAMPLES[name][index]
+    values, slots = [], []
+    for pos, x in enumerate(inputs):
+        if isinstance(x, list):
+            items = [_random_like(name, v, rng) for v in x]
+            for j, v in enumerate(items):
+                if v.dtype.kind == "f":
+                    slots.append((pos, j))
+                    values.append(v)
+            inputs = list(inputs)
+            inputs[pos] = items
+        else:
+            v = _random_like(name, x, rng)
+            if name in SPD_INPUT:
+                v = v @ v.T + 2 * np.eye(len(v))
+            if v.dtype.kind == "f":
+                slots.append((pos, None))
+                values.append(v)
+            inputs = list(inputs)
+            inputs[pos] = v
+    return inputs, dict(attrs), slots, values
+
+
+def _make(name, inputs, attrs, slots, output):
+    op = get_op(name)
+
+    def f(*xs):
+        args = [list(v) if isinstance(v, list) else v for v in inputs]
+        for (pos, j), x in zip(slots, xs):
+            if name in SPD_INPUT:
+                n = x.shape.as_list()[-1]
+                x = tf.matmul(x, x, transpose_b=True) + 2.0 * tf.eye(n, dtype=x.dtype)
+            if j is None:
+                args[pos] = x
+            else:
+                args[pos][j] = x
+        out = bind(op, tuple(args), attrs)
+        return out[output] if isinstance(out, list) else out
+    return f
+
+
+def _float_outputs(name, inputs, attrs):
+    op = get_op(name)
+    out = bind(op, tuple(inputs), attrs)
+    outs = out if isinstance(out, list) else [out]
+    if name in FIRST_OUTPUT_ONLY:
+        outs = outs[:1]
+    return [k for k, o in enumerate(outs) if o.dtype.is_floating]
+
+
+@pytest.mark.parametrize("name,index", list(_cases()))
+def test_rule_matches_numerical_gradient(name, index):
+    inputs, attrs, slots, values = _setup(name, index)
+    if (name, index) in PARTIAL:
+        f = _make(name, inputs, attrs, slots, 0)
+        with pytest.raises(NotImplementedError, match=PARTIAL[name, index]):
+            tf.test.compute_gradient(f, values)
+        return
+    for k in _float_outputs(name, inputs, attrs):
+        f = _make(name, inputs, attrs, slots, k)
+        theoretical, numerical = tf.test.compute_gradient(f, values)
+        for t, n in zip(theoretical, numerical):
+            np.testing.assert_allclose(t, n, rtol=1e-5, atol=1e-6, err_msg=f"{name} output {k}")
+
+
+@pytest.mark.parametrize("name,index", list(_cases()))
+def test_traced_gradient_equals_eager(name, index):
+    inputs, attrs, slots, values = _setup(name, index, seed=1)
+    if (name, index) in PARTIAL:
+        return  # the eager test checks the error
+    for k in _float_outputs(name, inputs, attrs):
+        f = _make(name, inputs, attrs, slots, k)
+        xs = [tf.constant(v) for v in values]
+        upstream = tf.constant(np.random.default_rng(2).normal(size=f(*xs).shape.as_list()))
+
+        def grads(*xs, f=f, upstream=upstream):
+            with tf.GradientTape() as tape:
+                tape.watch(list(xs))
+                y = f(*xs)
+            return tape.gradient(y, list(xs), output_gradients=upstream,
+                                 unconnected_gradients=tf.UnconnectedGradients.ZERO)
+
+        eager = grads(*xs)
+        traced = tf.function(grads)(*xs)
+        for a, b in zip(eager, traced):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_the_list_names_only_ops_without_a_rule():
+    assert not [name for name in NO_RULE if has_gradient(get_op(name))]
+
+
+def test_every_float_op_without_a_rule_is_listed():
+    missing = []
+    for op in all_ops():
+        if has_gradient(op) or op.name in NO_RULE:
+            continue
+        float_out = False
+        for inputs, attrs in SAMPLES.get(op.name, []):
+            if op.name in ELSEWHERE:
+                break
+            try:
+                out = bind(op, tuple(x for x in inputs), attrs)
+            except Exception:
+                continue
+            outs = out if isinstance(out, list) else [out]
+            float_out |= any(getattr(o, "dtype", tf.int32).is_floating for o in outs
+                             if o is not None)
+        if float_out:
+            missing.append(op.name)
+    assert not missing, f"ops with float outputs but no gradient rule, not listed: {missing}"

@@ -1,0 +1,104 @@
+"""The thread budget: threads per op from its size, the cores other processes leave free and
+tf.config.threading; the BLAS library's count put back after every op and every parallel call.
+Oracles: NumPy's own matmul for the results, threadpoolctl for the library's count, processes
+that spin on every core for the load."""
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from threadpoolctl import ThreadpoolController
+
+import tracegraph as tf
+from tracegraph import thread_budget as tb
+
+
+def blas_counts():
+    return [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers]
+
+
+def test_small_products_and_kernels_run_on_one_thread():
+    assert tb.blas_threads(64 * 64 * 64) == 1
+    assert tb.blas_threads(2 * tb.WORK_PER_THREAD - 1) == 1
+    assert tb.kernel_threads(1000) == 1
+    assert 1 <= tb.blas_threads(1 << 30) <= tb.cores()
+    assert 1 <= tb.kernel_threads(1 << 30) <= tb.cores()
+
+
+def test_the_intra_op_cap_bounds_every_op():
+    tb.set_intra_op_cap(1)
+    try:
+        assert tb.blas_threads(1 << 30) == 1 and tb.kernel_threads(1 << 30) == 1
+    finally:
+        tb.set_intra_op_cap(0)
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((300, 400), (400, 256)),
+                                    ((2, 200, 300), (300, 200)), ((1, 5), (5, 1))])
+def test_matmul_gives_numpys_product_and_leaves_the_blas_count(shapes):
+    rng = np.random.default_rng(0)
+    a, b = (rng.normal(size=s).astype(np.float32) for s in shapes)
+    before = blas_counts()
+    np.testing.assert_array_equal(tb.matmul(a, b), np.matmul(a, b))
+    assert blas_counts() == before
+
+
+def test_parts_side_by_side_share_the_cores():
+    before = blas_counts()
+    with tb.parts_side_by_side(2) as per_part:
+        assert per_part == max(1, tb.cores() // 2)
+        assert tb.blas_threads(1 << 30) <= per_part
+        if before:
+            assert blas_counts() == [per_part] * len(before)
+    assert tb.parts_running() == 0
+    assert blas_counts() == before
+
+
+def test_inter_op_threads_follow_tf_config_and_the_parts():
+    assert tb.inter_op_threads(1) == 1
+    assert tb.inter_op_threads(100) == tb.cores()
+    tb.set_inter_op_size(3)
+    try:
+        assert tb.inter_op_threads(100) == 3
+    finally:
+        tb.set_inter_op_size(0)
+
+
+def test_a_matmul_in_a_function_matches_numpy_at_every_size():
+    rng = np.random.default_rng(1)
+    for n in (8, 200):
+        a, b = (rng.normal(size=(n, n)).astype(np.float32) for _ in range(2))
+        f = tf.function(lambda x, y: tf.matmul(x, y) + 1.0)
+        np.testing.assert_array_equal(f(a, b).numpy(), np.matmul(a, b) + np.float32(1))
+        code = f.get_concrete_function(a, b).generated_code
+        # small products are written in place; large ones ask the budget through the kernel
+        assert ("x @ y" in code) == (n == 8)
+
+
+@pytest.mark.skipif(not tb._Load.available or tb.cores() < 2, reason="needs /proc and 2 cores")
+def test_busy_processes_take_their_cores_away():
+    spin = "import time\nend = time.monotonic() + 60\nwhile time.monotonic() < end: pass"
+    procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(tb.cores())]
+    try:
+        time.sleep(0.3)
+        for _ in range(tb.SAMPLES + 1):
+            time.sleep(tb.SAMPLE_SECONDS * 1.5)
+            free = tb.free_cores()
+        assert free == 1
+        tb.set_deterministic(False)
+        assert tb.blas_threads(1 << 30) == 1 and tb.kernel_threads(1 << 30) == 1
+        tb.set_deterministic(True)   # as the suite runs (conftest)
+        assert tb.blas_threads(1 << 30) == tb.cores()
+    finally:
+        tb.set_deterministic(True)
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_own_threads_are_not_counted_as_other_processes():
+    if not tb._Load.available:
+        pytest.skip("needs /proc")
+    assert tb._own_running() >= 1   # the thread asking

@@ -1,0 +1,57 @@
+"""The gradient table: TensorFlow op type -> gradient rule, filled by `@defgrad` at import.
+
+A rule is `rule(op, *output_grads)` returning one gradient per flat input of the op (None where
+there is none). `op` has `inputs`, `outputs`, `attrs` and `type`; it is a tape entry, an
+Operation of a graph (`tf.gradients`) or an Operation of a sub-graph seen from its caller
+(`forward_values.py`). Rules are written with the library's functions, so they run eagerly and
+record backward ops while tracing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..library.math import conj, multiply
+
+__all__ = ["defgrad", "defgrad_unary", "gradient_of", "has_gradient", "needed"]
+
+_RULES: dict[str, Callable] = {}
+
+
+def defgrad(*op_types: str):
+    """`@defgrad("MatMul")` registers the rule below it for those op types (once each, like
+    TensorFlow's `RegisterGradient`)."""
+    def register(rule):
+        for op_type in op_types:
+            if op_type in _RULES:
+                raise ValueError(f"op type {op_type} already has a gradient rule")
+            _RULES[op_type] = rule
+        return rule
+    return register
+
+
+def defgrad_unary(op_type: str, *, x: Callable | None = None, y: Callable | None = None):
+    """Registers the rule of a one-input elementwise op y = f(x) from its derivative f'
+    written from its input (`x=lambda x: ...`) or from its output (`y=lambda y: ...`): the
+    gradient is `g * conj(f')`. Only that value is read (a loop keeps only it for the
+    gradient)."""
+    def rule(op, g):
+        local = x(op.inputs[0]) if x is not None else y(op.outputs[0])
+        return multiply(g, conj(local) if local.dtype.is_complex else local)
+    rule.__name__ = f"_{op_type.lower()}_grad"
+    defgrad(op_type)(rule)
+
+
+def gradient_of(op_type: str) -> Callable | None:
+    """The rule registered for `op_type`, or None."""
+    return _RULES.get(op_type)
+
+
+def has_gradient(op_def) -> bool:
+    """Whether the op record has a gradient rule."""
+    return op_def.tf_type in _RULES
+
+
+def needed(op, index: int) -> bool:
+    """Whether the gradient of input `index` is wanted (a rule may skip the work if not)."""
+    return index not in getattr(op, "skip", ())

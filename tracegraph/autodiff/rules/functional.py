@@ -1,0 +1,152 @@
+"""Gradient rules of function calls and functional control flow (`PartitionedCall`, `If`,
+`While` and their stateless/stateful twins)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes as d
+from ...library.array import expand_dims, fill, zeros_like
+from ...library.indexing import gather
+from ...library.join_split import concat
+from ...library.math import add, greater_equal, subtract
+from ...shapes import TensorShape
+from ...trace.control_flow import cond, while_loop
+from ..forward_values import forward_values
+from ..graph_gradient import graph_gradient, replay
+from ..loop_values import forward_loop, loop_as_traced
+from ..registry import defgrad
+
+
+@defgrad("PartitionedCall", "StatefulPartitionedCall")
+def _call_grad(op, *grads):
+    """The called graph's gradient, built in the caller's context; the values it reads are
+    outputs of the call (`forward_values.py`)."""
+    graph, forward = forward_values(op, "f")
+    return graph_gradient(graph, list(op.inputs), grads, forward)
+
+
+def _differentiable(x) -> bool:
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and (dtype.is_floating or dtype.is_complex)
+
+
+def _handle_of(x):
+    """The Variable storage a resource input stands for (a handle, or a graph edge whose known
+    value is the handle), or None for other inputs."""
+    if hasattr(x, "owner") and hasattr(x, "value"):
+        return x
+    if getattr(x, "dtype", None) is d.resource:
+        return getattr(x, "_value", None)
+    return None
+
+
+def _zeros_for(x):
+    """Zeros shaped like an input's gradient (a resource input: its Variable's value)."""
+    handle = _handle_of(x)
+    if handle is None:
+        return zeros_like(x)
+    return fill(np.asarray(handle.shape, np.int32), np.zeros((), handle.dtype.as_numpy_dtype))
+
+
+def _wanted(x) -> bool:
+    return _differentiable(x) or _handle_of(x) is not None
+
+
+def _branch_grads(graph, args, grads, forward):
+    got = graph_gradient(graph, args, grads, forward)
+    return [(g if g is not None else _zeros_for(x)) if _wanted(x) else None
+            for x, g in zip(args, got)]
+
+
+@defgrad("StatelessIf", "If")
+def _if_grad(op, *grads):
+    """A cond of the branches' gradients; the values they read are outputs of the forward
+    cond (`forward_values.py`)."""
+    pred, args = op.inputs[0], list(op.inputs[1:])
+    then_g, then_forward = forward_values(op, "then_branch")
+    else_g, else_forward = forward_values(op, "else_branch")
+    grads = list(grads)
+    result = cond(pred, lambda: _branch_grads(then_g, args, grads, then_forward),
+                  lambda: _branch_grads(else_g, args, grads, else_forward))
+    return [None] + list(result)
+
+
+@defgrad("StatelessWhile", "While")
+def _while_grad(op, *grads):
+    """A backward loop from the last iteration to the first applies the body's gradient to
+    each iteration; the values it reads were accumulated by the forward loop
+    (`loop_values.py`), or, where they cannot be, the loop runs again first."""
+    loop, caller_value = forward_loop(op)
+    if loop is None:
+        return _while_grad_again(op, grads)
+    body, n = loop.body, loop.n
+    inputs, grads = list(op.inputs)[:n], list(grads)[:n]
+    invariant = [body.outputs[k] is body.inputs[k] for k in range(n)]
+    feed = [x if invariant[k] else None for k, x in enumerate(inputs)]  # None: accumulated
+    wanted = [k for k in range(n) if _wanted(inputs[k])]
+    start = [grads[k] if grads[k] is not None else _zeros_for(inputs[k]) for k in wanted]
+
+    def bw_body(j, *gs):
+        upstream = [None] * n
+        for k, g in zip(wanted, gs):
+            upstream[k] = g
+        got = graph_gradient(body, feed, upstream, lambda t: loop.value(t, j, caller_value))
+        return (subtract(j, 1),
+                *[got[k] if got[k] is not None else _zeros_for(inputs[k]) for k in wanted])
+
+    count = loop.iterations(caller_value)
+    result = while_loop(lambda j, *gs: greater_equal(j, 0), bw_body, [subtract(count, 1), *start])
+    found = dict(zip(wanted, list(result)[1:]))
+    return [found.get(k) for k in range(n)]
+
+
+def _while_grad_again(op, grads):
+    """Runs the loop again, stacking the loop variables of every iteration, then a backward
+    loop from the last iteration to the first applies the body's gradient to each stacked
+    state (the body's values its rules read are computed again in the backward loop)."""
+    cond_g, body_g, n = loop_as_traced(op)
+    inputs, grads = list(op.inputs)[:n], list(grads)[:n]
+    varying = [k for k in range(n) if body_g.outputs[k] is not body_g.inputs[k]]
+    shapes = list(op.attrs.get("output_shapes") or [None] * n)
+
+    def state_of(vs):
+        return [vs[varying.index(k)] if k in varying else inputs[k] for k in range(n)]
+
+    def fw_cond(count, *rest):
+        return replay(cond_g, state_of(rest[:len(varying)]))[0]
+
+    def fw_body(count, *rest):
+        vs, stacks = rest[:len(varying)], rest[len(varying):]
+        new = replay(body_g, state_of(vs))
+        new_vs = [new[k] for k in varying]
+        stacks = [concat([s, expand_dims(v, 0)], 0) for s, v in zip(stacks, new_vs)]
+        return (add(count, 1), *new_vs, *stacks)
+
+    init = [inputs[k] for k in varying]
+    stacks = [expand_dims(v, 0) for v in init]
+    invariants = [TensorShape([])] + [TensorShape(shapes[k]) for k in varying] + \
+        [TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
+         if TensorShape(shapes[k]).rank is not None else TensorShape(None) for k in varying]
+    out = while_loop(fw_cond, fw_body, [np.int32(0), *init, *stacks],
+                     shape_invariants=invariants)
+    count, stacks = out[0], list(out[1 + len(varying):])
+
+    wanted = [k for k in range(n) if _wanted(inputs[k])]
+    start = [grads[k] if grads[k] is not None else _zeros_for(inputs[k]) for k in wanted]
+
+    def bw_cond(j, *gs):
+        return greater_equal(j, 0)
+
+    def bw_body(j, *gs):
+        vs = [gather(s, j, axis=0) for s in stacks]
+        upstream = [None] * n
+        for k, g in zip(wanted, gs):
+            upstream[k] = g
+        got = graph_gradient(body_g, state_of(vs), upstream)
+        return (subtract(j, 1),
+                *[got[k] if got[k] is not None else _zeros_for(inputs[k]) for k in wanted])
+
+    result = while_loop(bw_cond, bw_body, [subtract(count, 1), *start])
+    found = dict(zip(wanted, list(result)[1:]))
+    return [found.get(k) for k in range(n)]

@@ -1,0 +1,44 @@
+"""Gradient rules of the joining and splitting records: concat, stack, unstack, split."""
+
+from __future__ import annotations
+
+from ...library.join_split import concat, split, stack, unstack
+from ..registry import defgrad
+from ..static_shapes import as_shape, dims, static_value
+
+
+def _axis_of(tensor, rank) -> int:
+    value = static_value(tensor)
+    if value is None:
+        raise NotImplementedError("this gradient needs its axis known at trace time")
+    return int(value) % rank if rank else 0
+
+
+@defgrad("ConcatV2")
+def _concat_grad(op, g):                     # split g at the inputs' sizes
+    values = op.inputs[:-1]
+    if len(values) == 1:
+        return [g, None]
+    axis = _axis_of(op.inputs[-1], g.shape.rank)
+    sizes = [dims(v)[axis] for v in values]
+    return list(split(g, as_shape(sizes), axis, num=len(values))) + [None]
+
+
+@defgrad("Pack")
+def _pack_grad(op, g):                       # unstack g
+    return list(unstack(g, num=len(op.inputs), axis=op.attrs["axis"]))
+
+
+@defgrad("Unpack")
+def _unpack_grad(op, *grads):                # stack the parts' gradients
+    return stack(list(grads), axis=op.attrs["axis"])
+
+
+@defgrad("Split")
+def _split_grad(op, *grads):                 # concat the parts' gradients
+    return None, concat(list(grads), op.inputs[0])
+
+
+@defgrad("SplitV")
+def _split_v_grad(op, *grads):               # concat the parts' gradients
+    return concat(list(grads), op.inputs[2]), None, None
