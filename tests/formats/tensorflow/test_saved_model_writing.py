@@ -172,7 +172,7 @@ def test_top_level_graph_serves_the_signatures_and_restores_the_variables():
     assert nodes[saver.restore_op_name].op == "StatefulPartitionedCall"
     assert saver.filename_tensor_name == "saver_filename:0"
     assert meta.signature_def["__saved_model_init_op"].outputs[
-        "__saved_model_init_op"].name == "NoOp"
+        "__saved_model_init_op"].name == "init"
     assert list(meta.meta_info_def.tags) == ["serve"]
 
 

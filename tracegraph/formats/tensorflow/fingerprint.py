@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 import secrets
 
+from ...ops.array import const_op
+from ...ops.functional import partitioned_call_op, stateful_partitioned_call_op
 from ..optional_extras import require
 from .messages import EXTRA, messages
 
@@ -33,6 +35,7 @@ __all__ = ["fingerprint_def", "fingerprint64", "fingerprint_cat64", "FINGERPRINT
 FINGERPRINT_PRODUCER = 1
 _MASK = (1 << 64) - 1
 _MUL = 0xC6A4A7935BD1E995
+_CALLS = (partitioned_call_op.tf_type, stateful_partitioned_call_op.tf_type)
 
 
 def fingerprint64(data) -> int:
@@ -67,14 +70,15 @@ def _graph_hash(graph_def) -> int:
     graph = type(graph_def)()
     graph.CopyFrom(graph_def)
     for node in graph.node:
-        if node.op in ("PartitionedCall", "StatefulPartitionedCall"):
+        if node.op in _CALLS:
             name = node.attr["f"].func.name
             uid = _uid_suffix(name)
             if uid is not None:
                 node.attr["f"].func.name = name[:len(name) - len(str(uid))]
             if "config_proto" in node.attr:
                 node.attr["config_proto"].s = b""
-        if node.op == "Const" and node.attr["dtype"].type == messages().types_pb2.DT_STRING:
+        if node.op == const_op.tf_type and \
+                node.attr["dtype"].type == messages().types_pb2.DT_STRING:
             node.attr["value"].ClearField("tensor")
     graph.ClearField("library")
     graph.ClearField("versions")

@@ -32,6 +32,14 @@ from google.protobuf import text_format
 
 from ...framework.variables import ResourceHandle
 from ...graph.graph_def import function_def, function_library
+from ...ops.functional import (
+    if_op,
+    partitioned_call_op,
+    stateful_partitioned_call_op,
+    stateless_if_op,
+    stateless_while_op,
+    while_op,
+)
 from .graph_def_export import (
     ARG_NAME,
     NODE_NAME,
@@ -47,8 +55,9 @@ from .protos import dtype_enum, shape_proto
 __all__ = ["FunctionDefs", "tf_stateful"]
 
 # Stateless op types and their stateful kind, chosen when the called functions are stateful.
-_STATEFUL_KIND = {"PartitionedCall": "StatefulPartitionedCall", "StatelessIf": "If",
-                  "StatelessWhile": "While"}
+_STATEFUL_KIND = {op.tf_type: stateful.tf_type for op, stateful in (
+    (partitioned_call_op, stateful_partitioned_call_op), (stateless_if_op, if_op),
+    (stateless_while_op, while_op))}
 _NAME_PART = re.compile(r"[^A-Za-z0-9_]")
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
+from ...ops.array import const_op, identity_op, placeholder_op
+from ...ops.functional import stateful_partitioned_call_op
+from ...ops.state import assign_variable_op, read_variable_op
 from .graph_def_export import ARG_NAME, NODE_NAME, clean_name
 from .messages import messages
 from .protos import dtype_enum, shape_proto, tensor_proto
@@ -26,6 +29,7 @@ __all__ = ["TopLevelGraph", "saver_functions"]
 
 GRAPH_DEF_PRODUCER = 2474      # the GraphDef version of TensorFlow 2.21, whose op defs we use
 MIN_CONSUMER = 12
+_CALL = stateful_partitioned_call_op.tf_type
 
 
 class TopLevelGraph:
@@ -52,7 +56,7 @@ class TopLevelGraph:
         return node.name
 
     def constant(self, name: str, value) -> str:
-        node = self.node(name, "Const")
+        node = self.node(name, const_op.tf_type)
         message = tensor_proto(value)
         node.attr["dtype"].type = message.dtype
         node.attr["value"].tensor.CopyFrom(message)
@@ -60,7 +64,7 @@ class TopLevelGraph:
         return node.name
 
     def placeholder(self, name: str, dtype, shape) -> str:
-        node = self.node(name, "Placeholder")
+        node = self.node(name, placeholder_op.tf_type)
         node.attr["dtype"].type = dtype_enum(dtype)
         node.attr["shape"].shape.CopyFrom(shape_proto(shape))
         node.attr["_output_shapes"].list.shape.add().CopyFrom(shape_proto(shape))
@@ -68,7 +72,7 @@ class TopLevelGraph:
 
     def call(self, function, inputs: list, output_shapes=None) -> str:
         """A StatefulPartitionedCall of `function` (a FunctionDef) on `inputs`."""
-        node = self.node("StatefulPartitionedCall", "StatefulPartitionedCall", inputs)
+        node = self.node(_CALL, _CALL, inputs)
         node.attr["f"].func.name = function.signature.name
         node.attr["Tin"].list.type.extend(a.type for a in function.signature.input_arg)
         node.attr["Tout"].list.type.extend(a.type for a in function.signature.output_arg)
@@ -102,7 +106,7 @@ def _function(name: str, variables: list):
 
 
 def _const(fdef, name: str, value):
-    node = fdef.node_def.add(name=name, op="Const")
+    node = fdef.node_def.add(name=name, op=const_op.tf_type)
     message = tensor_proto(value)
     node.attr["dtype"].type = message.dtype
     node.attr["value"].tensor.CopyFrom(message)
@@ -110,11 +114,11 @@ def _const(fdef, name: str, value):
 
 
 def _finish(fdef, after: list) -> None:
-    identity = fdef.node_def.add(name="Identity", op="Identity")
+    identity = fdef.node_def.add(name="result", op=identity_op.tf_type)
     identity.input.append("file_prefix")
     identity.input.extend(f"^{name}" for name in after)
     identity.attr["T"].type = dtype_enum(d.string)
-    fdef.ret["identity"] = "Identity:output:0"
+    fdef.ret["identity"] = "result:output:0"
     for name in after:
         fdef.signature.control_output.append(name)
         fdef.control_ret[name] = name
@@ -130,8 +134,7 @@ def saver_functions(save_name: str, restore_name: str, variables: list, object_g
     graph = _const(save, "object_graph", np.array(object_graph, dtype=object))
     reads = []
     for i, ((_, dtype, _), arg) in enumerate(zip(variables, args)):
-        read = save.node_def.add(name=f"ReadVariableOp_{i}" if i else "ReadVariableOp",
-                                 op="ReadVariableOp", input=[arg])
+        read = save.node_def.add(name=f"read_{i}", op=read_variable_op.tf_type, input=[arg])
         read.attr["dtype"].type = dtype_enum(dtype)
         reads.append(f"{read.name}:value:0")
     node = save.node_def.add(name="SaveV2", op="SaveV2",
@@ -150,9 +153,8 @@ def saver_functions(save_name: str, restore_name: str, variables: list, object_g
                                     input=["file_prefix", names, slices])
         node.attr["dtypes"].list.type.extend(dtype_enum(dtype) for _, dtype, _ in variables)
         for i, ((_, dtype, _), arg) in enumerate(zip(variables, args)):
-            assign = restore.node_def.add(
-                name=f"AssignVariableOp_{i}" if i else "AssignVariableOp",
-                op="AssignVariableOp", input=[arg, f"RestoreV2:tensors:{i}"])
+            assign = restore.node_def.add(name=f"assign_{i}", op=assign_variable_op.tf_type,
+                                          input=[arg, f"RestoreV2:tensors:{i}"])
             assign.attr["dtype"].type = dtype_enum(dtype)
             assigns.append(assign.name)
     _finish(restore, assigns)

@@ -31,6 +31,7 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.tensor import EagerTensor
 from ...framework.variables import ResourceHandle, Variable
+from ...ops.logging import no_op_op
 from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
@@ -294,7 +295,7 @@ def _meta_graph(b: _Builder, sigs: dict):
     variables = b.objects.variables()
     handles = {i: top.variable(var.name.split(":")[0], var.dtype, var.handle.shape)
                for i, var in variables}
-    constants = {i: top.constant("Const", np.asarray(obj._value))
+    constants = {i: top.constant("constant", np.asarray(obj._value))
                  for i, obj in enumerate(b.objects.nodes) if isinstance(obj, EagerTensor)}
     bound_names = {**handles, **constants}
     fdefs = {f.signature.name: f for f in b.library.functions}
@@ -309,7 +310,7 @@ def _meta_graph(b: _Builder, sigs: dict):
                         [bound_names[n] for n in b.bound[sig.function_name]],
                         [outputs[j].tensor_type.shape for _, j in sig.outputs])
         meta.signature_def[name].CopyFrom(signature_def(sig, placeholders, call))
-    init = top.node("NoOp", "NoOp").name
+    init = top.node("init", no_op_op.tf_type).name
     meta.signature_def[INIT_OP_SIGNATURE].outputs[INIT_OP_SIGNATURE].name = init
     meta.signature_def[INIT_OP_SIGNATURE].outputs[INIT_OP_SIGNATURE] \
         .tensor_shape.unknown_rank = True

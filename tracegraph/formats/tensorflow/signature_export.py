@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from ...graph.tensor import SymbolicTensor
 from ...nest import flatten
+from ...ops.array import identity_op
+from ...ops.functional import stateful_partitioned_call_op
 from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.function import Function
@@ -156,7 +158,7 @@ def call_wrapper(name: str, callee, inputs: list, outputs: list):
         arg.name = clean_name("unknown", ARG_NAME, taken)
         captured.append(arg.name)
         _arg_attrs(fdef, len(sig.input_arg) - 1, "unknown", ())
-    call = fdef.node_def.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall")
+    call = fdef.node_def.add(name="call", op=stateful_partitioned_call_op.tf_type)
     call.input.extend([by_callee_input[i] for i in range(len(inputs))] + captured)
     call.attr["f"].func.name = callee.signature.name
     call.attr["Tin"].list.type.extend(a.type for a in callee.signature.input_arg)
@@ -164,8 +166,8 @@ def call_wrapper(name: str, callee, inputs: list, outputs: list):
     call.attr["config_proto"].s = b""
     call.attr["executor_type"].s = b""
     for i, j in enumerate(outputs):
-        identity = fdef.node_def.add(name=f"Identity_{i}" if i else "Identity", op="Identity")
-        identity.input.append(f"StatefulPartitionedCall:output:{j}")
+        identity = fdef.node_def.add(name=f"identity_{i}", op=identity_op.tf_type)
+        identity.input.append(f"call:output:{j}")
         identity.attr["T"].type = callee.signature.output_arg[j].type
         out = sig.output_arg.add(name=f"identity_{i}" if i else "identity",
                                  type=identity.attr["T"].type)
