@@ -3,7 +3,9 @@ own environment; skipped without one, see fixtures_util.tf_python) and by traceg
 fresh process: the same variable values, the same outputs for every traced signature and
 serving signature, state that keeps changing (counters, assignments, a training step traced
 in tracegraph), a training step each framework takes on the loaded model; `saved_model_cli`
-shows and runs them; TFLite converts one and its interpreter agrees."""
+shows and runs them; TFLite converts one and its interpreter agrees. The tests that start
+TensorFlow once more each (`saved_model_cli`, TF Serving's layout, TensorFlow's fixtures saved
+again) are slow tests."""
 
 import os
 import pathlib
@@ -115,6 +117,7 @@ def _cli(*args) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 @needs_tf
 def test_saved_model_cli_shows_signatures_and_functions(workloads):
     directory, _ = workloads
@@ -131,6 +134,7 @@ def test_saved_model_cli_shows_signatures_and_functions(workloads):
         assert f"Function Name: '{name}'" in methods
 
 
+@pytest.mark.slow
 @needs_tf
 def test_saved_model_cli_runs_a_signature(workloads, tmp_path):
     directory, _ = workloads
@@ -169,14 +173,15 @@ def _check_fixture_outputs(directory, framework: str) -> None:
                                            err_msg=f"{name} {call} {key} under {framework}")
 
 
-@pytest.mark.parametrize("framework", ["tracegraph", pytest.param("tensorflow",
-                                                                  marks=needs_tf)])
+@pytest.mark.parametrize("framework", ["tracegraph", pytest.param(
+    "tensorflow", marks=[needs_tf, pytest.mark.slow])])
 def test_a_loaded_tensorflow_model_saved_again_gives_tensorflows_outputs(resaved, framework):
     python = sys.executable if framework == "tracegraph" else tf_python()
     _run(python, framework, resaved, "--fixtures", str(FIXTURES))
     _check_fixture_outputs(resaved, framework)
 
 
+@pytest.mark.slow
 @needs_tf
 def test_tensorflow_serving_layout_is_what_saved_model_cli_reads(tmp_path):
     from tracegraph.formats.tensorflow import next_version_path
