@@ -381,3 +381,12 @@ def test_checkpoint_manager_writes_tensorflows_format_when_asked(tmp_path):
     np.testing.assert_array_equal(reader.get_tensor("v/.ATTRIBUTES/VARIABLE_VALUE"), [1, 2])
     with pytest.raises(ValueError, match="format must be"):
         tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=1, format="onnx")
+
+
+def test_function_aliases_name_a_functions_traces():
+    model = Model()
+    options = tf.saved_model.SaveOptions(function_aliases={"serve_rows": model.__call__})
+    saved, _ = build_saved_model(model, None, options)
+    aliases = dict(saved.meta_graphs[0].meta_info_def.function_aliases)
+    assert list(aliases.values()) == ["serve_rows"]
+    assert next(iter(aliases)).startswith("__inference___call___")

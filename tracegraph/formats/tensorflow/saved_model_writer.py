@@ -347,7 +347,21 @@ def _check_variables(b: _Builder) -> None:
                               "stored in a checkpoint")
 
 
-def build_saved_model(obj, signatures=None):
+def _function_aliases(b: _Builder, meta, options) -> None:
+    """`SaveOptions(function_aliases={alias: tf.function})`: each concrete function of the
+    function is listed under the alias (`meta_info_def.function_aliases`)."""
+    for alias, fn in (getattr(options, "function_aliases", None) or {}).items():
+        traces = getattr(getattr(fn, "call_table", None), "concrete_functions", None)
+        if traces is None:
+            raise ValueError(f"function_aliases: {alias!r} must name a tf.function, got "
+                             f"{fn!r:.80}.")
+        for cf in traces:
+            name = b.names.get(id(cf))
+            if name is not None:
+                meta.meta_info_def.function_aliases[name] = alias
+
+
+def build_saved_model(obj, signatures=None, options=None):
     """(SavedModel message, {checkpoint key: (dtype, array)}) for `obj`, or a
     TensorFlowExportError listing every problem."""
     b = _Builder(obj, signatures)
@@ -358,6 +372,7 @@ def build_saved_model(obj, signatures=None):
         raise TensorFlowExportError(b.problems, SUBJECT)
     b.constant_children()
     meta, tensors = _meta_graph(b, sigs)
+    _function_aliases(b, meta, options)
     model = b.p.SavedModel(saved_model_schema_version=1)
     model.meta_graphs.add().CopyFrom(meta)
     return model, tensors
@@ -365,7 +380,7 @@ def build_saved_model(obj, signatures=None):
 
 def save_tensorflow_saved_model(obj, export_dir, signatures=None, options=None) -> None:
     """Writes `obj` as TensorFlow's SavedModel in `export_dir` (see the module docstring)."""
-    model, tensors = build_saved_model(obj, signatures)
+    model, tensors = build_saved_model(obj, signatures, options)
     data = model.SerializeToString(deterministic=True)
 
     def write(tmp):
