@@ -390,3 +390,13 @@ def test_function_aliases_name_a_functions_traces():
     aliases = dict(saved.meta_graphs[0].meta_info_def.function_aliases)
     assert list(aliases.values()) == ["serve_rows"]
     assert next(iter(aliases)).startswith("__inference___call___")
+
+
+def test_a_function_as_the_root(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def double(x):
+        return x * 2.0
+
+    tf.saved_model.save(double, str(tmp_path / "f"), format="tensorflow")
+    loaded = tf.saved_model.load(str(tmp_path / "f"))
+    np.testing.assert_array_equal(loaded(tf.constant([1.0, 2.0])).numpy(), [2.0, 4.0])

@@ -57,8 +57,8 @@ def trackable_children(obj) -> list[tuple[str, object]]:
     if callable(listed) and not isinstance(obj, (list, tuple, dict)):
         pairs = list(listed(save_type="savedmodel").items())
         names = {k for k, _ in pairs}
-        pairs += [(k, v) for k, v in children_of(obj) if k not in names and
-                  isinstance(v, PolymorphicFunction)]
+        pairs += [(k, v) for k, v in children_of(obj) if k not in names and   # functions
+                  isinstance(v, (PolymorphicFunction, ConcreteFunction))]
     else:
         pairs = children_of(obj)
     if isinstance(obj, RestoredObject):

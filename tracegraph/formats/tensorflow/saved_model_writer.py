@@ -50,6 +50,7 @@ from .signature_export import (
     SignatureMapNode,
     call_wrapper,
     choose_signatures,
+    input_key,
     signature_def,
     signature_wrapper,
 )
@@ -271,7 +272,7 @@ def _saved_object(b: _Builder, saved, i: int, obj, constants: dict) -> None:
             _function_spec(bare.function_spec, inspect.Signature(params), None, None)
         else:
             bare.concrete_function_name = b.names.get(id(obj)) or ""
-            keys = [spec.name or path for path, spec in obj.input_paths]
+            keys = [input_key(path, spec) for path, spec in obj.input_paths]
             bare.argument_keywords.extend(keys)
             bare.allowed_positional_arguments = len(keys)
             _function_spec(bare.function_spec, obj.python_signature, None, None)

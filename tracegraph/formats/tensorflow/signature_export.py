@@ -29,7 +29,7 @@ from .messages import messages
 from .protos import dtype_enum, shape_proto
 
 __all__ = ["Signature", "SignatureMapNode", "choose_signatures", "signature_wrapper",
-           "call_wrapper", "DEFAULT_SIGNATURE"]
+           "call_wrapper", "input_key", "DEFAULT_SIGNATURE"]
 
 DEFAULT_SIGNATURE = "serving_default"
 PREDICT_METHOD = "tensorflow/serving/predict"
@@ -50,7 +50,7 @@ class Signature:
                 problems.append(f"signature {name!r}: takes tensors only, but argument "
                                 f"'{path}' is {spec!r}")
                 return
-            self.inputs.append((_input_key(path, spec), spec, i))
+            self.inputs.append((input_key(path, spec), spec, i))
         keys = [k for k, _, _ in self.inputs]
         if len(set(keys)) != len(keys):
             problems.append(f"signature {name!r}: two inputs would share the keyword "
@@ -85,7 +85,7 @@ class SignatureMapNode(dict):
     saved_model_kind = "signature_map"
 
 
-def _input_key(path: str, spec) -> str:
+def input_key(path: str, spec) -> str:
     if getattr(spec, "name", None):
         return spec.name
     return path.replace("[", "_").replace("]", "").replace("'", "")
