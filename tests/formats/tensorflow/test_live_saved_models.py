@@ -194,3 +194,23 @@ def test_tensorflow_serving_layout_is_what_saved_model_cli_reads(tmp_path):
     text = _cli("show", "--dir", str(base / "2"), "--tag_set", "serve", "--signature_def",
                 "serving_default")
     assert "inputs['x'] tensor_info:" in text and "outputs['probabilities']" in text
+
+
+@pytest.mark.slow
+@needs_tf
+def test_tensorflows_checkpoint_manager_takes_over_tracegraphs(tmp_path):
+    v = tf.Variable([1.0, 2.0])
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), max_to_keep=2,
+                                         format="tensorflow")
+    for _ in range(3):
+        v.assign_add([1.0, 1.0])
+        manager.save()
+    code = ("import sys, tensorflow as tf\n"
+            "v = tf.Variable([0.0, 0.0]); ckpt = tf.train.Checkpoint(v=v)\n"
+            "m = tf.train.CheckpointManager(ckpt, sys.argv[1], max_to_keep=2)\n"
+            "ckpt.restore(m.latest_checkpoint).assert_consumed()\n"
+            "print([p.rsplit('/', 1)[1] for p in m.checkpoints], v.numpy().tolist())")
+    done = subprocess.run([tf_python(), "-c", code, str(tmp_path)], env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "['ckpt-2', 'ckpt-3'] [4.0, 5.0]"

@@ -373,6 +373,9 @@ def test_checkpoint_manager_writes_tensorflows_format_when_asked(tmp_path):
     assert manager.checkpoints == paths[1:] and all(is_tensorflow_checkpoint(p)
                                                     for p in paths[1:])
     assert not os.path.exists(paths[0] + ".index")
+    state = (tmp_path / "checkpoint").read_text()    # TF's CheckpointManager needs the times
+    assert state.count("all_model_checkpoint_timestamps: ") == 2
+    assert "last_preserved_timestamp: " in state
     v.assign([0.0, 0.0])
     ckpt.restore(manager.latest_checkpoint)
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
