@@ -66,12 +66,13 @@ _JIT = {None: 0, True: 1, False: 2}      # FunctionSpec.JitCompile: DEFAULT, ON,
 
 
 class _Builder:
+    """Collects the objects, functions and signatures of one SavedModel (and its problems)."""
+
     def __init__(self, root, signatures):
         self.p = messages()
         self.problems: list[str] = []
         self.objects = SavedObjects(root)
         self.library = FunctionDefs(self.problems)
-        self.fdefs: dict[str, object] = {}       # name -> FunctionDef
         self.saved_functions: dict = {}         # name -> SavedConcreteFunction
         self.bound: dict[str, list] = {}        # concrete function name -> bound node ids
         self.handles = {id(v.handle): i for i, v in self.objects.variables()}
@@ -163,6 +164,8 @@ class _Builder:
                 self.concrete(obj, obj.name)
 
     def signatures(self) -> dict:
+        """The signatures to save (each a wrapper function and a bare concrete function under
+        the root's `signatures` map)."""
         sigs = {name: Signature(name, cf, self.problems) for name, cf in self.chosen.items()}
         for sig in sigs.values():
             if self.concrete(sig.concrete, f"signature {sig.name!r}") is None or \
@@ -181,11 +184,10 @@ class _Builder:
             self.bound[sig.function_name] = self.bound[callee]
         if isinstance(self.objects.nodes[0], (list, tuple, dict)):
             return sigs     # a container root has no attribute to hold them
-        if True:           # TensorFlow always saves the map, empty or not
-            node = self.objects.add(SignatureMapNode(sigs))
-            self.objects.children[0].append(("signatures", node))
-            for name, sig in sigs.items():
-                self.objects.children[node].append((name, self.objects.add(sig)))
+        node = self.objects.add(SignatureMapNode(sigs))   # saved even when empty, as TF does
+        self.objects.children[0].append(("signatures", node))
+        for name, sig in sigs.items():
+            self.objects.children[node].append((name, self.objects.add(sig)))
         return sigs
 
     def constant_children(self) -> None:
