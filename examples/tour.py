@@ -241,6 +241,7 @@ def training():
               f"b={model.b.numpy():.3f}")
     print("\nThe generated code of the training step (forward, backward, updates):")
     print(train_step.get_concrete_function(x, y).generated_code)
+    return model
 
 
 def input_pipeline():
@@ -315,6 +316,43 @@ def saved_model(directory):
     print("loaded in a fresh process, power(x, 100) equals the original:", same)
     subprocess.run([sys.executable, "-m", "tracegraph.saved_model", "show", "--dir",
                     directory, "--all"], check=True)
+
+
+def trained_model_for_tensorflow(model, base):
+    section("The trained model in TensorFlow's SavedModel format")
+    import os
+    import pathlib
+    import subprocess
+
+    model.predict = tf.function(lambda x: {"y": model(x)},
+                                input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    directory = os.path.join(base, "linear", "1")
+    try:
+        tf.saved_model.save(model, directory, format="tensorflow")   # TF Serving's version 1
+    except ImportError as e:
+        print(e)
+        return
+    print("saved to", directory, sorted(os.listdir(directory)))
+    x = [-1.0, 0.0, 2.0]
+    print("tracegraph:", model.predict(tf.constant(x))["y"].numpy())
+    again = tf.saved_model.load(directory)
+    print("tracegraph, loaded again:", again.signatures["serving_default"](
+        x=tf.constant(x))["y"].numpy())
+    python = os.environ.get("TRACEGRAPH_TF_PYTHON") or str(
+        pathlib.Path.home() / ".cache" / "tracegraph-tf221" / "bin" / "python")
+    if not os.path.exists(python):
+        print("not checked by TensorFlow: no Python with TensorFlow here (set "
+              "TRACEGRAPH_TF_PYTHON to check it)")
+        return
+    code = ("import sys, tensorflow as tf\n"
+            "loaded = tf.saved_model.load(sys.argv[1])\n"
+            "out = loaded.signatures['serving_default'](x=tf.constant([-1.0, 0.0, 2.0]))\n"
+            "print('TensorFlow', tf.__version__, 'loaded it:', out['y'].numpy(),"
+            " 'w =', loaded.w.numpy())")
+    done = subprocess.run([python, "-c", code, directory], capture_output=True, text=True,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    print(done.stdout.strip() if done.returncode == 0 else
+          f"TensorFlow could not load it:\n{done.stderr[-2000:]}")
 
 
 def tensorflow_saved_model():
@@ -494,11 +532,12 @@ def main(argv):
         power_timing()
         autograph()
         grappler()
-        training()
+        trained = training()
         input_pipeline()
         jit_compile()
         threads()
         saved_model(out / "saved_model")
+        trained_model_for_tensorflow(trained, out / "tf_saved_model")
         tensorflow_saved_model()
         tensorboard_and_images(out / "logs", keep=temporary is None)
     finally:
