@@ -34,8 +34,8 @@ from .graph.building import control_dependencies, name_scope
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (
-    constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,
-    shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
+    bitcast, constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank,
+    reshape, shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
 )
 from .library.indexing import (
     argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, scatter_nd,
