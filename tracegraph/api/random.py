@@ -8,7 +8,11 @@ from ..library.random import (  # noqa: F401
     truncated_normal,
     uniform,
 )
+from ..library.random_algorithm import Algorithm  # noqa: F401
 from ..library.random_stateless import (  # noqa: F401
+    fold_in,
+    split,
+    stateless_categorical,
     stateless_normal,
     stateless_truncated_normal,
     stateless_uniform,
