@@ -2,6 +2,8 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the global random Generator (`tf.random.get_global_generator`), made on first use by
+  `framework/random_generator.py`.
 - the thread-pool sizes (`tf.config.threading`), fixed once the runtime has run its first op.
 - the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
   every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
@@ -27,6 +29,7 @@ _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
+global_generator = None  # tf.random.get_global_generator's Generator, once made or set
 optimizer_options: dict = {}
 optimizer_version = 0
 # Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
@@ -143,12 +146,29 @@ def set_intra_op_parallelism_threads(num_threads) -> None:
     thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
 
+_op_determinism = False
+
+
 def enable_op_determinism() -> None:
     """`tf.config.experimental.enable_op_determinism`: ops give the same bits run to run. In
     tracegraph only thread counts could vary (a BLAS product's sums are blocked by thread, and
     `thread_budget` follows the machine's load): they then follow op sizes and
     tf.config.threading alone."""
+    global _op_determinism
+    _op_determinism = True
     thread_budget.set_deterministic(True)
+
+
+def disable_op_determinism() -> None:
+    """TensorFlow's internal switch back (`tensorflow.python.framework.config`)."""
+    global _op_determinism
+    _op_determinism = False
+    thread_budget.set_deterministic(False)
+
+
+def is_op_determinism_enabled() -> bool:
+    """Whether `enable_op_determinism` is in force (Keras turns jit_compile off under it)."""
+    return _op_determinism
 
 
 experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)

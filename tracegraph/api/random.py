@@ -17,3 +17,9 @@ from ..library.random_stateless import (  # noqa: F401
     stateless_truncated_normal,
     stateless_uniform,
 )
+from ..framework.random_generator import (  # noqa: F401
+    Generator,
+    create_rng_state,
+    get_global_generator,
+    set_global_generator,
+)
