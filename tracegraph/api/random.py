@@ -23,3 +23,11 @@ from ..framework.random_generator import (  # noqa: F401
     get_global_generator,
     set_global_generator,
 )
+
+import types as _types
+
+# tf.random.experimental
+experimental = _types.SimpleNamespace(
+    Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
+    get_global_generator=get_global_generator, set_global_generator=set_global_generator,
+    stateless_fold_in=fold_in, stateless_split=split)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config, thread_budget
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
@@ -25,7 +26,7 @@ from .random_stateless import (
     numpy_kind,
     seed_stream,
 )
-from .registry import INDEX, REAL, TypeAttr, defop
+from .registry import FLOAT, INDEX, TypeAttr, defop
 
 _INPUTS = ("shape: T", "seed: Tseed")
 _INDEX_ATTRS = {"T": TypeAttr(INDEX, d.int32), "Tseed": TypeAttr(INDEX, d.int64)}
@@ -107,12 +108,43 @@ def _check_multinomial(logits: np.ndarray, num_samples: int) -> None:
         raise InvalidArgumentError(f"num_classes should be positive, got {logits.shape[1]}")
 
 
+def _row_blocks(rows: int, cost: int, threads: int) -> list[int]:
+    """Where TensorFlow's CPU kernel starts each part of a batch of `rows` rows costing `cost`
+    cycles each, split over `threads` threads (Eigen's `parallelFor`: one part when the work is
+    small, else parts of a common size, about four per thread, made coarser while that keeps
+    the threads as busy)."""
+    total = rows * cost
+    wanted = int((total - 100_000) / 100_000 + 0.9)
+    if rows <= 1 or threads <= 1 or min(threads, max(1, wanted)) == 1:
+        return [0]
+    size = min(rows, max(-(-rows // (4 * threads)), int(40_000 / cost) if cost else rows))
+    largest = min(rows, 2 * size)
+    count = -(-rows // size)
+    best = count / (-(-count // threads) * threads)
+    previous = count
+    while best < 1.0 and previous > 1:
+        coarser = -(-rows // (previous - 1))
+        if coarser > largest:
+            break
+        coarser_count = -(-rows // coarser)
+        previous = coarser_count
+        efficiency = coarser_count / (-(-coarser_count // threads) * threads)
+        if efficiency + 0.01 >= best:
+            size, count, best = coarser, coarser_count, max(best, efficiency)
+    return list(range(0, rows, size))
+
+
+def _cpu_threads() -> int:
+    return config.get_intra_op_parallelism_threads() or thread_budget.cores()
+
+
 def kernel_multinomial(logits, num_samples, seed, output_dtype=d.int64):
     """TensorFlow's CPU sampler: per row, the unnormalized CDF of exp(logit - max) over the
     finite logits (in float64), and each sample the first class whose CDF exceeds a uniform
-    float64 (two words) times the total. TensorFlow's kernel splits large batches over its
-    threads and restarts the stream for each part; here every row continues one stream, as
-    TensorFlow does when the batch runs in one part."""
+    float64 (two words) times the total. TensorFlow splits the batch into parts over its
+    threads; a part starting at row `r` restarts the stream `r * (num_samples + 3) // 4` blocks
+    on and its rows continue it. The parts are computed as TensorFlow computes them for this
+    machine's thread count (`tf.config.threading`'s intra-op setting, or the cores)."""
     logits = np.asarray(logits)
     n = int(num_samples)
     _check_multinomial(logits, n)
@@ -125,15 +157,19 @@ def kernel_multinomial(logits, num_samples, seed, output_dtype=d.int64):
     with np.errstate(all="ignore"):   # rows without a finite logit: every weight is 0
         weights = np.where(finite, np.exp(logits.astype(np.float64) - top[:, None]), 0.0)
     cdf = np.cumsum(weights, axis=1)
-    w = words(seed_stream(seed), 2 * batch * n)
-    u = dist.unit_float64(w[0::2], w[1::2]).reshape(batch, n)
-    for row in range(batch):
-        out[row] = np.searchsorted(cdf[row], u[row] * cdf[row, -1], side="right")
+    stream = seed_stream(seed)
+    cost = int(50 * (n * np.log(classes) / np.log(2) + classes))
+    starts = _row_blocks(batch, cost, _cpu_threads())
+    for start, stop in zip(starts, starts[1:] + [batch]):
+        w = words(stream, 2 * n * (stop - start), start * (n + 3) // 4)
+        u = dist.unit_float64(w[0::2], w[1::2]).reshape(stop - start, n)
+        for row in range(start, stop):
+            out[row] = np.searchsorted(cdf[row], u[row - start] * cdf[row, -1], side="right")
     return out
 
 
 stateless_multinomial_op = defop(
     "stateless_multinomial", "StatelessMultinomial",
     inputs=("logits: T", "num_samples: int32", "seed: Tseed"),
-    attrs={"T": TypeAttr(REAL), "Tseed": TypeAttr(INDEX, d.int64), "output_dtype": d.int64},
+    attrs={"T": TypeAttr(FLOAT), "Tseed": TypeAttr(INDEX, d.int64), "output_dtype": d.int64},
     infer=infer_multinomial, kernel=kernel_multinomial, flags={"pure"})
