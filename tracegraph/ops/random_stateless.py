@@ -57,7 +57,7 @@ def stream_of(key, counter, alg) -> Stream:
     if key.shape != (1,):
         raise InvalidArgumentError(f"key must have shape [1], not {format_dims(key.shape)}. "
                                    f"(Note that batched keys are not supported yet.)")
-    needed = 1 if alg == THREEFRY else 2
+    needed = 2 if alg in (PHILOX, AUTO_SELECT) else alg     # TensorFlow's CPU kernel's sizes
     if counter.ndim != 1 or counter.shape[0] < needed:
         raise InvalidArgumentError(f"counter must be a vector with length at least {needed}; "
                                    f"got shape: {format_dims(counter.shape)}. (Note that "
@@ -68,6 +68,9 @@ def stream_of(key, counter, alg) -> Stream:
 
 
 def dims_type(dtype, shape: TensorType) -> TensorType:
+    """The output type of a draw of `shape` (a bfloat16 draw is held in float32, as every
+    tracegraph bfloat16 value is: its values are bfloat16's)."""
+    dtype = d.float32 if dtype is d.bfloat16 else dtype
     dims = I.known_ints(shape)
     if dims is not None:
         return TensorType(dtype, tuple(dims))
