@@ -26,6 +26,7 @@ from ..library.math import add, cast, multiply, subtract
 from ..library.random_algorithm import Algorithm, convert_alg_to_int, unsupported_alg_error_msg
 from ..library.random_stateless import shape_input
 from ..library.reduce import reduce_prod
+from ..ops.random_state import non_deterministic_ints_op, rng_read_and_skip_op
 from ..ops.random_stateless import (
     stateless_random_normal_v2_op,
     stateless_random_uniform_full_int_v2_op,
@@ -33,7 +34,6 @@ from ..ops.random_stateless import (
     stateless_random_uniform_v2_op,
     stateless_truncated_normal_v2_op,
 )
-from ..ops.random_state import non_deterministic_ints_op, rng_read_and_skip_op
 from ..ops.registry import bind, convert_to_tensor
 from .module import init_scope
 from .tensor import EagerTensor, Tensor

@@ -5,9 +5,9 @@ streams give equal values:
 
 | values | words per value | conversion |
 |---|---|---|
-| uniform float16 / bfloat16 / float32 | 1 | the low 10 / 7 / 23 bits as a mantissa in [1, 2), minus 1 |
+| uniform float16 / bfloat16 / float32 | 1 | the low 10 / 7 / 23 bits as a mantissa, minus 1 |
 | uniform float64 | 2 | 20 bits of the first word and all 32 of the second, as above |
-| normal float32 (float16, bfloat16 rounded from it) | 1 | Box-Muller on word pairs: sin, then cos |
+| normal float32 (float16, bfloat16 rounded) | 1 | Box-Muller on word pairs: sin, then cos |
 | normal float64 | 2 | Box-Muller on two doubles made of four words |
 | int32 / uint32 in [lo, hi) | 1 | `lo + word % (hi - lo)` |
 | int64 / uint64 in [lo, hi) | 2 | `lo + (first | second << 32) % (hi - lo)` |
