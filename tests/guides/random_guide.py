@@ -5,6 +5,7 @@ whose values are non-deterministic (the global generator, `from_non_deterministi
 shapes and dtypes instead of values; files go to a temporary directory; the device scope names
 "CPU:0" where the guide writes "cpu" (the same device to TensorFlow)."""
 import os
+import shutil
 import tempfile
 
 import tensorflow as tf
@@ -98,7 +99,7 @@ filename = os.path.join(tmp, "saved_model")
 class MyModule(tf.Module):
 
   def __init__(self):
-    super(MyModule, self).__init__()
+    super(MyModule, self).__init__()  # noqa: UP008 - as the guide writes it
     self.g = tf.random.Generator.from_seed(0)
 
   @tf.function
@@ -130,6 +131,4 @@ print("state:", imported.state())
 
 print(tf.random.stateless_normal(shape=[2, 3], seed=[1, 2]))
 print(tf.random.stateless_normal(shape=[2, 3], seed=[1, 2]))
-
-import shutil  # noqa: E402
 shutil.rmtree(tmp)
