@@ -342,6 +342,9 @@ class FuncGraph(Graph):
         # key -> (external value, placeholder); external values are eager values/handles for a
         # top-level graph, or symbolic tensors of `outer_graph` for a nested one.
         self.captures: dict = {}
+        # id(handle) -> (handle, placeholder) while the trace runs: a Variable passed as an
+        # argument reaches the function as itself, and reading it reads its argument placeholder
+        self.variable_arguments: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
         self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)
