@@ -272,3 +272,39 @@ def test_tf_function_called_in_a_tf1_graph(graph):
         with v1.Session() as s:
             s.run(w.initializer)
             assert s.run(z) == 11.0
+
+
+def test_run_errors_are_worded_as_tensorflow_s():
+    """TF 2.21: "Graph execution error:", the node and the user's line that defined it, the
+    op's message, the node again (an unfed placeholder, an uninitialized Variable)."""
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        r = v * 2.0   # the read's line
+        p = v1.placeholder(tf.float32, [2], name="p")   # the placeholder's line
+        q = tf.math.log(p)
+        sess = v1.Session()
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        sess.run(q)
+    line = _line("# the placeholder's line")
+    assert e.value.message == (
+        "Graph execution error:\n\n"
+        "Detected at node 'p' defined at (most recent call last):\n"
+        f'    File "{__file__}", line {line}, in test_run_errors_are_worded_as_tensorflow_s\n'
+        "Node: 'p'\n"
+        "You must feed a value for placeholder tensor 'p' with dtype float and shape [2]\n"
+        "\t [[{{node p}}]]")
+    with pytest.raises(tf.errors.FailedPreconditionError) as e:
+        sess.run(r)
+    lines = e.value.message.splitlines()
+    assert lines[:3] == ["Graph execution error:", "",
+                         "Detected at node 'ReadVariableOp' defined at (most recent call last):"]
+    assert lines[3].endswith(f'line {_line("# the read" + chr(39) + "s line")}, in '
+                             "test_run_errors_are_worded_as_tensorflow_s")
+    assert lines[4] == "Node: 'ReadVariableOp'" and lines[-1] == "\t [[{{node ReadVariableOp}}]]"
+    assert lines[5].startswith("Could not find variable v. This could mean that the variable "
+                               "has been deleted. In TF1, it can also mean")
+
+
+def _line(text: str) -> int:
+    with open(__file__) as f:
+        return next(i for i, line in enumerate(f, 1) if text in line and "_line(" not in line)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 
 from .. import profiling
-from ..errors import FailedPreconditionError, InvalidArgumentError
+from ..errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.variables import ResourceHandle
 from ..ops.graph_mode import var_handle_op
 from .datasets import iterator_v2_op, new_iterator
 from .default_graph import get_default_graph
 from .fetches import FetchMapper, feed_items
-from .session_runs import CompiledRun
+from .session_runs import CompiledRun, session_error
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "SessionStorage",
            "run_in_session", "load_in_session"]
@@ -166,15 +166,18 @@ class Session:
             return mapper.results([], self.storage)
         key = (tuple(id(t) for t in mapper.tensors), tuple(id(op) for op in mapper.targets),
                tuple(id(t) for t in fed), profiling.recorder)   # timed while profiling
-        compiled = self._runs.get(key)
-        if compiled is None:
-            with self._lock:
-                compiled = self._runs.get(key)
-                if compiled is None:
-                    compiled = CompiledRun(self._graph, mapper.tensors, mapper.targets, fed,
-                                           self.storage, self.executor)
-                    self._runs[key] = compiled
-        values = compiled([v for _, v in feeds.values()])
+        try:
+            compiled = self._runs.get(key)
+            if compiled is None:
+                with self._lock:
+                    compiled = self._runs.get(key)
+                    if compiled is None:
+                        compiled = CompiledRun(self._graph, mapper.tensors, mapper.targets, fed,
+                                               self.storage, self.executor)
+                        self._runs[key] = compiled
+            values = compiled([v for _, v in feeds.values()])
+        except OpError as e:
+            raise session_error(e, self._graph) from None
         return mapper.results(values, self.storage)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):

@@ -17,14 +17,14 @@ from __future__ import annotations
 import itertools
 
 from .. import dtypes as d
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OpError
 from ..execute.compile import compile_graph
 from ..graph.graph import FuncGraph
 from ..ops.array import placeholder_op
 from ..optimize import optimize
 from ..shapes import TensorType
 
-__all__ = ["CompiledRun", "needed_ops", "pruned_copy"]
+__all__ = ["CompiledRun", "needed_ops", "pruned_copy", "session_error"]
 
 _runs = itertools.count(1)
 
@@ -53,9 +53,33 @@ def _shape_text(dims) -> str:
 def _unfed_placeholder(op) -> InvalidArgumentError:
     t = op.outputs[0]
     from ..framework.eager import tf_type_name
-    return InvalidArgumentError(
+    error = InvalidArgumentError(
         None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-        f"{tf_type_name(t.dtype)} and shape {_shape_text(t.dims)}\n\t [[{{{{node {op.name}}}}}]]")
+        f"{tf_type_name(t.dtype)} and shape {_shape_text(t.dims)}")
+    error._graph_node = op.name
+    return error
+
+
+def session_error(error: OpError, graph) -> OpError:
+    """An op's error in a Session's run as TensorFlow 2.21 words it: "Graph execution error:",
+    the node and the user's line that defined it, the op's message, the node again. Errors of
+    no op of `graph` (inside a called function) stay as they are."""
+    name = getattr(error, "_graph_node", None)
+    try:
+        op = graph.get_operation_by_name(name) if name else None
+    except (KeyError, ValueError):
+        op = None
+    if op is None:
+        return error
+    message = error.message.split("\n\t [[node ", 1)[0]
+    where = ""
+    if op.source is not None:
+        where = (f"Detected at node '{name}' defined at (most recent call last):\n    File "
+                 f"\"{op.source.filename}\", line {op.source.lineno}, in {op.source.function}\n")
+    new = type(error)(None, None, f"Graph execution error:\n\n{where}Node: '{name}'\n"
+                                  f"{message}\n\t [[{{{{node {name}}}}}]]")
+    new._graph_node = new.op_name = name
+    return new
 
 
 def pruned_copy(graph, tensors, targets, fed, capture_for, name: str) -> FuncGraph:
