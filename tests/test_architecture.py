@@ -11,7 +11,7 @@ import pathlib
 # above the formats. `tf1` (tf.compat.v1's graphs and sessions) runs data's iterators and the
 # optimizers; `profiler` reads what execute/ times (`profiling`, a leaf both share).
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "dimension": 1, "config": 1, "nest": 1,
-          "thread_budget": 1, "profiling": 1, "ops": 2,
+          "thread_budget": 1, "profiling": 1, "tf_logging": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
           "optimize": 9, "execute": 10, "optimizers": 11, "data": 11, "formats": 12,
           "distribute": 13, "tf1": 13, "profiler": 13, "api": 14, "__init__": 14, "testing": 14,

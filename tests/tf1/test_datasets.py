@@ -50,25 +50,28 @@ def test_eager_iterators_are_refused_or_python():
     assert [int(x) for x in ds.make_one_shot_iterator()] == [0, 1, 2]
 
 
-def test_the_dataset_methods_warn_once_as_tensorflow(capsys, monkeypatch):
+def test_the_dataset_methods_warn_once_as_tensorflow(caplog, monkeypatch):
     """TF 2.21 logs its deprecation notice for `DatasetV1.make_*_iterator` (the methods, not
-    `tf.compat.v1.data`'s functions) once per method, naming the caller's line."""
-    from tracegraph.tf1 import datasets
-    monkeypatch.setattr(datasets, "_WARNED", set())
+    `tf.compat.v1.data`'s functions) once per method, naming the caller's line, through the
+    "tensorflow" logger (`WARNING:tensorflow:From file:line: ...` on stderr)."""
+    from tracegraph import tf_logging
+    monkeypatch.setattr(tf_logging, "_noticed", set())
     with tf.Graph().as_default():
         ds = v1.data.Dataset.range(3)
         v1.data.make_one_shot_iterator(ds)
         v1.data.make_initializable_iterator(ds)
-        assert capsys.readouterr().err == ""
+        assert not caplog.records
         ds.make_one_shot_iterator()
         ds.make_one_shot_iterator()
         line = sys._getframe().f_lineno + 1
         ds.make_initializable_iterator()
-    err = capsys.readouterr().err.splitlines()
-    assert [e.split(": ", 1)[1] for e in err if e.startswith("WARNING:tensorflow:From")] == [
+    notices = [r.getMessage().splitlines() for r in caplog.records]
+    assert [r.name for r in caplog.records] == ["tensorflow"] * 2
+    assert [n[0].split(": ", 1)[1] for n in notices] == [
         "DatasetV1.make_one_shot_iterator (from tensorflow.python.data.ops.dataset_ops) is "
         "deprecated and will be removed in a future version.",
         "DatasetV1.make_initializable_iterator (from tensorflow.python.data.ops.dataset_ops) is "
         "deprecated and will be removed in a future version."]
-    assert f"test_datasets.py:{line}:" in err[3]
-    assert "you can use `tf.compat.v1.data.make_initializable_iterator(dataset)`" in err[5]
+    assert notices[1][0].startswith(f"From {__file__}:{line}: ")
+    assert notices[1][1] == "Instructions for updating:"
+    assert "you can use `tf.compat.v1.data.make_initializable_iterator(dataset)`" in notices[1][2]

@@ -50,6 +50,7 @@ class GraphVariable(Variable):
 
     __slots__ = ("_dtype", "_shape", "_initializer_op", "_initial_value", "_graph_element",
                  "_is_initialized")
+    tf1_graph = True   # what its assignments are named after (variables.py)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,

@@ -320,7 +320,8 @@ class _UnreadVariable(Variable):
         self._trainable = variable._trainable
         self._aggregation = variable._aggregation
         self._synchronization = variable._synchronization
-        self._name = "UnreadVariable"
+        # TF: named after the write in a TF1 graph ("AssignVariableOp"), else "UnreadVariable"
+        self._name = op.name if getattr(variable, "tf1_graph", False) else "UnreadVariable"
         self.op = op
 
     @property

@@ -26,6 +26,7 @@ from ..data.iterators import (
 from ..data.session_iterators import iterator_v2_op, one_shot_get_next_op
 from ..data.structure import from_components
 from ..ops.registry import bind, current_context
+from ..tf_logging import deprecation_notice
 
 __all__ = ["Iterator", "make_initializable_iterator", "make_one_shot_iterator",
            "DatasetV1", "new_iterator"]
@@ -129,28 +130,20 @@ def make_one_shot_iterator(dataset):
     return Iterator(Iterator._make(spec), None, spec, dataset=_variant(dataset))
 
 
-_WARNED: set = set()
-
-
 def _deprecated(method: str, frame) -> None:
-    """TensorFlow's deprecation notice for the DatasetV1 methods (not the module functions),
-    once per method, on stderr as TensorFlow's logger writes it."""
-    if method in _WARNED:
-        return
-    _WARNED.add(method)
-    print(f"WARNING:tensorflow:From {frame.f_code.co_filename}:{frame.f_lineno}: "
-          f"DatasetV1.{method} (from tensorflow.python.data.ops.dataset_ops) is deprecated "
-          "and will be removed in a future version.\nInstructions for updating:\nThis is a "
-          "deprecated API that should only be used in TF 1 graph mode and legacy TF 2 graph "
-          "mode available through `tf.compat.v1`. In all other situations -- namely, eager "
-          "mode and inside `tf.function` -- you can consume dataset elements using `for elem "
-          "in dataset: ...` or by explicitly creating iterator via `iterator = iter(dataset)` "
-          "and fetching its elements via `values = next(iterator)`. Furthermore, this API is "
-          "not available in TF 2. During the transition from TF 1 to TF 2 you can use "
-          f"`tf.compat.v1.data.{method}(dataset)` to create a TF 1 graph mode style iterator "
-          "for a dataset created through TF 2 APIs. Note that this should be a transient state "
-          "of your code base as there are in general no guarantees about the interoperability "
-          "of TF 1 and TF 2 code.", file=sys.stderr)
+    """TensorFlow's deprecation notice for the DatasetV1 methods (not the module functions)."""
+    deprecation_notice(
+        f"DatasetV1.{method}", "tensorflow.python.data.ops.dataset_ops",
+        "This is a deprecated API that should only be used in TF 1 graph mode and legacy TF 2 "
+        "graph mode available through `tf.compat.v1`. In all other situations -- namely, eager "
+        "mode and inside `tf.function` -- you can consume dataset elements using `for elem in "
+        "dataset: ...` or by explicitly creating iterator via `iterator = iter(dataset)` and "
+        "fetching its elements via `values = next(iterator)`. Furthermore, this API is not "
+        "available in TF 2. During the transition from TF 1 to TF 2 you can use "
+        f"`tf.compat.v1.data.{method}(dataset)` to create a TF 1 graph mode style iterator for "
+        "a dataset created through TF 2 APIs. Note that this should be a transient state of "
+        "your code base as there are in general no guarantees about the interoperability of "
+        "TF 1 and TF 2 code.", frame)
 
 
 class DatasetV1:

@@ -1,0 +1,53 @@
+"""TensorFlow's logger (`tf.get_logger()`, `tf.compat.v1.logging`) and its deprecation notices.
+
+The logger is Python's `logging.getLogger("tensorflow")`, set up as TensorFlow sets it up: unless
+the root logger already has handlers, one handler writing `LEVEL:tensorflow:message` to stderr
+(stdout and level INFO in an interactive session). Deprecation notices go through it, once per
+deprecated name, naming the caller's line, so `set_verbosity(ERROR)` silences them as in TF.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+
+__all__ = ["get_logger", "deprecation_notice", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"]
+
+DEBUG, INFO, WARN, ERROR, FATAL = (logging.DEBUG, logging.INFO, logging.WARN, logging.ERROR,
+                                   logging.FATAL)
+
+_logger: logging.Logger | None = None
+_lock = threading.Lock()
+_noticed: set[str] = set()
+
+
+def get_logger() -> logging.Logger:
+    """`tf.get_logger()`: the "tensorflow" logger, configured on first use as TensorFlow's."""
+    global _logger
+    if _logger is not None:
+        return _logger
+    with _lock:
+        if _logger is None:
+            logger = logging.getLogger("tensorflow")
+            if not logging.getLogger().handlers:
+                interactive = hasattr(sys, "ps1") or bool(sys.flags.interactive)
+                if interactive:
+                    logger.setLevel(INFO)
+                handler = logging.StreamHandler(sys.stdout if interactive else sys.stderr)
+                handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT, None))
+                logger.addHandler(handler)
+            _logger = logger
+    return _logger
+
+
+def deprecation_notice(name: str, module: str, instructions: str, frame) -> None:
+    """TensorFlow's warning for a deprecated `name` (defined in TF's `module`), the first time
+    it is called, naming the caller's `frame`."""
+    if name in _noticed:
+        return
+    _noticed.add(name)
+    get_logger().warning(
+        "From %s:%d: %s (from %s) is deprecated and will be removed in a future version.\n"
+        "Instructions for updating:\n%s", frame.f_code.co_filename, frame.f_lineno, name,
+        module, instructions)
