@@ -145,6 +145,7 @@ _sys.modules[f"{__name__}.compat.v2"] = _sys.modules[__name__]
 # tracegraph's graphs and executors; tf.compat.v2 is tracegraph itself.
 from .framework import graph_variables as _graph_variables  # noqa: E402
 from .tf1 import group  # noqa: E402
+from .tf_logging import get_logger  # noqa: E402
 from .tf1 import session as _session  # noqa: E402
 
 # Wiring: a TF1 graph's Variable evaluates itself in a Session (the layer above it).

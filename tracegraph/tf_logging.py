@@ -12,7 +12,9 @@ import logging
 import sys
 import threading
 
-__all__ = ["get_logger", "deprecation_notice", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"]
+__all__ = ["get_logger", "deprecation_notice", "DEBUG", "INFO", "WARN", "ERROR", "FATAL",
+           "log", "debug", "info", "warning", "error", "fatal", "vlog", "log_if",
+           "log_first_n", "log_every_n", "get_verbosity", "set_verbosity", "flush"]
 
 DEBUG, INFO, WARN, ERROR, FATAL = (logging.DEBUG, logging.INFO, logging.WARN, logging.ERROR,
                                    logging.FATAL)
@@ -51,3 +53,72 @@ def deprecation_notice(name: str, module: str, instructions: str, frame) -> None
         "From %s:%d: %s (from %s) is deprecated and will be removed in a future version.\n"
         "Instructions for updating:\n%s", frame.f_code.co_filename, frame.f_lineno, name,
         module, instructions)
+
+
+# ---- tf.compat.v1.logging ---------------------------------------------------------------------
+
+def log(level, msg, *args, **kwargs):
+    get_logger().log(level, msg, *args, **kwargs)
+
+
+def debug(msg, *args, **kwargs):
+    get_logger().debug(msg, *args, **kwargs)
+
+
+def info(msg, *args, **kwargs):
+    get_logger().info(msg, *args, **kwargs)
+
+
+def warning(msg, *args, **kwargs):
+    get_logger().warning(msg, *args, **kwargs)
+
+
+def error(msg, *args, **kwargs):
+    get_logger().error(msg, *args, **kwargs)
+
+
+def fatal(msg, *args, **kwargs):
+    get_logger().fatal(msg, *args, **kwargs)
+
+
+def vlog(level, msg, *args, **kwargs):
+    get_logger().log(level, msg, *args, **kwargs)
+
+
+def log_if(level, msg, condition, *args):
+    if condition:
+        log(level, msg, *args)
+
+
+_counts: dict = {}
+
+
+def _count(frame) -> int:
+    key = (frame.f_code.co_filename, frame.f_lineno)
+    _counts[key] = _counts.get(key, 0) + 1
+    return _counts[key]
+
+
+def log_first_n(level, msg, n, *args):
+    """Logs `msg` the first `n` times this line calls it."""
+    if _count(sys._getframe(1)) <= n:
+        log(level, msg, *args)
+
+
+def log_every_n(level, msg, n, *args):
+    """Logs `msg` on this line's 1st call, then every `n` calls."""
+    if (_count(sys._getframe(1)) - 1) % n == 0:
+        log(level, msg, *args)
+
+
+def get_verbosity() -> int:
+    return get_logger().getEffectiveLevel()
+
+
+def set_verbosity(v) -> None:
+    get_logger().setLevel(v)
+
+
+def flush() -> None:
+    for handler in get_logger().handlers:
+        handler.flush()

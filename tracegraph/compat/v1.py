@@ -33,7 +33,51 @@ initializers = _types.SimpleNamespace(
     global_variables=None, local_variables=None, variables=None)
 del _init
 
+from .. import tf_logging as _tf_logging  # noqa: E402
 from ..tf1 import optimizers as _optimizers  # noqa: E402
+from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
+
+# `tf.compat.v1.logging`: TensorFlow's logger under TF1's functions and levels.
+logging = _types.SimpleNamespace(
+    DEBUG=_tf_logging.DEBUG, INFO=_tf_logging.INFO, WARN=_tf_logging.WARN,
+    WARNING=_tf_logging.WARN, ERROR=_tf_logging.ERROR, FATAL=_tf_logging.FATAL,
+    warn=_tf_logging.warning,
+    **{n: getattr(_tf_logging, n) for n in ("log", "debug", "info", "warning", "error", "fatal",
+                                            "vlog", "log_if", "log_first_n", "log_every_n",
+                                            "get_verbosity", "set_verbosity", "flush")})
+get_logger = _tf_logging.get_logger
+
+# TF1's names of what TF2 moved (`tf.compat.v1.log` is `tf.math.log`): where each lives now.
+_MOVED = {
+    "log": "math.log", "log1p": "math.log1p", "mod": "math.floormod", "floor_div": "math.floordiv",
+    "floordiv": "math.floordiv", "squared_difference": "math.squared_difference",
+    "is_nan": "math.is_nan", "is_finite": "math.is_finite", "is_inf": "math.is_inf",
+    "erf": "math.erf", "rsqrt": "math.rsqrt", "reciprocal": "math.reciprocal",
+    "ceil": "math.ceil", "floor": "math.floor", "count_nonzero": "math.count_nonzero",
+    "arg_max": "math.argmax", "arg_min": "math.argmin", "where_v2": "where",
+    "random_normal": "random.normal", "random_uniform": "random.uniform",
+    "truncated_normal": "random.truncated_normal", "random_shuffle": "random.shuffle",
+    "multinomial": "random.categorical", "string_to_number": "strings.to_number",
+    "matrix_transpose": "linalg.matrix_transpose", "matrix_band_part": "linalg.band_part",
+    "matrix_inverse": "linalg.inv", "cholesky": "linalg.cholesky", "svd": "linalg.svd",
+    **{n: f"io.{n}" for n in ("FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature",
+                              "parse_example", "parse_single_example")},
+    **{n: f"debugging.{n}" for n in ("assert_equal", "assert_none_equal", "assert_greater",
+                                     "assert_greater_equal", "assert_less",
+                                     "assert_less_equal", "assert_positive",
+                                     "assert_negative", "assert_non_negative",
+                                     "assert_non_positive", "assert_rank", "assert_type")},
+}
+
+# TensorFlow's protocol buffers under tf.compat.v1, from TensorBoard's compiled protos.
+_PROTOS = {
+    "SummaryMetadata": "summary_pb2", "Summary": "summary_pb2", "Event": "event_pb2",
+    "SessionLog": "event_pb2", "GraphDef": "graph_pb2", "NodeDef": "node_def_pb2",
+    "AttrValue": "attr_value_pb2", "MetaGraphDef": "meta_graph_pb2",
+    "TensorInfo": "meta_graph_pb2", "ConfigProto": "config_pb2", "GPUOptions": "config_pb2",
+    "GraphOptions": "config_pb2", "OptimizerOptions": "config_pb2",
+    "RunOptions": "config_pb2", "RunMetadata": "config_pb2",
+}
 
 
 def _train_namespace():
@@ -57,6 +101,30 @@ def initialize_all_variables():
     return global_variables_initializer()  # noqa: F405
 
 
+def initialize_variables(var_list, name="init"):
+    """TF1's old name for `variables_initializer`."""
+    return variables_initializer(var_list, name)  # noqa: F405
+
+
+def initialize_local_variables():
+    """TF1's old name for `local_variables_initializer`."""
+    return local_variables_initializer()  # noqa: F405
+
+
+def all_variables():
+    """TF1's old name for `global_variables`."""
+    return global_variables()  # noqa: F405
+
+
+def moving_average_variables(scope=None):
+    return get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)  # noqa: F405
+
+
+def no_regularizer(_):
+    """The regularizer that adds no loss (`get_variable(regularizer=tf.no_regularizer)`)."""
+    return None
+
+
 def enable_tensor_equality() -> None:
     """`==` on tensors and Variables compares values, and they are unhashable (TF2)."""
     _config.set_tensor_equality(True)
@@ -73,8 +141,11 @@ def enable_v2_behavior() -> None:
 
 
 def disable_v2_behavior() -> None:
-    """TF1's behaviours that tracegraph has: graph mode and identity equality."""
+    """TF1's behaviours that tracegraph has: graph mode and identity equality (reference
+    variables and TF1's control flow it has not: see tf1/legacy_names.py)."""
     disable_tensor_equality()
+    disable_resource_variables()  # noqa: F405 - TensorFlow's deprecation notice
+    disable_control_flow_v2()  # noqa: F405
     disable_eager_execution()  # noqa: F405
 
 
@@ -85,13 +156,20 @@ def set_random_seed(seed) -> None:
 
 
 def __getattr__(name):
-    if name == "SummaryMetadata":  # the protocol buffer, from TensorBoard's compiled protos
+    if name in _PROTOS:
+        import importlib
         try:
-            from tensorboard.compat.proto.summary_pb2 import SummaryMetadata
+            module = importlib.import_module(f"tensorboard.compat.proto.{_PROTOS[name]}")
         except ImportError as e:
-            raise ImportError("tf.compat.v1.SummaryMetadata is TensorBoard's protocol buffer: "
+            raise ImportError(f"tf.compat.v1.{name} is TensorBoard's protocol buffer: "
                               "pip install 'tracegraph[tensorboard]'") from e
-        return SummaryMetadata
+        return getattr(module, name)
+    if name in _MOVED:
+        import tracegraph
+        found = tracegraph
+        for part in _MOVED[name].split("."):
+            found = getattr(found, part)
+        return found
     if name == "train":   # built on first use: tf.train is bound after this module
         globals()["train"] = _train_namespace()
         return globals()["train"]
@@ -108,4 +186,6 @@ __all__ = ["Dimension", "Graph", "SparseTensor", "initializers", "constant_initi
            "random_normal_initializer", "random_uniform_initializer",
            "truncated_normal_initializer", "variance_scaling_initializer", "zeros_initializer",
            "initialize_all_variables", "enable_tensor_equality", "disable_tensor_equality",
-           "enable_v2_behavior", "disable_v2_behavior", "set_random_seed"]
+           "enable_v2_behavior", "disable_v2_behavior", "set_random_seed", "logging",
+           "get_logger", "initialize_variables", "initialize_local_variables", "all_variables",
+           "moving_average_variables", "no_regularizer"]
