@@ -34,6 +34,7 @@ initializers = _types.SimpleNamespace(
 del _init
 
 from .. import tf_logging as _tf_logging  # noqa: E402
+from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
 from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
 
@@ -46,6 +47,16 @@ logging = _types.SimpleNamespace(
                                             "vlog", "log_if", "log_first_n", "log_every_n",
                                             "get_verbosity", "set_verbosity", "flush")})
 get_logger = _tf_logging.get_logger
+
+class _Keras2Layers:
+    """`tf.compat.v1.layers`: TF1's layers are Keras 2's, which TensorFlow 2.21 (with Keras 3)
+    no longer has: every name is TensorFlow's AttributeError."""
+
+    def __getattr__(self, name):
+        raise AttributeError(f"`{name}` is not available with Keras 3.")
+
+
+layers = _Keras2Layers()
 
 # TF1's names of what TF2 moved (`tf.compat.v1.log` is `tf.math.log`): where each lives now.
 _MOVED = {
@@ -188,4 +199,4 @@ __all__ = ["Dimension", "Graph", "SparseTensor", "initializers", "constant_initi
            "initialize_all_variables", "enable_tensor_equality", "disable_tensor_equality",
            "enable_v2_behavior", "disable_v2_behavior", "set_random_seed", "logging",
            "get_logger", "initialize_variables", "initialize_local_variables", "all_variables",
-           "moving_average_variables", "no_regularizer"]
+           "moving_average_variables", "no_regularizer", "losses"]
