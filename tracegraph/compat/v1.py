@@ -37,6 +37,7 @@ from .. import tf_logging as _tf_logging  # noqa: E402
 from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
 from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
+from ..tf1.saver import Saver  # noqa: E402
 
 # `tf.compat.v1.logging`: TensorFlow's logger under TF1's functions and levels.
 logging = _types.SimpleNamespace(
@@ -96,6 +97,7 @@ def _train_namespace():
     import tracegraph
     names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
     names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
+    names["Saver"] = Saver
     return _types.SimpleNamespace(**{k: v for k, v in names.items() if not k.startswith("__")})
 
 
