@@ -224,3 +224,31 @@ def test_tensorboards_profile_plugin_reads_it(tmp_path):
     assert {"MatMul:MatMul", "sub:Sub", "Relu:Relu", "AddV2:AddV2", "EagerExecute",
             "tf.function-graph_building"} <= set(names)
     assert names["f"] == "notTraced-nonXla"
+
+
+def test_summary_trace_on_with_the_profiler(tmp_path, caplog):
+    """TensorBoard's graphs tutorial: `tf.summary.trace_on(graph=True, profiler=True,
+    profiler_outdir=logdir)` then `trace_export` writes the graphs to the summary writer and
+    the profile beside them (TF 2.21's warnings when the outdir is missing or misplaced)."""
+    pytest.importorskip("tensorboard")
+
+    @tf.function
+    def my_func(x, y):
+        return tf.nn.relu(tf.matmul(x, y))
+
+    x = tf.ones((3, 3))
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True, profiler=True, profiler_outdir=str(tmp_path))
+    my_func(x, x)
+    with writer.as_default():
+        tf.summary.trace_export(name="my_func_trace", step=0, profiler_outdir="elsewhere")
+    writer.flush()
+    assert glob.glob(os.path.join(tmp_path, "events.out.tfevents.*"))
+    names = {e[1] for e in _events(_space(tmp_path)[1])}
+    assert {"MatMul:MatMul", "Relu:Relu", "my_func"} <= names
+    tf.summary.trace_on(profiler=True)   # no outdir: graphs only
+    tf.summary.trace_off()
+    assert [r.getMessage() for r in caplog.records] == [
+        "Ignoring `profiler_outdir` passed to trace_export(). Please pass it to trace_on() "
+        "instead.",
+        "No `profiler_outdir` passed to trace_on(). Profiler won't be enabled."]

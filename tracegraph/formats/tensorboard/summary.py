@@ -25,6 +25,7 @@ from ...graph.graph import Graph
 from ...library.math import cast
 from ...ops import summary as summary_ops
 from ...ops.registry import bind, convert_to_tensor, current_context
+from ...tf_logging import get_logger
 from ..tensorflow.protos import graph_def_proto, protos
 from .event_file import EventFileWriter
 
@@ -311,22 +312,37 @@ class _Trace:
                 self.functions.append(concrete)
 
 
+_profiling = False   # whether trace_on started the profiler (trace_export / trace_off stop it)
+
+
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
-    """Starts recording the graphs of the `tf.function`s called from now on."""
-    if profiler:
-        import warnings
-        warnings.warn("tracegraph has no profiler: trace_on(profiler=True) records graphs only.",
-                      stacklevel=2)
+    """Starts recording the graphs of the `tf.function`s called from now on; with `profiler`,
+    also a profile (`tf.profiler.experimental`) written to `profiler_outdir` when the trace
+    is exported or turned off."""
+    global _profiling
     if not current_context().executing_eagerly:
         import warnings
         warnings.warn("Must enable trace in eager mode.", stacklevel=2)
         return
-    config.call_recorder = _Trace() if graph else None
+    if profiler:
+        if profiler_outdir is None:
+            get_logger().warning("No `profiler_outdir` passed to trace_on(). Profiler won't be "
+                                 "enabled.")
+        else:
+            from ...profiler import start
+            start(profiler_outdir)
+            _profiling = True
+    config.call_recorder = _Trace() if graph or profiler else None
 
 
 def trace_off():
-    """Stops recording and drops what was recorded."""
+    """Stops recording and drops what was recorded (a profile trace_on started is written)."""
+    global _profiling
     config.call_recorder = None
+    if _profiling:
+        _profiling = False
+        from ...profiler import stop
+        stop()
 
 
 def _run_metadata(functions):
@@ -345,6 +361,9 @@ def trace_export(name, step=None, profiler_outdir=None):
     recorder = config.call_recorder
     if not current_context().executing_eagerly:
         raise ValueError("Must export trace in eager mode.")
+    if _profiling and profiler_outdir:
+        get_logger().warning("Ignoring `profiler_outdir` passed to trace_export(). Please pass "
+                             "it to trace_on() instead.")
     if recorder is None:
         import warnings
         warnings.warn("Cannot export trace before turning it on: call tf.summary.trace_on() "
@@ -365,4 +384,4 @@ def trace_export(name, step=None, profiler_outdir=None):
         _state.writer.handle.value.write_tensor(int(np.asarray(step)), str(name), blob,
                                                 meta.SerializeToString())
     finally:
-        config.call_recorder = None
+        trace_off()
