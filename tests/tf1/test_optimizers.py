@@ -75,3 +75,46 @@ def test_eagerly_minimize_takes_a_loss_function():
                                                  "beta1_power:0", "beta2_power:0"]
     with pytest.raises(RuntimeError, match="should be a function when eager execution"):
         v1.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0))
+
+
+ADAPTIVE = [  # (optimizer, its slot names, its variables, w after 3 steps): TF 2.21's
+    (lambda: v1.train.AdagradOptimizer(0.1), ["accumulator"], ["w/Adagrad:0"],
+     [0.782299, -1.777701, 2.774413]),
+    (lambda: v1.train.AdagradOptimizer(0.1, initial_accumulator_value=0.5), ["accumulator"],
+     ["w/Adagrad:0"], [0.789154, -1.784695, 2.774625]),
+    (lambda: v1.train.RMSPropOptimizer(0.01), ["momentum", "rms"],
+     ["w/RMSProp:0", "w/RMSProp_1:0"], [0.952192, -1.951917, 2.927947]),
+    (lambda: v1.train.RMSPropOptimizer(0.01, decay=0.8, momentum=0.5, epsilon=1e-6,
+                                       centered=True), ["mg", "momentum", "rms"],
+     ["w/RMSProp:0", "w/RMSProp_1:0", "w/RMSProp_2:0"], [0.931265, -1.930909, 2.906466]),
+    (lambda: v1.train.AdadeltaOptimizer(1.0), ["accum", "accum_update"],
+     ["w/Adadelta:0", "w/Adadelta_1:0"], [0.998643, -1.998643, 2.998643]),
+    (lambda: v1.train.AdadeltaOptimizer(0.5, rho=0.9, epsilon=1e-6), ["accum", "accum_update"],
+     ["w/Adadelta:0", "w/Adadelta_1:0"], [0.99515, -1.995148, 2.995148]),
+]
+
+
+@pytest.mark.parametrize("make, slots, variables, want", ADAPTIVE)
+def test_adaptive_optimizers_in_a_session(make, slots, variables, want):
+    with tf.Graph().as_default():
+        w = v1.get_variable("w", initializer=tf.constant([1.0, -2.0, 3.0]))
+        loss = tf.reduce_sum(w * w * tf.constant([1.0, 0.5, 2.0]))
+        opt = make()
+        train = opt.minimize(loss)
+        assert train.name == opt.get_name() and opt.get_slot_names() == slots
+        assert [v.name for v in opt.variables()] == variables
+        with v1.Session() as s:
+            s.run(v1.global_variables_initializer())
+            for _ in range(3):
+                s.run(train)
+            np.testing.assert_allclose(s.run(w), want, atol=2e-6)
+
+
+def test_rmsprop_with_momentum_eagerly():
+    w = tf.Variable([1.0, -2.0, 3.0])
+    opt = v1.train.RMSPropOptimizer(0.01, momentum=0.9)
+    for _ in range(3):
+        opt.minimize(lambda: tf.reduce_sum(w * w), var_list=[w])
+    np.testing.assert_allclose(w.numpy(), [0.908208, -1.875582, 2.864066], atol=2e-6)
+    with pytest.raises(ValueError, match="initial_accumulator_value must be positive"):
+        v1.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)

@@ -34,6 +34,7 @@ initializers = _types.SimpleNamespace(
 del _init
 
 from .. import tf_logging as _tf_logging  # noqa: E402
+from ..tf1 import adaptive_optimizers as _adaptive  # noqa: E402
 from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
 from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
@@ -97,7 +98,7 @@ def _train_namespace():
     import tracegraph
     names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
     names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
-    names["Saver"] = Saver
+    names.update({n: getattr(_adaptive, n) for n in _adaptive.__all__}, Saver=Saver)
     return _types.SimpleNamespace(**{k: v for k, v in names.items() if not k.startswith("__")})
 
 

@@ -1,5 +1,6 @@
 """TF1's optimizers (`tf.compat.v1.train.GradientDescentOptimizer`, `MomentumOptimizer`,
-`AdamOptimizer`): `minimize` = `compute_gradients` + `apply_gradients`.
+`AdamOptimizer`; Adagrad, RMSProp and Adadelta in adaptive_optimizers.py): `minimize` =
+`compute_gradients` + `apply_gradients`.
 
 In a TF1 graph they build ops: the gradients by `tf.gradients`, the slots (Adam's `m` and `v`,
 Momentum's accumulator) as Variables named after the variable (`w/Adam`, `w/Adam_1`) in the
@@ -80,14 +81,19 @@ class Optimizer:
         return self.apply_gradients(grads_and_vars, global_step, name)
 
     # --- slots -------------------------------------------------------------------------------
-    def _slot(self, var, slot_name: str, suffix: str):
+    def _slot(self, var, slot_name: str, suffix: str, fill: float = 0.0):
+        """The slot `slot_name` of `var` (made on first use, filled with `fill`), a Variable
+        named `<var>/<suffix>`."""
         found = self._slots.setdefault(slot_name, {})
         slot = found.get(id(var))
         if slot is None:
             base = var.name[:-2] if var.name.endswith(":0") else var.name
-            slot = found[id(var)] = _variable(zeros_like(var.initial_value) if hasattr(
-                var, "initial_value") else np.zeros(var.shape, var.dtype.as_numpy_dtype),
-                f"{base}/{suffix}")
+            if hasattr(var, "initial_value"):
+                initial = zeros_like(var.initial_value) + fill if fill else \
+                    zeros_like(var.initial_value)
+            else:
+                initial = np.full(var.shape, fill, var.dtype.as_numpy_dtype)
+            slot = found[id(var)] = _variable(initial, f"{base}/{suffix}")
         return slot
 
     def get_slot(self, var, name):
