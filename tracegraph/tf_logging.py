@@ -9,10 +9,12 @@ deprecated name, naming the caller's line, so `set_verbosity(ERROR)` silences th
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 
-__all__ = ["get_logger", "deprecation_notice", "DEBUG", "INFO", "WARN", "ERROR", "FATAL",
+__all__ = ["get_logger", "deprecation_notice", "user_frame", "DEBUG", "INFO", "WARN", "ERROR",
+           "FATAL",
            "log", "debug", "info", "warning", "error", "fatal", "vlog", "log_if",
            "log_first_n", "log_every_n", "get_verbosity", "set_verbosity", "flush"]
 
@@ -41,6 +43,17 @@ def get_logger() -> logging.Logger:
                 logger.addHandler(handler)
             _logger = logger
     return _logger
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_frame():
+    """The innermost frame outside tracegraph's package (the user's call)."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    return frame
 
 
 def deprecation_notice(name: str, module: str, instructions: str, frame) -> None:

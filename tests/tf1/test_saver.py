@@ -135,3 +135,56 @@ def test_tensorflow_and_tracegraph_read_each_other_s_checkpoints(tmp_path):
     assert _run(sys.executable, READ.replace("import tensorflow as tf", tg), theirs) == \
         "[[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]] [7, 7, 7]"
 
+
+
+def _tf1_checkpoint(folder):
+    with tf.Graph().as_default():
+        a = v1.get_variable("a", shape=[], initializer=v1.zeros_initializer())
+        c = v1.get_variable("scoped/c", shape=[], initializer=v1.zeros_initializer())
+        with v1.Session() as sess:
+            sess.run([a.assign(1.0), c.assign(3.0)])
+            return v1.train.Saver().save(sess, str(folder / "tf1-ckpt"))
+
+
+def test_checkpoint_restores_a_name_based_checkpoint_by_name(tmp_path, caplog):
+    """TF 2.21's NameBasedSaverStatus: each Variable takes the tensor saved under its name,
+    eagerly at once, in a TF1 graph when run_restore_ops(session) runs."""
+    path = _tf1_checkpoint(tmp_path)
+    a = tf.Variable(0.0, name="a")
+    with tf.name_scope("scoped"):
+        c = tf.Variable(0.0, name="c")
+    c_2 = tf.Variable(0.0, name="scoped/c")
+    status = tf.train.Checkpoint(variables=[a, c, c_2]).restore(path)
+    assert [a.numpy(), c.numpy(), c_2.numpy()] == [1.0, 3.0, 3.0]
+    status.assert_consumed()
+    notice = caplog.records[0].getMessage()
+    assert "NameBasedSaverStatus.__init__ (from tensorflow.python.checkpoint.checkpoint) is " \
+           "deprecated" in notice and notice.startswith(f"From {__file__}:")
+    with pytest.raises(AssertionError, match="Object not restored"):
+        tf.train.Checkpoint(v=[tf.Variable(0.0, name="missing")]).restore(path).assert_consumed()
+    with tf.Graph().as_default():
+        a = v1.get_variable("a", shape=[], initializer=v1.zeros_initializer())
+        with v1.Session() as sess:
+            sess.run(a.initializer)
+            tf.train.Checkpoint(v=[a]).restore(path).run_restore_ops(sess)
+            assert sess.run(a) == 1.0
+
+
+def test_init_from_checkpoint_with_assignment_maps(tmp_path):
+    path = _tf1_checkpoint(tmp_path)
+    with tf.Graph().as_default():
+        with v1.variable_scope("new_scope"):
+            a = v1.get_variable("a", shape=[], initializer=v1.zeros_initializer())
+            c = v1.get_variable("scoped/c", shape=[], initializer=v1.zeros_initializer())
+        other = v1.get_variable("other", shape=[], initializer=v1.zeros_initializer())
+        renamed = v1.get_variable("renamed", shape=[], initializer=v1.zeros_initializer())
+        v1.train.init_from_checkpoint(path, {"/": "new_scope/"})
+        v1.train.init_from_checkpoint(path, {"a": "other", "scoped/c": renamed})
+        with pytest.raises(ValueError, match="Assignment map with scope only name a should map "
+                                             "to scope only new_scope/"):
+            v1.train.init_from_checkpoint(path, {"a": "new_scope/"})
+        with pytest.raises(ValueError, match="Tensor nope is not found in"):
+            v1.train.init_from_checkpoint(path, {"nope": "other"})
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            assert sess.run([a, c, other, renamed]) == [1.0, 3.0, 1.0, 3.0]

@@ -38,7 +38,7 @@ from ..tf1 import adaptive_optimizers as _adaptive  # noqa: E402
 from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
 from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
-from ..tf1.saver import Saver  # noqa: E402
+from ..tf1.saver import Saver, init_from_checkpoint  # noqa: E402
 
 # `tf.compat.v1.logging`: TensorFlow's logger under TF1's functions and levels.
 logging = _types.SimpleNamespace(
@@ -98,7 +98,8 @@ def _train_namespace():
     import tracegraph
     names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
     names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
-    names.update({n: getattr(_adaptive, n) for n in _adaptive.__all__}, Saver=Saver)
+    names.update({n: getattr(_adaptive, n) for n in _adaptive.__all__}, Saver=Saver,
+                 init_from_checkpoint=init_from_checkpoint)
     return _types.SimpleNamespace(**{k: v for k, v in names.items() if not k.startswith("__")})
 
 

@@ -9,6 +9,9 @@ state file, keeping the newest `max_to_keep`. `restore(sess, path)` writes each 
 into the Session's storage of its Variable. Eagerly (`sess` None) a Saver needs its
 `var_list` and reads and assigns the Variables themselves.
 
+`init_from_checkpoint(path, assignment_map)` makes the mapped Variables' initializers assign the
+checkpoint's values (scopes remapped as TensorFlow's assignment maps say).
+
 Left out: the `.meta` MetaGraphDef beside each checkpoint (`write_meta_graph` is accepted and
 writes nothing; `tf.compat.v1.train.import_meta_graph` is not there), sharded and V1 formats.
 """
@@ -20,15 +23,19 @@ import os
 import numpy as np
 
 from ..errors import NotFoundError
+from ..formats.checkpoint.checkpoint_reading import load_checkpoint
 from ..formats.checkpoint.state_file import update_state
 from ..formats.tensorflow.tensor_bundle import write_bundle
 from ..formats.tensorflow.tf_checkpoint import CheckpointReader
 from ..framework.contexts import init_scope_context
 from ..framework.graph_variables import GraphVariable
+from ..library.array import constant
+from ..ops.registry import NO_ATTRS, bind
+from ..ops.state import assign_variable_op
 from ..tf_logging import get_logger
 from .graph_api import global_variables
 
-__all__ = ["Saver"]
+__all__ = ["Saver", "init_from_checkpoint"]
 
 _EAGER_WARNING = (
     "Saver is deprecated, please switch to tf.train.Checkpoint or tf.keras.Model.save_weights "
@@ -140,3 +147,51 @@ class Saver:
             else:
                 variable.assign(value)
 
+
+
+def init_from_checkpoint(ckpt_dir_or_file, assignment_map) -> None:
+    """`tf.compat.v1.train.init_from_checkpoint`: the initializers of the mapped Variables
+    assign the checkpoint's values instead of their initial values. `assignment_map` maps a
+    checkpoint name to a Variable or its name (`'old/w': 'new/w'`), or a checkpoint scope to
+    a scope of the graph (`'old_scope/': 'new_scope/'`, `'/': 'new_scope/'`: the checkpoint's
+    root)."""
+    reader = load_checkpoint(ckpt_dir_or_file)
+    saved = reader.get_variable_to_shape_map()
+    variables = {_key(v): v for v in global_variables()}
+    items = assignment_map.items() if isinstance(assignment_map, dict) else assignment_map
+    for in_ckpt, current in items:
+        target = current if not isinstance(current, str) else variables.get(current)
+        if target is not None:
+            _initialize_from(target, reader, saved, in_ckpt)
+            continue
+        scopes = current[:current.rindex("/")] if "/" in current else ""
+        if not in_ckpt.endswith("/"):
+            raise ValueError(f"Assignment map with scope only name {in_ckpt} should map to "
+                             f"scope only {current}. Should be 'scope/': 'other_scope/'.")
+        for name, variable in variables.items():
+            if scopes and not name.startswith(scopes + "/"):
+                continue
+            full = name[len(scopes):]
+            if current != "/":
+                full = full[1:]
+            if in_ckpt != "/":
+                full = in_ckpt + full
+            _initialize_from(variable, reader, saved, full.rstrip("/"))
+
+
+def _initialize_from(variable, reader, saved: dict, name: str) -> None:
+    if name not in saved:
+        raise ValueError(f"Tensor {name} is not found in {reader!r:.200} checkpoint "
+                         f"{sorted(saved)[:20]}")
+    if not variable.shape.is_compatible_with(saved[name]):
+        raise ValueError(f"Shape of variable {variable.name} ({variable.shape}) doesn't match "
+                         f"with shape of tensor {name} ({saved[name]}) from checkpoint reader.")
+    value = reader.get_tensor(name)
+    if not isinstance(variable, GraphVariable):
+        variable.assign(value)
+        return
+    with variable.graph.as_default() as graph, graph.name_scope(_key(variable) + "/"):
+        restored = constant(value, dtype=variable.dtype, name="checkpoint_initializer")
+        variable._initializer_op = bind(assign_variable_op, (variable._handle, restored),
+                                        NO_ATTRS, "Assign_checkpoint")
+        variable._initial_value = restored

@@ -30,7 +30,7 @@ from ...errors import InvalidArgumentError
 from ...framework.module import ATTRIBUTE_HOOKS
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
-from .tf_checkpoint import CheckpointReader, checkpoint_children, object_graph
+from .tf_checkpoint import OBJECT_GRAPH_KEY, CheckpointReader, checkpoint_children, object_graph
 
 __all__ = ["restore_tensorflow_checkpoint", "TensorFlowLoadStatus", "on_attribute_set"]
 
@@ -241,6 +241,10 @@ def restore_tensorflow_checkpoint(root, save_path, skip_keys=(),
     docstring); values for objects that do not exist yet wait for them. `owner`: the object
     whose attribute assignments stand for new children of the root (a tf.train.Checkpoint,
     when `root` is the view of its children)."""
-    status = TensorFlowLoadStatus(root, CheckpointReader(save_path), skip_keys, owner)
+    reader = CheckpointReader(save_path)
+    if not reader.has_tensor(OBJECT_GRAPH_KEY):   # TF1's Saver wrote it: by name
+        from .name_based_restore import NameBasedLoadStatus
+        return NameBasedLoadStatus(root, reader)
+    status = TensorFlowLoadStatus(root, reader, skip_keys, owner)
     status.bind(0, root)
     return status
