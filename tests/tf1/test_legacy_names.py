@@ -3,6 +3,7 @@ against TensorFlow 2.21 (values, names and notices recorded from TF 2.21 running
 
 import logging
 
+import numpy as np
 import pytest
 
 import tracegraph as tf
@@ -106,3 +107,35 @@ def test_the_logger_writes_as_tensorflow_s_when_nothing_else_logs():
                           timeout=120)
     assert done.stderr == "WARNING:tensorflow:careful\n" and done.stdout == ""
     assert done.returncode == 0
+
+
+def test_tf1_argument_names(caplog):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert v1.reduce_sum(x, reduction_indices=[1], keep_dims=True).numpy().tolist() == [[3.], [7.]]
+    assert v1.reduce_mean(x, 0, True).numpy().tolist() == [[2., 3.]]
+    assert float(v1.reduce_max(x, keep_dims=False)) == 4.0
+    assert v1.argmax(x, dimension=1).numpy().tolist() == [1, 1]
+    assert v1.argmin(x, 0).dtype == tf.int64
+    assert v1.expand_dims(x, dim=0).shape == (1, 2, 2)
+    assert v1.squeeze(tf.ones([1, 2, 1]), squeeze_dims=[0]).shape == (2, 1)
+    assert v1.count_nonzero(x, reduction_indices=0).numpy().tolist() == [2, 2]
+    assert v1.norm(x, keep_dims=True).shape == (1, 1)
+    with pytest.raises(ValueError, match=r"^Cannot specify both 'reduction_indices' and 'axis'\.$"):
+        v1.reduce_sum(x, axis=0, reduction_indices=0)
+    y = v1.nn.dropout(tf.ones([1000]), keep_prob=0.75)
+    assert float(tf.reduce_max(y)) == pytest.approx(1 / 0.75)
+    np.testing.assert_allclose(v1.nn.softmax(x, dim=0).numpy()[:, 0], [0.1192029, 0.880797],
+                               rtol=1e-6)
+    labels, logits = tf.constant([[0.0, 1.0]]), tf.constant([[1.0, 2.0]])
+    for loss in (v1.nn.softmax_cross_entropy_with_logits,
+                 v1.nn.softmax_cross_entropy_with_logits_v2):
+        np.testing.assert_allclose(loss(labels=labels, logits=logits).numpy(), [0.31326166],
+                                   rtol=1e-6)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(labels)
+        old = v1.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        new = v1.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+    assert tape.gradient(old, labels) is None and tape.gradient(new, labels) is not None
+    assert "softmax_cross_entropy_with_logits (from tensorflow.python.ops.nn_ops) is " \
+           "deprecated" in caplog.records[0].getMessage()
+    assert v1.nn.relu is tf.nn.relu

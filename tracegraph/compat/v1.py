@@ -37,8 +37,25 @@ from .. import tf_logging as _tf_logging  # noqa: E402
 from ..tf1 import adaptive_optimizers as _adaptive  # noqa: E402
 from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
+from ..tf1 import v1_signatures as _v1_signatures  # noqa: E402
 from ..tf1.legacy_names import *  # noqa: E402, F403 - TF1's renamed and dropped names
 from ..tf1.saver import Saver, init_from_checkpoint  # noqa: E402
+from ..tf1.v1_signatures import (  # noqa: E402, F401 - TF1's argument names
+    argmax,
+    argmin,
+    count_nonzero,
+    expand_dims,
+    norm,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    squeeze,
+)
 
 # `tf.compat.v1.logging`: TensorFlow's logger under TF1's functions and levels.
 logging = _types.SimpleNamespace(
@@ -91,6 +108,17 @@ _PROTOS = {
     "GraphOptions": "config_pb2", "OptimizerOptions": "config_pb2",
     "RunOptions": "config_pb2", "RunMetadata": "config_pb2",
 }
+
+
+def _nn_namespace():
+    """`tf.compat.v1.nn`: `tf.nn` with TF1's `dropout(keep_prob=)`, `softmax(dim=)`, and
+    the TF1 `softmax_cross_entropy_with_logits` (`_v2` is TF2's)."""
+    import tracegraph
+    names = {k: v for k, v in vars(tracegraph.nn).items() if not k.startswith("__")}
+    names["softmax_cross_entropy_with_logits_v2"] = names["softmax_cross_entropy_with_logits"]
+    names.update({n: getattr(_v1_signatures, n) for n in (
+        "dropout", "softmax", "log_softmax", "softmax_cross_entropy_with_logits")})
+    return _types.SimpleNamespace(**names)
 
 
 def _train_namespace():
@@ -185,9 +213,9 @@ def __getattr__(name):
         for part in _MOVED[name].split("."):
             found = getattr(found, part)
         return found
-    if name == "train":   # built on first use: tf.train is bound after this module
-        globals()["train"] = _train_namespace()
-        return globals()["train"]
+    if name in ("train", "nn"):   # built on first use: bound after this module
+        globals()[name] = _train_namespace() if name == "train" else _nn_namespace()
+        return globals()[name]
     import tracegraph
     try:
         return getattr(tracegraph, name)
@@ -203,4 +231,7 @@ __all__ = ["Dimension", "Graph", "SparseTensor", "initializers", "constant_initi
            "initialize_all_variables", "enable_tensor_equality", "disable_tensor_equality",
            "enable_v2_behavior", "disable_v2_behavior", "set_random_seed", "logging",
            "get_logger", "initialize_variables", "initialize_local_variables", "all_variables",
-           "moving_average_variables", "no_regularizer", "losses"]
+           "moving_average_variables", "no_regularizer", "losses", "argmax", "argmin",
+           "count_nonzero", "expand_dims", "norm", "reduce_all", "reduce_any",
+           "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+           "reduce_sum", "squeeze"]
