@@ -118,3 +118,36 @@ def test_rmsprop_with_momentum_eagerly():
     np.testing.assert_allclose(w.numpy(), [0.908208, -1.875582, 2.864066], atol=2e-6)
     with pytest.raises(ValueError, match="initial_accumulator_value must be positive"):
         v1.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)
+
+
+def test_learning_rate_schedules_of_the_global_step():
+    """TF 2.21's values at steps 0, 7, 14, 21 (a tensor in a TF1 graph, a function eagerly)."""
+    with tf.Graph().as_default():
+        step = v1.train.get_or_create_global_step()
+        lrs = [v1.train.exponential_decay(0.1, step, 10, 0.5),
+               v1.train.exponential_decay(0.1, step, 10, 0.5, staircase=True),
+               v1.train.piecewise_constant(step, [5, 15], [1.0, 0.5, 0.1]),
+               v1.train.polynomial_decay(0.1, step, 20, end_learning_rate=0.01, power=2.0),
+               v1.train.polynomial_decay(0.1, step, 20, cycle=True),
+               v1.train.inverse_time_decay(0.1, step, 10, 0.5),
+               v1.train.inverse_time_decay(0.1, step, 10, 0.5, staircase=True),
+               v1.train.natural_exp_decay(0.1, step, 10, 0.5),
+               v1.train.cosine_decay(0.1, step, 20, alpha=0.1)]
+        assert [t.name for t in lrs][:2] == ["ExponentialDecay:0", "ExponentialDecay_1:0"]
+        assert lrs[3].name == "PolynomialDecay:0" and lrs[5].name == "InverseTimeDecay:0"
+        inc = step.assign(step + 7)
+        got = []
+        with v1.Session() as s:
+            s.run(v1.global_variables_initializer())
+            for _ in range(4):
+                got.append(s.run(lrs))
+                s.run(inc)
+    want = [[0.1, 0.1, 1.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1],
+            [0.061557, 0.1, 0.5, 0.048025, 0.065035, 0.074074, 0.1, 0.070469, 0.07543],
+            [0.037893, 0.05, 0.5, 0.0181, 0.03007, 0.058824, 0.066667, 0.049659, 0.02855],
+            [0.023326, 0.025, 0.1, 0.01, 0.047553, 0.04878, 0.05, 0.034994, 0.01]]
+    np.testing.assert_allclose(got, want, atol=1e-6)
+    lr = v1.train.exponential_decay(0.1, tf.Variable(3), 10, 0.5)
+    assert callable(lr) and float(lr()) == pytest.approx(0.081225, abs=1e-6)
+    with pytest.raises(ValueError, match="global_step is required for exponential_decay."):
+        v1.train.exponential_decay(0.1, None, 10, 0.5)

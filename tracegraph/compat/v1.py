@@ -35,6 +35,7 @@ del _init
 
 from .. import tf_logging as _tf_logging  # noqa: E402
 from ..tf1 import adaptive_optimizers as _adaptive  # noqa: E402
+from ..tf1 import learning_rate_decay as _decay  # noqa: E402
 from ..tf1 import losses  # noqa: E402 - tf.compat.v1.losses
 from ..tf1 import optimizers as _optimizers  # noqa: E402
 from ..tf1 import v1_signatures as _v1_signatures  # noqa: E402
@@ -126,7 +127,8 @@ def _train_namespace():
     import tracegraph
     names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
     names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
-    names.update({n: getattr(_adaptive, n) for n in _adaptive.__all__}, Saver=Saver,
+    names.update({n: getattr(m, n) for m in (_adaptive, _decay) for n in m.__all__})
+    names.update(Saver=Saver,
                  init_from_checkpoint=init_from_checkpoint)
     return _types.SimpleNamespace(**{k: v for k, v in names.items() if not k.startswith("__")})
 
