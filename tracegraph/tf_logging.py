@@ -56,16 +56,17 @@ def user_frame():
     return frame
 
 
-def deprecation_notice(name: str, module: str, instructions: str, frame) -> None:
+def deprecation_notice(name: str, module: str, instructions: str, frame,
+                       removal: str = "in a future version") -> None:
     """TensorFlow's warning for a deprecated `name` (defined in TF's `module`), the first time
     it is called, naming the caller's `frame`."""
     if name in _noticed:
         return
     _noticed.add(name)
     get_logger().warning(
-        "From %s:%d: %s (from %s) is deprecated and will be removed in a future version.\n"
+        "From %s:%d: %s (from %s) is deprecated and will be removed %s.\n"
         "Instructions for updating:\n%s", frame.f_code.co_filename, frame.f_lineno, name,
-        module, instructions)
+        module, removal, instructions)
 
 
 # ---- tf.compat.v1.logging ---------------------------------------------------------------------

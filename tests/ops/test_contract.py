@@ -141,6 +141,7 @@ SAMPLES.update({
     "string_format": [(([F, I],), {"template": "a={} b={}", "placeholder": "{}"})],
     "print": [((np.array(b"contract", dtype=object),), {"output_stream": "stdout"})],
     "assert": [((np.bool_(True), [F]), {})],
+    "tf1_print": [((F, [I, F]), {"message": "contract: ", "first_n": 0})],
     "check_numerics": [((F,), {"message": "bad"})],
     "no_op": [((), {})],
     "read_variable": [(("HANDLE",), {"dtype": d.float32})],

@@ -139,3 +139,18 @@ def test_tf1_argument_names(caplog):
     assert "softmax_cross_entropy_with_logits (from tensorflow.python.ops.nn_ops) is " \
            "deprecated" in caplog.records[0].getMessage()
     assert v1.nn.relu is tf.nn.relu
+
+
+def test_print_passes_its_input_and_prints_as_tensorflow_s(capfd):
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        y = v1.Print(x, [x, tf.constant(7), tf.constant("s")], message="x is: ")
+        z = v1.Print(y, [tf.range(10)], summarize=5, first_n=2)
+        assert (y.name, y.op.type, z.shape) == ("Print:0", "Print", (2, 2))
+        with v1.Session() as s:
+            sums = [float(s.run(z).sum()) for _ in range(3)]
+    assert sums == [10.0] * 3
+    printed = [line for line in capfd.readouterr().err.splitlines()
+               if line.startswith(("x is", "[0 1"))]
+    assert printed == ["x is: [[1 2][3...]...][7][s]", "[0 1 2 3 4...]"] * 2 + [
+        "x is: [[1 2][3...]...][7][s]"]

@@ -1,6 +1,6 @@
 """The records only TF1-style graphs use (`tf.compat.v1`): a Variable's handle
-(`VarHandleOp`), whether it holds a value yet (`VarIsInitializedOp`), and a placeholder with a
-default (`PlaceholderWithDefault`).
+(`VarHandleOp`), whether it holds a value yet (`VarIsInitializedOp`), a placeholder with a
+default (`PlaceholderWithDefault`), and TF1's `Print` (its input, printing data on the way).
 
 In a TF1 graph a Variable's storage belongs to the Session that runs the graph, not to the
 graph: `VarHandleOp` has no kernel, and each Session feeds it the handle it keeps for that
@@ -11,14 +11,17 @@ infer their shape as they do for eager Variables.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .. import dtypes as d
 from ..shapes import TensorType
+from .logging import summarize_value
 from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
 __all__ = ["HandleDescriptor", "var_handle_op", "var_is_initialized_op",
-           "placeholder_with_default_op"]
+           "placeholder_with_default_op", "tf1_print_op"]
 
 
 class HandleDescriptor:
@@ -70,3 +73,21 @@ placeholder_with_default_op = defop(
     "placeholder_with_default", "PlaceholderWithDefault", inputs=("input: dtype",),
     attrs={"dtype": TypeAttr(ALL_TYPES), "shape": None},
     infer=infer_placeholder_with_default, kernel=kernel_placeholder_with_default)
+
+
+def kernel_tf1_print(count, input, data, message="", first_n=-1, summarize=3):  # noqa: A002
+    """Prints `message` and each data tensor's summary in brackets on stderr (the first
+    `first_n` runs of this op, every run when -1), then passes `input` on."""
+    if first_n < 0 or count[0] < first_n:
+        count[0] += 1
+        shown = "".join(f"[{summarize_value(v, summarize)}]" for v in data)
+        print(f"{message}{shown}", file=sys.stderr, flush=True)
+    return input
+
+
+tf1_print_op = defop(
+    "tf1_print", "Print", inputs=("input: T", "data: list(U)"),
+    attrs={"T": TypeAttr(ALL_TYPES), "U": TypeAttr(ALL_TYPES), "message": "", "first_n": -1,
+           "summarize": 3},
+    infer=lambda input, data, **_: TensorType(input.dtype, input.shape),  # noqa: A006
+    kernel=kernel_tf1_print, stateful=True, make_state=lambda attrs: [0], flags={"debug"})

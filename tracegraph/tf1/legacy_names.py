@@ -18,14 +18,15 @@ from ..framework.contexts import init_scope_context
 from ..framework.python_function import numpy_function
 from ..library.math import cast, truediv
 from ..library.math import floordiv as _floordiv
-from ..ops.registry import convert_to_tensor
+from ..ops.graph_mode import tf1_print_op
+from ..ops.registry import bind, convert_to_tensor
 from ..tf_logging import deprecation_notice
 from .graph_api import GraphKeys, group
 from .variable_scope import get_variable
 
 __all__ = ["assign", "assign_add", "assign_sub", "to_float", "to_double", "to_int32",
            "to_int64", "to_bfloat16", "to_complex64", "to_complex128", "div", "py_func",
-           "get_local_variable", "tables_initializer", "disable_resource_variables",
+           "get_local_variable", "Print", "tables_initializer", "disable_resource_variables",
            "enable_resource_variables", "resource_variables_enabled",
            "disable_control_flow_v2", "enable_control_flow_v2", "control_flow_v2_enabled"]
 
@@ -79,6 +80,23 @@ def div(x, y, name=None):
 def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803 - TensorFlow's names
     """TF1's `tf.py_func`: `tf.numpy_function` (the function gets and returns NumPy values)."""
     return numpy_function(func, inp, Tout, stateful=stateful, name=name)
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+    """TF1's `tf.Print`: `input_`, printing `message` and the data tensors (the first
+    `summarize` elements of each) on stderr each time it runs (the first `first_n` times)."""
+    deprecation_notice(
+        tf1_print_op.tf_type, "tensorflow.python.ops.logging_ops",
+        "Use tf.print instead of tf.Print. Note that tf.print returns a no-output operator that "
+        "directly prints the output. Outside of defuns or eager mode, this operator will not be "
+        "executed unless it is directly specified in session.run or used as a control "
+        "dependency for other operators. This is only a concern in graph mode. Below is an "
+        "example of how to ensure tf.print executes in graph mode:\n", sys._getframe(1),
+        removal="after 2018-08-20")
+    attrs = {"message": message or "", "first_n": -1 if first_n is None else first_n,
+             "summarize": 3 if summarize is None else summarize}
+    return bind(tf1_print_op, (convert_to_tensor(input_), [convert_to_tensor(t) for t in data]),
+                attrs, name or tf1_print_op.tf_type)
 
 
 # ---- graph-building names -----------------------------------------------------------------------
