@@ -6,13 +6,13 @@ import ast
 import fnmatch
 import pathlib
 
-# `optimizers` (tf.optimizers) sits above the tape (`minimize`, autodiff/) and below the formats
+# `training` (tf.optimizers) sits above the tape (`minimize`, autodiff/) and below the formats
 # (a checkpoint may hold an optimizer's slots); `distribute` ships saved graphs, so it stands
 # above the formats.
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1,
-          "ops": 2,
+          "optional_extras": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
-          "optimize": 9, "execute": 10, "optimizers": 11, "data": 11, "formats": 12,
+          "optimize": 9, "execute": 10, "training": 11, "data": 11, "formats": 12,
           "distribute": 13, "api": 14, "__init__": 14, "testing": 14, "saved_model": 14}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
@@ -179,7 +179,7 @@ def test_passes_use_only_the_public_surface_of_graph_objects():
 # Empty since house-ops (issue 8, point 2) turned layout's and mixed precision's by-name lists into
 # flags on the op records.
 PENDING_OP_NAME_LISTS: set = set()
-PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rules.py: a rule table's rows
+PATTERN_CONSTRUCTORS = {"Op", "New"}   # optimize/rewrite_rules.py: a rule table's rows
 # Registrations keyed by an op type: the gradient rules (autodiff/rules/).
 REGISTRATIONS = {"defgrad", "defgrad_unary"}
 # A format's per-op table, keyed by the op's TensorFlow type (STYLE: what others do with an op

@@ -18,10 +18,10 @@ import threading
 
 from .dataset import AUTOTUNE, DatasetV2, as_int64
 from .leaves import batch_leaves
-from .parallel import prefetched
 from .records import defdataset
 from .runtime import Node
 from .storage import FORMAT, VERSION, decode_spec, encode_spec, read_chunk, write_chunk
+from .worker_threads import prefetched
 
 __all__ = ["CacheDataset", "_PrefetchDataset"]
 

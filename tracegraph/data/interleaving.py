@@ -13,11 +13,11 @@ from ..errors import InvalidArgumentError
 from ..ops.registry import REQUIRED
 from .dataset import DatasetV2, as_int64
 from .functions import ANY_ARGUMENT, compiled, trace_function
-from .parallel import prefetched, resolve_parallelism
 from .records import defdataset
 from .runtime import UNKNOWN, Node
 from .specs import DatasetSpec
 from .structure import runtime_components
+from .worker_threads import prefetched, resolve_parallelism
 
 __all__ = ["_FlatMapDataset", "_InterleaveDataset", "_ParallelInterleaveDataset",
            "interleave_dataset"]

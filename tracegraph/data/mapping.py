@@ -20,7 +20,6 @@ from ..ops.registry import REQUIRED, bind, defop
 from ..shapes import TensorSpec
 from .dataset import DatasetV2, as_int64
 from .functions import ANY_ARGUMENT, compiled, trace_function
-from .parallel import parallel_map, resolve_parallelism
 from .records import ANY_COMPONENT, defdataset
 from .runtime import UNKNOWN, Node
 from .specs import component_specs, most_specific_spec
@@ -33,6 +32,7 @@ from .structure import (
     spec_of,
 )
 from .vectorize import batch_safe
+from .worker_threads import parallel_map, resolve_parallelism
 
 __all__ = ["map_dataset", "_MapDataset", "_ParallelMapDataset", "_FilterDataset",
            "_ScanDataset", "_TakeWhileDataset", "reduce_dataset", "FunctionCaller"]

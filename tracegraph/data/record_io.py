@@ -25,7 +25,7 @@ import struct
 import zlib
 
 from ..errors import DataLossError, InvalidArgumentError, NotFoundError
-from .tfformats_extra import require_tfformats
+from ..optional_extras import require
 
 __all__ = ["masked_crc32c", "frame", "read_records", "open_for_reading", "open_for_writing",
            "compression_name", "COMPRESSIONS", "DEFAULT_BUFFER_SIZE", "RecordFileWriter",
@@ -43,7 +43,7 @@ _crc_value = None
 def _crc():
     global _crc_value
     if _crc_value is None:
-        _crc_value = require_tfformats("google_crc32c", "TFRecord files (CRC32C)").value
+        _crc_value = require("google_crc32c", "tfformats", "TFRecord files (CRC32C)").value
     return _crc_value
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from .. import dtypes as d
 from .. import thread_budget
 from ..graph.graph import Graph
-from .errors import graph_error
+from .graph_errors import graph_error
 from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
 from .plan import Plan, make_plan
 

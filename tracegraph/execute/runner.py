@@ -96,7 +96,7 @@ def _fuse(graph, report, min_elements: int = 0):
 
 def _verifying(concrete, compiled, report):
     """Checks the optimizer on the first call's inputs, then runs as usual."""
-    from .verify import verify_passes
+    from .verify_passes import verify_passes
 
     def first_call(*values):
         concrete.replace_compiled(compiled)

@@ -12,7 +12,6 @@ from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .allocation import check_allocation
 from .infer import runtime as _runtime
-from .ordering import top_k_order
 from .registry import (
     ALL_TYPES,
     BOOL,
@@ -22,6 +21,7 @@ from .registry import (
     TypeAttr,
     defop,
 )
+from .top_k_order import top_k_order
 
 _T = {"T": TypeAttr(ALL_TYPES)}
 _PURE = {"pure"}

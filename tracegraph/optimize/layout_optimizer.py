@@ -10,7 +10,7 @@ import numpy as np
 from ..ops.registry import get_op
 from .builder import GraphBuilder, constant_value, consumers
 from .passes import graph_pass
-from .rules import New
+from .rewrite_rules import New
 
 TO_NHWC = np.array([0, 2, 3, 1], np.int32)
 TO_NCHW = np.array([0, 3, 1, 2], np.int32)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
-from ..optional_extras import require
+from ...optional_extras import require
 from .lowering_table import ONNX_CAST
 
 __all__ = ["onnx_module", "elem_type", "tensor", "one_to_one"]

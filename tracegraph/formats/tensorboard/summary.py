@@ -49,7 +49,7 @@ class SummaryWriter:
     """A writer of one event file (`tf.summary.create_file_writer`)."""
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
-        from ..optional_extras import require
+        from ...optional_extras import require
         require("tensorboard", "tensorboard", "tf.summary.create_file_writer")
         self._logdir = str(logdir)
         self._events = EventFileWriter(

@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ...graph.graph import Graph
-from ..optional_extras import require
+from ...optional_extras import require
 
 __all__ = ["graph_def_proto", "ops_by_name", "tensor_proto", "shape_proto", "dtype_enum", "protos"]
 
