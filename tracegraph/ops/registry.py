@@ -29,7 +29,7 @@ __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
     "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
-    "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
+    "FLAGS", "PURE", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
     "is_placeholder_like",
 ]
 
@@ -86,6 +86,7 @@ FLAGS = MappingProxyType({
                       "tf.data iterator): each run changes it, so a check that runs a graph "
                       "twice (the executors' cross-check) runs it once",
 })
+PURE = frozenset({"pure"})   # the flags of most records, spelled once
 
 
 class _Required:
