@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import config
 from .. import dtypes as d
 from ..autograph.api import maybe_convert
 from ..graph.building import GraphContext
@@ -123,8 +124,7 @@ def compiled(f):
         return f
     from ..execute.compile import compile_graph
     from ..optimize import optimize
-    from ..trace import function as function_module
-    executor = function_module.FORCE_EXECUTOR or "codegen"
+    executor = config.forced_executor() or "codegen"
     graph, _ = optimize(f)
     return compile_graph(graph, list(graph.inputs), list(graph.outputs), None, executor,
                          f.name)

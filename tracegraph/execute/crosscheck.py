@@ -1,8 +1,9 @@
 """The executors' cross-check, a testing aid (the test suite turns it on for every test): every
 graph compiled for the code generator also gets the reference interpreter, and each call runs
 both and compares outputs, printed text, variable updates and raised errors; any difference is an
-AssertionError. It attaches to `compile.py` through its compile hook only, so production
-compiling and calling never look at it.
+AssertionError. `cross_checked` is `wiring.compile_hook`, which `compile.py` calls for every
+top-level graph; while the check is off it returns the compiled graph itself, so production
+calls never pass through it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import numpy as np
 
 from ..ops.registry import is_unseeded_random
 from ..ops.variant_value import VariantValue
-from .compile import set_compile_hook
 from .parallel import ParallelFunction
 
-__all__ = ["set_crosscheck", "crosscheck"]
+__all__ = ["set_crosscheck", "crosscheck", "cross_checked"]
 
 _enabled = False
 
@@ -28,14 +28,17 @@ def set_crosscheck(enabled: bool) -> None:
     """Run every graph on both executors and compare (slow)."""
     global _enabled
     _enabled = bool(enabled)
-    set_compile_hook(_cross_checked if _enabled else None)
 
 
 def crosscheck() -> bool:
     return _enabled
 
 
-def _cross_checked(fn, graph, build, executor):
+def cross_checked(fn, graph, build, executor):
+    """`fn` (compiled for `executor`), or, while the check is on, a callable that runs it and
+    the interpreter's `build("interpreter")` on every call and compares them."""
+    if not _enabled:
+        return fn
     # Parts on threads use one BLAS thread each: matmul sums in another order.
     exact = _exact(graph) and not isinstance(fn, ParallelFunction)
     return _CrossChecked(fn, build("interpreter"), graph, exact=exact)

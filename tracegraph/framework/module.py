@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .. import wiring
 from ..nest import children, is_nested
 from ..ops.registry import context_scope
 from .variables import Variable
@@ -48,11 +49,6 @@ class _ModuleNameScope:
         return False
 
 
-# Called as hook(module, name, value) after an attribute of a Module is set (the checkpoint
-# layer installs its deferred restoration here).
-ATTRIBUTE_HOOKS: list = []
-
-
 class Module:
     """Base class for models and layers: `variables`, `trainable_variables`, `submodules`."""
 
@@ -60,7 +56,7 @@ class Module:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:
+        for hook in wiring.attribute_set_hooks:   # a checkpoint's deferred restoration
             hook(self, name, value)
 
     def __init__(self, name=None):

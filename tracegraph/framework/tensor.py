@@ -12,7 +12,7 @@ from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state
+from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
 
@@ -24,7 +24,7 @@ _GENERIC = np.generic
 
 
 def _apply(op, a, b, name=None):
-    return _state.current.apply(op, (a, b), NO_ATTRS, name)
+    return context_state.current.apply(op, (a, b), NO_ATTRS, name)
 
 
 class TensorOperators:
@@ -35,22 +35,22 @@ class TensorOperators:
 
     # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
-        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
-        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
-        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
-        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
-        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
-        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
         return fn.truediv(self, other)
@@ -85,7 +85,7 @@ class TensorOperators:
         return matmul(other, self)
 
     def __neg__(self):
-        return _state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
 
     def __pos__(self):
         return self
@@ -95,8 +95,8 @@ class TensorOperators:
 
     def __invert__(self):
         if self.dtype is d.bool:
-            return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
-        return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
+            return context_state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
 
     def _logic(self, other, bool_op, int_op, name, reverse=False):
         a, b = (other, self) if reverse else (self, other)
@@ -130,27 +130,27 @@ class TensorOperators:
             return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
-        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
-        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
-        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
-        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
-        return _state.current.apply(m.equal_op, (self, other),
+        return context_state.current.apply(m.equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 
     def __ne__(self, other):
         if other is None:
             return True
-        return _state.current.apply(m.not_equal_op, (self, other),
+        return context_state.current.apply(m.not_equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 
     def __hash__(self):

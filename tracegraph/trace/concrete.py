@@ -16,7 +16,7 @@ import inspect
 
 import numpy as np
 
-from .. import config
+from .. import config, wiring
 from ..framework.eager import EAGER, wrap
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
@@ -25,7 +25,7 @@ from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
-from . import hooks
+from . import call_log
 from .binding import (
     SPECS,
     carried_tensor,
@@ -127,20 +127,20 @@ class ConcreteFunction:
         tracing), each optimizer pass, jit fusion, code generation, each jit kernel's
         compilation, the first execution. `print` it; `wait=True` first waits for kernels
         compiling in the background."""
-        return hooks.first_call_report(self, wait)
+        return wiring.first_call_report(self, wait)
 
     # --- calling ---------------------------------------------------------------------------------
     def compiled(self):
         """The compiled graph for the current optimizer options: a callable from the flat
         input values to the flat output values (optimized and compiled on first use)."""
         if self._compiled is None or self._options_version != config.optimizer_version:
-            if hooks.runner is None:
+            if wiring.prepare_function is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
             key = config.optimizer_key
             prepared = self._by_options.get(key)
             if prepared is None:
-                prepared = self._by_options[key] = hooks.runner(self)
+                prepared = self._by_options[key] = wiring.prepare_function(self)
             self._compiled, self._prepared_graph, self.optimizer_report = prepared
         return self._compiled
 
@@ -166,8 +166,8 @@ class ConcreteFunction:
         compiled = self._compiled
         if compiled is None or self._options_version != config.optimizer_version:
             compiled = self.compiled()
-        if config.call_recorder is not None:  # tf.summary.trace_on
-            config.call_recorder(self)
+        if call_log.current is not None:  # tf.summary.trace_on
+            call_log.current.add(self)
         out = compiled(*values)
         if self.single_output:
             v = out[0]

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes as d
-from ..framework.module import ATTRIBUTE_HOOKS
+from .. import wiring
 from ..framework.variables import Variable
 from ..library.math import cast, maximum, minimum, sqrt, square
 from ..library.reduce import reduce_sum
@@ -117,7 +117,8 @@ class Optimizer:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:   # a restored checkpoint waiting for the slots built now
+        # a restored checkpoint waiting for the slots built now
+        for hook in wiring.attribute_set_hooks:
             hook(self, name, value)
 
     # --- state ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from ... import dtypes as d
-from ...framework.module import ATTRIBUTE_HOOKS
+from ... import wiring
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
 from ..native.object_graph import ObjectGraph, children_of
@@ -208,7 +208,7 @@ class Checkpoint:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:   # values waiting for this attribute (both formats)
+        for hook in wiring.attribute_set_hooks:   # values waiting for this attribute (both formats)
             hook(self, name, value)
 
     def __init__(self, root=None, **kwargs):

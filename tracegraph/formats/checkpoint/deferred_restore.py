@@ -5,14 +5,13 @@ assigned as an attribute along the saved path (the checkpoint guide's "delayed r
 
 Pending values hang off the deepest object of the path that existed at restore time, as a
 tree of the attribute names still missing. Assigning an attribute of a `tf.train.Checkpoint`
-or a `tf.Module` consults it (`on_attribute_set`, installed as the Module attribute hook).
+or a `tf.Module` consults it (`on_attribute_set`, one of `wiring.attribute_set_hooks`).
 """
 
 from __future__ import annotations
 
 import weakref
 
-from ...framework.module import ATTRIBUTE_HOOKS
 from ...framework.variables import Variable
 from ..native.object_graph import children_of
 
@@ -80,5 +79,3 @@ def _apply(value, pending) -> None:
         except TypeError:
             pass
 
-
-ATTRIBUTE_HOOKS.append(on_attribute_set)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
 from ...graph.tensor import SymbolicTensor
 from ...nest import flatten, is_nested
 from ...shapes import TensorSpec
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
 from .graph_codec import safe_name
@@ -117,7 +117,7 @@ def decode_concrete(dec: Decoder, v, field: str,
     executor = v["executor"]
     if executor not in EXECUTORS:
         dec.fail(f"{field}.executor", f"unknown executor {executor!r:.40}")
-    forced = getattr(function_module, "FORCE_EXECUTOR", None)  # the test suite's modes
+    forced = config.forced_executor()  # the test suite's modes
     if executor == "codegen" and forced:
         executor = forced
     name = dec.str(v["name"], f"{field}.name")

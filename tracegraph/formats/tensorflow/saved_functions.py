@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...nest import flatten, pack_sequence_as
 from ...shapes import TensorSpec, shapes_compatible
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from .format_errors import invalid
 from .structured_values import full_arg_spec, structured_value
@@ -141,5 +141,5 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
         structured = graph.outputs[0]
     graph.structured_outputs = structured
     graph.structured_input_signature = canonical
-    executor = getattr(function_module, "FORCE_EXECUTOR", None) or "codegen"
+    executor = config.forced_executor() or "codegen"
     return ConcreteFunction(graph, name, canonical, signature, paths, structured, executor)
