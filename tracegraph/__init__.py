@@ -2,8 +2,8 @@
 
     import tracegraph as tf
 
-This module is the public, TensorFlow-shaped namespace (DESIGN layer 10). It re-exports from the
-layers and wires their extension points; it defines nothing itself.
+This module is the public, TensorFlow-shaped namespace (DESIGN layer 13). It re-exports from the
+layers and, at its end, fills the slots of `wiring.py`; it defines nothing itself.
 """
 
 import types as _types

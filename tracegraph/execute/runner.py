@@ -1,7 +1,7 @@
 """What makes a ConcreteFunction runnable: optimize a copy of its graph with the current
 options, compile it with the chosen executor, and, in the optimizer's verify mode, check the
-passes on the first call's inputs. `tracegraph/__init__.py` installs `prepare` into the trace
-layer (`trace/hooks.py`)."""
+passes on the first call's inputs. `prepare` is `wiring.prepare_function`, which the trace
+layer calls (tracegraph/wiring.py)."""
 
 from __future__ import annotations
 
