@@ -9,7 +9,7 @@ part, in the order the first call spends it:
 | trace | AutoGraph's conversion (once per tf.function), then the Python function run on symbolic |
 |       |   tensors (trace/function.py) |
 | optimize | each Grappler pass in the order it ran, sub-graphs named (optimize/meta.py) |
-| jit fusion | clustering elementwise ops into fused kernels (execute/runner.py) |
+| jit fusion | clustering elementwise ops into fused kernels (optimize/jit_fusion.py) |
 | code generation | writing and compiling the Python function that runs the graph |
 | jit compilation | each numba kernel: on the first call or in the background, compiled or |
 |                 |   loaded from the cache, calls answered op by op meanwhile (execute/jit.py) |

@@ -8,6 +8,11 @@ record), works on dtypes a kernel handles, and carries no control edges. Cluster
 an op that reads from several of them, unless a path leaves one cluster through an unfused op
 and comes back into another (that would make the contracted graph cyclic). A cluster of one op
 is left alone unless the op is an approximated function (its fused form is faster).
+
+It is the pass list's last entry (optimize/meta.py), run after the rounds when the executor
+asks: `options["jit_fusion"]` is 0 for `jit_compile=True` (every cluster), or a minimum number
+of elements (the default tf.function fuses only clusters that large, and only graphs holding
+such a value), or None (no fusion: the pass does not run).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ..ops.cluster import (
 )
 from ..ops.functional import stateless_if_op, stateless_while_op
 from .builder import GraphBuilder, consumers
+from .passes import graph_pass
 
 __all__ = ["jit_fusion", "find_clusters", "has_large_value"]
 
@@ -143,11 +149,21 @@ def _worth_alone(op) -> bool:
                                     for fn, dtype in APPROXIMATED.items())
 
 
-def jit_fusion(graph, ctx=None, min_elements: int = 0):
+def _requested_here(graph, min_elements: int) -> bool:
+    """Whether a request for fusion applies to `graph`: always for jit_compile (0), else only
+    when the graph makes a value of at least `min_elements` elements."""
+    return not min_elements or has_large_value(graph, min_elements)
+
+
+@graph_pass("jit_fusion", after_rounds=True, applies=_requested_here)
+def jit_fusion(graph, ctx=None, min_elements: int | None = None):
     """The pass: `graph` with every cluster replaced by a `_FusedElementwise` op (sub-graphs of
     control flow are fused too). Returns `graph` itself when nothing fuses. With `min_elements`
-    (the default tf.function's use), only clusters whose values have at least that many
-    elements (static shapes) fuse, and loops are not compiled whole."""
+    (the default tf.function's use; as a pass, `ctx.options["jit_fusion"]`), only clusters
+    whose values have at least that many elements (static shapes) fuse, and loops are not
+    compiled whole."""
+    if min_elements is None:
+        min_elements = (ctx.options.get("jit_fusion") or 0) if ctx is not None else 0
     if min_elements and not has_large_value(graph, min_elements):
         return graph
     graph = _fuse_subgraphs(graph, ctx, min_elements)
@@ -188,7 +204,7 @@ def _fuse_subgraphs(graph, ctx, min_elements: int = 0):
     changed = False
     for op in b.pending():
         subs = op.subgraphs()
-        if not subs or op.op_def is fused_elementwise_op:
+        if not subs or op.op_def in (fused_elementwise_op, fused_loop_op):   # fused already
             b.copy(op)
             continue
         if not min_elements and _scalar_loop(op):
