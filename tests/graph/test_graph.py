@@ -175,3 +175,18 @@ def test_copy_remove_and_release_name():
     assert dst.unique_name("AddV2") == "AddV2_1"
     dst.release_name("AddV2")                    # a numbered variant was handed out: kept
     assert dst.unique_name("AddV2") == "AddV2_2"
+
+
+def test_marks_come_from_the_declared_vocabulary():
+    from tracegraph.graph.marks import GRAPH_MARKS
+    from tracegraph.optimize.jit_fusion import jit_fusion
+    g = FuncGraph("g")
+    assert not g.marks and not g.has_mark("jit_cluster")
+    with pytest.raises(ValueError, match="unknown graph mark 'jit_clster'.*graph/marks.py"):
+        g.mark("jit_clster")
+    g.mark("jit_cluster")
+    assert g.has_mark("jit_cluster") and not g.copy()[0].marks   # a copy starts unmarked
+    fused = jit_fusion(traced(lambda x: tf.tanh(x * 2.0 + 1.0), tf.constant([1.0, 2.0])))
+    bodies = [op.attrs["f"] for op in fused.operations if op.type == "_FusedElementwise"]
+    assert bodies and all(b.marks == {"jit_cluster"} for b in bodies)
+    assert all(isinstance(m, str) and m for m in GRAPH_MARKS.values())

@@ -81,8 +81,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor != "interpreter" and (getattr(graph, "jit_cluster", False) or
-                                          getattr(graph, "jit_loop", False)):
+        if executor != "interpreter" and (graph.has_mark("jit_cluster") or
+                                          graph.has_mark("jit_loop")):
             from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn

@@ -49,7 +49,7 @@ def _exact(graph) -> bool:
     (else the cross-check compares with the tolerance of the approximated functions)."""
     from .jit import cluster_is_exact
     return all(cluster_is_exact(sub) for op in _all_ops(graph) for _, sub in op.subgraphs()
-               if getattr(sub, "jit_cluster", False) or getattr(sub, "jit_loop", False))
+               if sub.has_mark("jit_cluster") or sub.has_mark("jit_loop"))
 
 
 class _CrossChecked:

@@ -219,7 +219,7 @@ class JitKernel:
 def cluster_is_exact(graph) -> bool:
     """Whether a cluster's kernel reproduces NumPy bit for bit (no libm or approximated
     function in it)."""
-    if getattr(graph, "jit_loop", False):
+    if graph.has_mark("jit_loop"):
         return _loop_statements(graph)[2]
     body = Statements(graph, [f"x{i}" for i in range(len(graph.inputs))])
     return body.exact and not body.approximated
@@ -281,6 +281,6 @@ def compile_cluster(graph, reference):
     or None without numba."""
     if not numba_available():
         return None
-    if getattr(graph, "jit_loop", False):
+    if graph.has_mark("jit_loop"):
         return LoopKernel(graph, reference)
     return JitKernel(graph, reference)

@@ -309,7 +309,7 @@ def _emit_loop(b, op, ctx) -> None:
     loop = f.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
                            [t.tensor_type for t in op.outputs], (), op.source)
     f.inputs, f.outputs = inputs, list(loop.outputs)
-    f.jit_loop = True
+    f.mark("jit_loop")
     fused = b.dst.add_operation(
         fused_loop_op, b.dst.unique_name(op.name), [b.tensor(t) for t in op.inputs],
         (len(op.inputs),), {"Tin": tuple(t.dtype for t in op.inputs), "f": f,
@@ -351,7 +351,7 @@ def _emit_cluster(b, ops, uses, graph_outputs, index, ctx):
                 or any(id(reader) not in members for reader in uses.get(id(op.outputs[0]), []))]
     body.inputs = [inside[id(t)] for t in outside_inputs]
     body.outputs = [inside[id(t)] for t in exported]
-    body.jit_cluster = True
+    body.mark("jit_cluster")
     name = b.dst.unique_name(f"cluster_{index}")
     fused = b.dst.add_operation(
         fused_elementwise_op, name, [b.tensor(t) for t in outside_inputs],
