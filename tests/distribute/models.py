@@ -8,6 +8,7 @@ import numpy as np
 
 import tracegraph as tf
 from tracegraph.distribute import shipping
+from tracegraph.formats.native.saving import manifest_bytes
 
 
 def outer_function():
@@ -109,9 +110,7 @@ def repack(bundle_data: bytes, edit) -> tuple[str, bytes]:
     doc = json.loads(files["saved_model.json"])
     edit(doc)
     files["saved_model.json"] = json.dumps(doc).encode()
-    sums = json.loads(files["checksum.json"])
-    sums["sha256"]["saved_model.json"] = hashlib.sha256(files["saved_model.json"]).hexdigest()
-    files["checksum.json"] = json.dumps(sums).encode()
+    files["checksum.json"] = manifest_bytes(files)
     names = list(shipping._FILES)
     header = json.dumps({"format": shipping.BUNDLE_FORMAT, "version": 1,
                          "files": [[n, len(files[n])] for n in names]}).encode() + b"\n"
