@@ -1,10 +1,11 @@
 """Optional extras (pyproject's optional dependencies), and the one way tracegraph imports them.
 
 A feature that needs an extra calls `require(module, extra, feature)` where it is used, never at
-import time and never with an `import` statement: it returns the module, or raises an
-ImportError naming the extra to install. `require_modules` does the same for several modules of
-one package. `tests/test_architecture.py` checks that no module of tracegraph imports an extra's
-package with an import statement, and that every other import sits at the top of its module.
+import time: it returns the module, or raises an ImportError naming the extra to install.
+`require_modules` does the same for several modules of one package. `tests/test_architecture.py`
+checks that no module of tracegraph imports an extra's package at its top (so `import
+tracegraph` works without any extra), and that every other import sits at the top of its module
+(the function-body imports still left are counted per module, a count that only goes down).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ EXTRAS = {
     "graphviz": ("graphviz",),                          # graph pictures
     "distributed": ("dask", "distributed"),             # tf.distribute on a dask cluster
     "tfformats": ("google", "google_crc32c", "tensorboard"),  # protobuf, CRC32C, TF's protos
+    "keras": ("keras",),                                # real Keras 3 as tf.keras
 }
 
 

@@ -80,7 +80,7 @@ def trace_function(fn, input_spec, name: str, unpack: bool = True) -> DatasetFun
     positional arguments (`fn(*element)`) unless `unpack` is False, as TensorFlow does."""
     outer = getattr(current_context(), "graph", None)
     graph = FuncGraph(name, outer_graph=outer)
-    placeholders = [graph.placeholder(TensorType(c.dtype, c.shape._dims), "args")
+    placeholders = [graph.placeholder(TensorType(c.dtype, c.shape.as_tuple()), "args")
                     for leaf in flatten(input_spec) for c in component_specs(leaf)]
     graph.inputs = list(placeholders)
     ctx = GraphContext(graph, _no_variables)

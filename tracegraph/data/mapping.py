@@ -378,7 +378,7 @@ def reduce_dataset(dataset, initial_state, reduce_func, name=None):
     outs = bind(reduce_dataset_op,
                 (dataset._variant, flat_components(spec, state), fn.captured),
                 {"f": fn.graph, "output_types": tuple(c.dtype for c in comps),
-                 "output_shapes": tuple(c.shape._dims for c in comps)}, name)
+                 "output_shapes": tuple(c.shape.as_tuple() for c in comps)}, name)
     return from_components(spec, outs if isinstance(outs, list) else [outs])
 
 

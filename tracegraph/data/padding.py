@@ -121,7 +121,7 @@ def _shape_tensor(padded, spec):
 
 
 def _known_dims(t) -> tuple | None:
-    value = getattr(t, "_value", None)
+    value = getattr(t, "known_value", None)
     if value is None:
         tensor_type = getattr(t, "tensor_type", None)
         value = None if tensor_type is None else tensor_type.value

@@ -52,7 +52,7 @@ def _shape(shape) -> list | None:
 
 def encode_spec(spec):
     if type(spec) is TensorSpec:
-        return {"kind": "tensor", "shape": _shape(spec.shape._dims), "dtype": spec.dtype.name}
+        return {"kind": "tensor", "shape": _shape(spec.shape.as_tuple()), "dtype": spec.dtype.name}
     if isinstance(spec, RaggedTensorSpec):
         return {"kind": "ragged", "shape": _shape(spec._shape), "dtype": spec.dtype.name,
                 "ragged_rank": spec.ragged_rank,

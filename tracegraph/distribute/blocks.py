@@ -10,7 +10,7 @@ same for every block.
 from __future__ import annotations
 
 from ..nest import flatten, pack_sequence_as
-from ..shapes import TensorSpec
+from ..shapes import TensorShape, TensorSpec
 from ..trace.concrete import ConcreteFunction
 from ..trace.function import Function
 from .shipping import GraphBundle, bundle_concrete, output_of, run_block, run_block_single
@@ -116,7 +116,7 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     leaves = flatten(bundle.structure)
     outs = []
     for i, (dtype, shape) in enumerate(bundle.output_specs):
-        dims = shape._dims if hasattr(shape, "_dims") else shape
+        dims = shape.as_tuple() if isinstance(shape, TensorShape) else shape
         if dims is None or any(s is None for s in dims[1:]):
             raise ValueError(
                 f"map_blocks: output {i} of '{bundle.name}' has shape {shape} in the traced "

@@ -223,7 +223,7 @@ def _written_variables(graph) -> list[str]:
         seen.add(id(g))
         for op in g.get_operations():
             if "resource_write" in op.op_def.flags:
-                handle = op.inputs[0]._value if op.inputs else None
+                handle = op.inputs[0].known_value if op.inputs else None
                 names.append(getattr(handle, "name", op.name))
             stack.extend(sub for _, sub in op.subgraphs())
     return sorted(set(names))

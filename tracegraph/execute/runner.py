@@ -42,7 +42,7 @@ def prepare(concrete):
     start = time.perf_counter()
     graph, report = optimize(concrete.graph, _options_for(concrete.executor))
     optimized = time.perf_counter()
-    constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
+    constants = [(ph, value.known_value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     generating = time.perf_counter()
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,

@@ -14,7 +14,7 @@ from ..library import math as fn
 from ..ops import math as m
 from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
-from ..shapes import TensorShape, format_shape
+from ..shapes import TensorShape, format_shape, shape_from_tuple
 from . import core_types
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
@@ -211,12 +211,19 @@ class EagerTensor(Tensor):
         self._value = value
 
     @property
+    def known_value(self):
+        """The NumPy value held (the array itself, not the copy `numpy()` makes: read it, never
+        write into it). A graph tensor's `known_value` is its value when inference knows it at
+        trace time, else None; an eager tensor's is always known."""
+        return self._value
+
+    @property
     def dtype(self) -> d.DType:
         return _NP_TO_DTYPE[self._value.dtype]
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._value.shape)
+        return shape_from_tuple(self._value.shape)
 
     @property
     def ndim(self) -> int:

@@ -333,7 +333,7 @@ def resolve_type_attrs(op: OpDef, inputs, dtype_of) -> dict:
 
 def _fits(value, dtype) -> bool:
     """Whether a Python value converts to an integer `dtype` without changing."""
-    if dtype._kind not in "iu":
+    if dtype.kind not in "iu":
         return True
     if isinstance(value, (list, tuple)):
         return all(_fits(v, dtype) for v in value)

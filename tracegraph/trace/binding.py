@@ -98,14 +98,14 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
     """The raw value fed for one input, checked against the traced spec."""
     value = carried_tensor(value, path)
     if getattr(spec, "dtype", None) is d.variant:   # a runtime object (a dataset): as it is
-        return value._value if type(value) is EagerTensor else value
+        return value.known_value if type(value) is EagerTensor else value
     if isinstance(spec, VariableSpec):
         if not isinstance(value, Variable):
             raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "
                             f"got {value!r}.")
         return value.handle
     if type(value) is EagerTensor:
-        arr = value._value
+        arr = value.known_value
     elif isinstance(value, Variable):
         arr = value.handle.value
     elif isinstance(value, Tensor):
@@ -122,7 +122,7 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
             f"cannot compute {fn_name} as input #{index}(zero-based) was expected to be a "
             f"{want} tensor but is a {got} tensor [Op:{fn_name}] (argument '{path}', traced as "
             f"{spec!r})")
-    if not shapes_compatible(spec.shape._dims, arr.shape):
+    if not shapes_compatible(spec.shape.as_tuple(), arr.shape):
         # TensorFlow's binding says "Can not cast TensorSpec(...) to TensorSpec(...)"
         raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")

@@ -172,9 +172,7 @@ class ConcreteFunction:
         if self.single_output:
             v = out[0]
             if type(v) is _NDARRAY or isinstance(v, np.generic):
-                t = object.__new__(EagerTensor)
-                t._value = v
-                return t
+                return EagerTensor(v)
             return wrap(v)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
@@ -275,7 +273,7 @@ class ConcreteFunction:
         for path, spec in self.input_paths:
             value = carried_tensor(by_path[path.split("#")[0]], path)
             args.append(value.handle if isinstance(spec, VariableSpec) else value)
-        args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
+        args += [ctx.to_graph_tensor(v, None, f"{self.name}/capture")
                  for v in self.graph.external_captures]
         op = stateful_partitioned_call_op if _has_stateful(self.graph) else partitioned_call_op
         outs = bind(op, (args,), {"f": self.graph, "Tout": tuple(t.dtype for t in

@@ -62,13 +62,13 @@ class PolymorphicFunction:
 
     def __call__(self, *args, **kwargs):
         table = self.call_table
-        if not kwargs and not _config._run_eagerly and context_state.current is EAGER:
+        if not kwargs and not _config.functions_run_eagerly() and context_state.current is EAGER:
             key = []
             values = []
             for a in args:
                 t = type(a)
                 if t is EagerTensor:
-                    v = a._value
+                    v = a.known_value
                     key.append(v.dtype)
                     key.append(v.shape)
                     values.append(v)
@@ -202,7 +202,7 @@ class Function(PolymorphicFunction):
 
     # --- calling -------------------------------------------------------------------------------
     def _call_slow(self, args, kwargs):
-        if _config._run_eagerly:
+        if _config.functions_run_eagerly():
             return self._bind(self._python_function)(*args, **kwargs)
         return super()._call_slow(args, kwargs)
 

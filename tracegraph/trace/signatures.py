@@ -178,11 +178,11 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
             if got.dtype != s.dtype:
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
                                 f"tensor with dtype {got.dtype.name} and shape "
-                                f"{format_shape(got.shape._dims)}.")
-            if not shapes_compatible(s.shape._dims, got.shape._dims):
+                                f"{format_shape(got.shape.as_tuple())}.")
+            if not shapes_compatible(s.shape.as_tuple(), got.shape.as_tuple()):
                 # TypeError, as TensorFlow's binding of inputs ("Can not cast TensorSpec...")
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
-                                f"tensor with shape {format_shape(got.shape._dims)}.")
+                                f"tensor with shape {format_shape(got.shape.as_tuple())}.")
             converted.append(v)
         keys.append((pname, spec))
         values.append((pname, converted[0] if isinstance(spec, TensorSpec) else

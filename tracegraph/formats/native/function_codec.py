@@ -174,13 +174,13 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         where = f"{field}.input_paths[{i}]"
         leaf = leaves.get(path)
         same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
-            leaf.shape._dims == spec.shape._dims if isinstance(spec, TensorSpec)
+            leaf.shape.as_tuple() == spec.shape.as_tuple() if isinstance(spec, TensorSpec)
             else leaf.shape == spec.shape)
         if not same:
             dec.fail(where, f"path {path!r:.80} is not a tensor argument of the function")
         if isinstance(spec, VariableSpec):
             ok = t.dtype.name == "resource"
         else:
-            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape._dims
+            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape.as_tuple()
         if not ok:
             dec.fail(where, "spec does not match the graph input")

@@ -314,7 +314,8 @@ class _Loader:
                 inputs.append((key, spec))
             paths = [s for _, s in cf.input_paths]
             if len(paths) != len(inputs) or any(
-                    a.dtype != b.dtype or not shapes_compatible(a.shape._dims, b.shape._dims)
+                    a.dtype != b.dtype
+                    or not shapes_compatible(a.shape.as_tuple(), b.shape.as_tuple())
                     for (_, a), b in zip(inputs, paths)):
                 dec.fail(f"{where}.inputs", "do not match the function's inputs")
             from ...graph.tensor import SymbolicTensor

@@ -43,7 +43,7 @@ METHOD_NAME = "tensorflow/serving/predict"
 
 def _spec_line(key, spec, indent: str, kind: str = "inputs") -> str:
     return (f"{indent}  {kind}['{key}'] tensor_info:\n{indent}      dtype: {spec.dtype.name}\n"
-            f"{indent}      shape: {format_shape(spec.shape._dims)}")
+            f"{indent}      shape: {format_shape(spec.shape.as_tuple())}")
 
 
 def _op_types(loaded) -> set:

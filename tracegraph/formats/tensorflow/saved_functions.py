@@ -124,7 +124,7 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
         raise invalid(file, where, f"{len(paths)} tensor arguments for a function of "
                       f"{len(graph.inputs)} inputs")
     for (path, spec), t in zip(paths, graph.inputs):
-        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape._dims,
+        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape.as_tuple(),
                                                               t.tensor_type.shape):
             raise invalid(file, where, f"argument {path} is {spec!r}, the function's input "
                           f"is {t.dtype.name} {t.tensor_type.shape}")
