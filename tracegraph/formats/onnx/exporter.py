@@ -166,8 +166,10 @@ class _Exporter:
 
 
 class _Fake:
+    """A loop body's extra output as `_value_info` reads a tensor: a dtype and its dims."""
+
     def __init__(self, dtype, shape):
-        self.dtype, self._shape = dtype, shape
+        self.dtype, self.dims = dtype, shape
 
 
 def _value_info(name, t, prefix):

@@ -9,7 +9,7 @@ import numpy as np
 import tracegraph as tf
 from tracegraph.formats.native.saved_model_cli import main
 
-from .fresh import ROOT
+from tests.formats.native.fresh import ROOT
 
 
 class Model:
