@@ -74,7 +74,11 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
-OVER_THE_CAP: dict[str, int] = {}
+OVER_THE_CAP: dict[str, int] = {
+    # TensorFlow's op signatures, one row per op type (main had it at 418 when house-wiring
+    # merged it): split it by op family.
+    "formats/tensorflow/op_signatures.py": 418,
+}
 
 
 def test_modules_stay_small():
@@ -231,8 +235,10 @@ def test_op_types_are_named_only_in_ops_and_pattern_tables():
 
 # ---- no private name reached across folders ---------------------------------------------------
 
-# A namedtuple's public API is spelled with a leading underscore.
+# A namedtuple's public API is spelled with a leading underscore; so is TensorFlow's Trackable
+# protocol, which Keras and users implement and the formats call.
 NAMEDTUPLE_API = {"_fields", "_asdict", "_replace", "_make", "_field_defaults"}
+TRACKABLE_PROTOCOL = {"_trackable_children", "_serialize_to_tensors", "_restore_from_tensors"}
 
 
 def _folder(rel: pathlib.PurePath) -> str:
@@ -242,7 +248,7 @@ def _folder(rel: pathlib.PurePath) -> str:
 
 def _private(name) -> bool:
     return isinstance(name, str) and name.startswith("_") and not name.startswith("__") and \
-        name not in NAMEDTUPLE_API
+        name not in NAMEDTUPLE_API | TRACKABLE_PROTOCOL
 
 
 def _private_definitions(tree) -> set:
@@ -386,7 +392,8 @@ def test_late_bound_slots_live_in_wiring_and_only_init_fills_them():
     """wiring.py lists every slot through which a lower layer calls an upper one; only the
     package's `__init__` calls `wiring.install`, and no module writes an attribute of another
     module of tracegraph (the way slots used to be filled from anywhere), but wiring.py itself
-    giving `tf.config` and `tf.dtypes` their upper-layer names."""
+    giving `tf.config` and `tf.dtypes` their upper-layer names, and the layer that owns one of
+    TensorFlow's global settings writing it in `config` (STYLE: the settings in one place)."""
     problems = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT)
@@ -395,7 +402,7 @@ def test_late_bound_slots_live_in_wiring_and_only_init_fills_them():
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
                     and isinstance(node.value, ast.Name) and node.value.id in modules \
-                    and rel.as_posix() != "wiring.py":
+                    and modules[node.value.id] != ("config",) and rel.as_posix() != "wiring.py":
                 problems.append(f"{rel}:{node.lineno}: sets {node.value.id}.{node.attr}")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.func.id in ("setattr", "delattr") and node.args and \

@@ -1,5 +1,7 @@
 """The graph IR: names, lookup, the text printer, GraphDef text format, the verifier (R-5)."""
 
+import re
+
 import pytest
 
 import tracegraph as tf
@@ -190,3 +192,19 @@ def test_marks_come_from_the_declared_vocabulary():
     bodies = [op.attrs["f"] for op in fused.operations if op.type == "_FusedElementwise"]
     assert bodies and all(b.marks == {"jit_cluster"} for b in bodies)
     assert all(isinstance(m, str) and m for m in GRAPH_MARKS.values())
+
+
+def test_a_branch_input_is_named_after_the_value_it_captures():
+    # issue 26, item 18: `return x` in a cond branch made an input Placeholder named "Const"
+    @tf.function
+    def simple_relu(x):
+        if tf.greater(x, 0):
+            return x
+        else:
+            return 0
+
+    graph = simple_relu.get_concrete_function(tf.constant(1)).graph
+    cond = next(op for op in graph.get_operations() if op.type == "StatelessIf")
+    then_branch = cond.attrs["then_branch"]
+    assert [t.op.name for t in then_branch.inputs] == ["x"]
+    assert re.search(r"graph cond_true_\d+\(x\):\n +x = Placeholder", graph.to_text())

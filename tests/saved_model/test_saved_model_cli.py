@@ -7,9 +7,8 @@ import sys
 import numpy as np
 
 import tracegraph as tf
-from tracegraph.formats.native.saved_model_cli import main
-
 from tests.formats.native.fresh import ROOT
+from tracegraph.formats.native.saved_model_cli import main
 
 
 class Model:

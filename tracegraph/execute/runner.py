@@ -18,6 +18,7 @@ from .verify_passes import verify_passes
 
 # Elementwise clusters with at least this many elements run as fused kernels in a default
 # tf.function when numba is installed (0 turns it off; jit_compile=True fuses every cluster).
+# The default path fuses exact per-element forms only: its results are eager's bit for bit.
 AUTO_FUSE_ELEMENTS = 1 << 16
 
 __all__ = ["prepare"]
@@ -62,8 +63,9 @@ def _options_for(executor: str) -> dict:
     """The current optimizer options, with the executor's request for jit fusion (the last
     pass): every cluster for the jit executor (jit_compile=True), only large ones for the
     others (as Grappler's remapper fuses in TensorFlow's default path: large elementwise
-    clusters run on the jit executor's kernels, with TensorFlow's accuracy for tanh/exp),
-    none without numba or on the interpreter."""
+    clusters run on the jit executor's kernels, exact per-element forms only, so the results
+    are NumPy's as TensorFlow's graph and eager kernels agree), none without numba or on the
+    interpreter."""
     fusion = None
     if executor == "jit":
         if numba_available():

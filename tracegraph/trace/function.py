@@ -25,6 +25,7 @@ from ..framework.tensor import EagerTensor
 from ..nest import flatten
 from ..ops.registry import context_state, current_context
 from ..shapes import TensorSpec
+from .binding import DeletedInstance
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
 from .trace_type import has_trace_type
@@ -160,10 +161,15 @@ class Function(PolymorphicFunction):
         if self._instance_ref is None:
             return fn
         instance = self._instance_ref()
-        if instance is None:
-            raise ReferenceError(f"tf.function {self._name}: the object this method was bound "
-                                 "to has been deleted.")
+        if instance is None:   # `M().f(x)`: the temporary went before the call
+            instance = DeletedInstance(self._name)
         return types.MethodType(fn, instance)
+
+    @property
+    def jit_compile(self):
+        """The `jit_compile` argument as given (None, True or False): what a SavedModel
+        records of the function."""
+        return self._jit_compile
 
     @property
     def max_traces(self) -> int | None:
