@@ -13,9 +13,13 @@ import numpy as np
 
 from .. import dtypes as d
 from ..framework.tensor import EagerTensor, Tensor
+from ..graph.building import GraphContext
+from ..graph.graph import FuncGraph
+from ..library.array import shape as shape_op
+from ..library.math import add, less, logical_and
 from ..nest import flatten, is_nested, pack_sequence_as
-from ..ops.registry import convert_to_tensor, current_context
-from ..shapes import TensorShape, as_shape_tuple
+from ..ops.registry import context_scope, convert_to_tensor, current_context
+from ..shapes import TensorShape, TensorType, as_shape_tuple
 from ..trace import control_flow as cf
 from ..trace.control_flow import StagingTypeError, StagingValueError
 from .values import (
@@ -99,7 +103,6 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
     def cond_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..library.math import logical_and
             state, values = values[:hidden], values[hidden:]
             set_loop_vars(values)
             in_range = iterate.test(state)
@@ -164,7 +167,6 @@ def _return_value_invariants(carried, loop_vars, probed):
 
 
 def _probe_placeholders(graph, value):
-    from ..shapes import TensorType
     if is_nested(value):
         return pack_sequence_as(value, [_probe_placeholders(graph, v) for v in flatten(value)])
     if hasattr(value, "read_value") or is_undefined(value):
@@ -181,9 +183,6 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
     pending = [i for i in carried if isinstance(initial[i], UndefinedReturnValue)]
     if not pending:
         return {}
-    from ..graph.building import GraphContext
-    from ..graph.graph import FuncGraph
-    from ..ops.registry import context_scope, current_context
     scratch = FuncGraph("return_probe", outer_graph=current_context().graph)
     with context_scope(GraphContext(scratch)):
         # The loop variables as the body sees them: placeholders, never Python values (a
@@ -223,18 +222,15 @@ class _TensorIteration:
         return [convert_to_tensor(0, dtype=d.int32)]
 
     def test(self, state):
-        from ..library.math import less
         return less(state[0], self.length)
 
     def item(self, state):
         return self.tensor[state[0]]
 
     def advance(self, state, extra_test) -> list:
-        from ..library.math import add
         return [add(state[0], 1)]
 
     def probe_item(self, scratch):
-        from ..shapes import TensorType
         items = self.tensor
         shape = None if items.dims is None else tuple(items.dims[1:])
         return scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item")
@@ -289,7 +285,6 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts
             raise StagingTypeError(f"Cannot iterate over a scalar tensor.{cf.at_user_line()}")
         length = shape[0] if shape.rank is not None and shape[0] is not None else None
         if length is None:
-            from ..library.array import shape as shape_op
             length = shape_op(iterable)[0]
         _staged_loop(extra_test, body, get_state, set_state, list(names), list(live),
                      _TensorIteration(iterable, length))

@@ -19,6 +19,7 @@ from .. import wiring
 from ..graph.graph import Graph
 from .codegen import generate
 from .interpreter import Interpreter
+from .jit import compile_cluster
 from .parallel import ParallelFunction, split_for_threads
 from .plan import make_plan
 
@@ -83,7 +84,6 @@ def compile_subgraph(graph: Graph, executor: str):
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
         if executor != "interpreter" and (graph.has_mark("jit_cluster") or
                                           graph.has_mark("jit_loop")):
-            from .jit import compile_cluster
             fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn
     return fn

@@ -15,8 +15,10 @@ import sys
 
 import numpy as np
 
+from ..framework.variables import ResourceHandle
 from ..ops.registry import is_unseeded_random
 from ..ops.variant_value import VariantValue
+from .jit import cluster_is_exact
 from .parallel import ParallelFunction
 
 __all__ = ["set_crosscheck", "crosscheck", "cross_checked"]
@@ -47,7 +49,6 @@ def cross_checked(fn, graph, build, executor):
 def _exact(graph) -> bool:
     """Whether the jit executor's kernels for `graph`'s clusters reproduce NumPy bit for bit
     (else the cross-check compares with the tolerance of the approximated functions)."""
-    from .jit import cluster_is_exact
     return all(cluster_is_exact(sub) for op in _all_ops(graph) for _, sub in op.subgraphs()
                if sub.has_mark("jit_cluster") or sub.has_mark("jit_loop"))
 
@@ -71,7 +72,6 @@ class _CrossChecked:
     def __call__(self, *values):
         if not self.deterministic:
             return self.fn(*values)
-        from ..framework.variables import ResourceHandle
         handles = self.handles + [v for v in values if isinstance(v, ResourceHandle)
                                   and v not in self.handles]
         before = [h.value for h in handles]
@@ -103,7 +103,6 @@ def _all_ops(graph):
 
 
 def _captured_handles(graph):
-    from ..framework.variables import ResourceHandle
     seen = []
     for value, _ in getattr(graph, "captures", {}).values():
         if isinstance(value, ResourceHandle) and value not in seen:

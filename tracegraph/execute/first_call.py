@@ -24,6 +24,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .compile import _SUBGRAPHS
+from .jit_build import wait_for_kernels
+
 __all__ = ["FirstCallPart", "FirstCallReport", "first_call_report", "timed_first_run"]
 
 
@@ -121,7 +124,6 @@ def _optimize_part(times: dict) -> list[FirstCallPart]:
 
 def _kernels(graph, executor: str) -> list:
     """The compiled clusters (JitKernel / LoopKernel) of `graph`'s fused ops, at any depth."""
-    from .compile import _SUBGRAPHS
     found, seen = [], set()
 
     def walk(g):
@@ -181,7 +183,6 @@ def _jit_part(times: dict) -> FirstCallPart | None:
 def first_call_report(concrete, wait: bool = False) -> FirstCallReport:
     """The first-call report of a ConcreteFunction (see the module's table)."""
     if wait:
-        from .jit_build import wait_for_kernels
         wait_for_kernels()
     times = getattr(concrete, "first_call_times", None) or {}
     report = FirstCallReport(concrete.name, times.get("executor", concrete.executor))

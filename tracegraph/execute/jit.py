@@ -33,6 +33,7 @@ import numpy as np
 from .. import thread_budget
 from . import jit_build
 from .jit_build import KernelCompile, numba_available, warn_without_numba
+from .jit_numpy import ArrayCluster
 from .jit_source import APPROX_ULPS, Statements, cluster_source, loop_source
 
 __all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "warn_without_numba",
@@ -105,7 +106,6 @@ class JitKernel:
             if self.exact:
                 self._serving = self.reference
             elif self.body.exact:   # inexact only through approximations with array forms
-                from .jit_numpy import ArrayCluster
                 self._serving = ArrayCluster(self.graph, self.body.array_forms)
             else:
                 self._serving = False

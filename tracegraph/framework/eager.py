@@ -14,7 +14,7 @@ import numpy as np
 from .. import config
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, OpError, with_op_name
-from ..ops.convert import to_array
+from ..ops.convert import as_string_array, to_array
 from ..ops.registry import resolve_type_attrs
 from ..ops.tensor_list import TensorList
 from ..ops.variant_value import VariantValue
@@ -47,7 +47,6 @@ def wrap(value) -> EagerTensor:
     if type(value) is not _NDARRAY and not isinstance(value, _GENERIC):
         value = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
         if value.dtype.kind in "US":
-            from ..ops.convert import as_string_array
             value = as_string_array(value)
     t = _new(EagerTensor)
     t._value = value

@@ -13,6 +13,7 @@ import re
 from .. import wiring
 from ..nest import children, is_nested
 from ..ops.registry import context_scope
+from .eager import EAGER
 from .name_scopes import current_name_scope, name_scope
 from .tracking import AutoTrackable
 from .variables import Variable
@@ -150,7 +151,6 @@ class init_scope:  # noqa: N801 - used like a function: `with tf.init_scope():`
     into the eager context (where Variables and constants for the whole program are made)."""
 
     def __enter__(self):
-        from .eager import EAGER
         names = name_scope(current_name_scope())  # the graph's scope carries over
         self._scopes = (context_scope(EAGER), names)
         for scope in self._scopes:

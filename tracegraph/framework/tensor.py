@@ -11,6 +11,8 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
+from ..library.linalg import matmul
+from ..library.slicing import getitem
 from ..ops import math as m
 from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
@@ -78,11 +80,9 @@ class TensorOperators(core_types.Tensor):
         return _apply(m.pow_op, other, self, "pow")
 
     def __matmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(other, self)
 
     def __neg__(self):
@@ -158,7 +158,6 @@ class TensorOperators(core_types.Tensor):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
-        from ..library.slicing import getitem
         return getitem(self, key)
 
     def ref(self) -> Reference:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType
+from ..shapes import TensorType, broadcast_shapes
 from .registry import INTEGER, PURE, REAL, REQUIRED, defop
 from .strings import compile_regex
 
@@ -144,7 +144,6 @@ def kernel_regex_full_match(input, pattern):  # noqa: A002
 
 
 def infer_regex_full_match(input, pattern):  # noqa: A002
-    from ..shapes import broadcast_shapes
     return TensorType(d.bool, broadcast_shapes(input.shape, pattern.shape))
 
 

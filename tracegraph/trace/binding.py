@@ -12,6 +12,7 @@ from ..errors import InvalidArgumentError
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import Variable
 from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.convert import to_array
 from ..shapes import TensorSpec, format_shape, shapes_compatible
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
@@ -117,7 +118,6 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
         raise TypeError(f"{fn_name}: argument '{path}' is a symbolic tensor; call the "
                         "ConcreteFunction eagerly or from inside another tf.function.")
     else:
-        from ..ops.convert import to_array  # the op layer's conversion rules
         arr = to_array(value, spec.dtype)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
     if dtype is not spec.dtype:

@@ -23,7 +23,8 @@ from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import current_context
+from ..ops.functional import partitioned_call_op, stateful_partitioned_call_op
+from ..ops.registry import bind, current_context
 from ..shapes import TensorSpec
 from . import call_log
 from .atomic_function import AtomicFunction
@@ -39,6 +40,7 @@ from .binding import (
     spec_text,
     traced_value,
 )
+from .control_flow import _has_stateful
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
 
@@ -265,9 +267,6 @@ class ConcreteFunction:
 
     def call_in_graph(self, canonical):
         """Records a call of this function in the graph being built; returns its outputs."""
-        from ..ops.functional import partitioned_call_op, stateful_partitioned_call_op
-        from ..ops.registry import bind, current_context
-        from .control_flow import _has_stateful
         ctx = current_context()
         by_path = leaves_by_path(canonical)
         args = []

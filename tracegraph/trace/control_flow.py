@@ -19,6 +19,7 @@ from ..framework.variables import Variable
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
 from ..graph.source import user_location
+from ..library.math import add, less, logical_and
 from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
@@ -304,7 +305,6 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
-        from ..library.math import less, logical_and
         result = _call(cond, unpack(list(placeholders)))
         result = convert_to_tensor(result)
         if result.dtype is not d.bool or result.shape.rank not in (None, 0):
@@ -315,7 +315,6 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         return result
 
     def body_fn(*placeholders):
-        from ..library.math import add
         current = unpack(list(placeholders))
         result = _normalize_body_result(_call(body, current), loop_vars)
         try:

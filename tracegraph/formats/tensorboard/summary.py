@@ -20,10 +20,13 @@ import numpy as np
 
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
+from ...graph.building import control_dependencies
 from ...graph.graph import Graph
+from ...library.array import identity
 from ...library.math import cast
 from ...ops import summary as summary_ops
 from ...ops.registry import bind, convert_to_tensor, current_context
+from ...optional_extras import require
 from ...trace import call_log
 from ..tensorflow.protos import graph_def_proto, protos
 from .event_file import EventFileWriter
@@ -49,7 +52,6 @@ class SummaryWriter:
     """A writer of one event file (`tf.summary.create_file_writer`)."""
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
-        from ...optional_extras import require
         require("tensorboard", "tensorboard", "tf.summary.create_file_writer")
         self._logdir = str(logdir)
         self._events = EventFileWriter(
@@ -198,9 +200,7 @@ def _written(op):
     """TensorFlow's return value of a write: a True bool tensor once the write is done."""
     if current_context().executing_eagerly:
         return convert_to_tensor(True)
-    from ...graph.building import control_dependencies
     with control_dependencies([op]):
-        from ...library.array import identity
         return identity(True)
 
 
