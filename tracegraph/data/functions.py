@@ -21,11 +21,13 @@ import dataclasses
 from .. import config
 from .. import dtypes as d
 from ..autograph.api import maybe_convert
+from ..execute.compile import compile_graph
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph, Graph
 from ..graph.source import user_location_in_traceback
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import ALL_TYPES, TypeAttr, context_scope, current_context
+from ..optimize import optimize
 from ..shapes import TensorType
 from ..trace.control_flow import StagingError
 from .specs import component_specs
@@ -122,8 +124,6 @@ def compiled(f):
     it arrives as the traced graph and is optimized and compiled here."""
     if not isinstance(f, Graph):
         return f
-    from ..execute.compile import compile_graph
-    from ..optimize import optimize
     executor = config.forced_executor() or "codegen"
     graph, _ = optimize(f)
     return compile_graph(graph, list(graph.inputs), list(graph.outputs), None, executor,
