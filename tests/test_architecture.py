@@ -75,9 +75,9 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
 OVER_THE_CAP: dict[str, int] = {
-    # TensorFlow's op signatures, one row per op type (main had it at 418 when house-wiring
-    # merged it): split it by op family.
-    "formats/tensorflow/op_signatures.py": 418,
+    # a generated table (tests/formats/tensorflow/regenerate_op_signatures.py writes it from
+    # TensorFlow's op registry): one row per op type and nothing else, so it grows with the ops
+    "formats/tensorflow/op_signatures.py": 800,
 }
 
 

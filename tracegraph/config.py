@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os as _os
 import random as _random
 import threading as _threading
 import types as _types
@@ -167,6 +168,11 @@ def is_op_determinism_enabled() -> bool:
     """Whether `enable_op_determinism` is in force (Keras turns jit_compile off under it)."""
     return _op_determinism
 
+
+# TensorFlow's environment switch for the same (TF_DETERMINISTIC_OPS=1 or true): it reaches
+# processes a program does not start itself, such as a dask cluster's (restarted) workers.
+if _os.environ.get("TF_DETERMINISTIC_OPS", "").strip().lower() in ("1", "true"):
+    enable_op_determinism()
 
 experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
 
