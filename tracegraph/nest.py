@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
+__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
+           "children", "rebuild"]
 
 
 def _is_namedtuple(x) -> bool:
@@ -57,6 +58,11 @@ def _flatten(x, out: list) -> None:
             _flatten(child, out)
     else:
         out.append(x)
+
+
+def rebuild(template, values: list):
+    """`template`'s structure (not nested: one level) with `values` as its children."""
+    return _rebuild(template, values)
 
 
 def _rebuild(template, values: list):

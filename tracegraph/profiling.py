@@ -13,10 +13,16 @@ import os
 import threading
 import time
 
-__all__ = ["Recorder", "recorder", "now", "op_meta"]
+__all__ = ["Recorder", "recorder", "now", "op_meta", "set_recorder"]
 
 now = time.perf_counter_ns
 recorder: Recorder | None = None
+
+
+def set_recorder(new: Recorder | None) -> None:
+    """Starts (a Recorder) or ends (None) the profile being taken (profiler/sessions.py)."""
+    global recorder
+    recorder = new
 
 
 def op_meta(name: str, op_type: str, source) -> tuple:

@@ -9,8 +9,10 @@ time, the constant value (so `reshape(x, [2, -1])` can infer its output shape).
 from __future__ import annotations
 
 from . import dtypes as _dtypes
+from .dimension import Dimension
 
-__all__ = ["TensorShape", "TensorSpec", "TensorType", "broadcast_shapes", "as_shape_tuple"]
+__all__ = ["TensorShape", "TensorSpec", "TensorType", "broadcast_shapes", "as_shape_tuple",
+           "shape_from_tuple"]
 
 
 def as_shape_tuple(shape) -> tuple | None:
@@ -81,6 +83,13 @@ def broadcast_shapes(a: tuple | None, b: tuple | None) -> tuple | None:
     return tuple(out)
 
 
+def shape_from_tuple(dims: tuple | None) -> TensorShape:
+    """The `TensorShape` of a shape already in the internal form (no normalizing)."""
+    s = object.__new__(TensorShape)
+    s._dims = dims
+    return s
+
+
 def format_dims(shape: tuple | None) -> str:
     """TensorFlow's bracketed form in error messages: `[3,2]`, `[?,3]`, `<unknown>`."""
     if shape is None:
@@ -111,6 +120,11 @@ class TensorShape:
         s._dims = dims
         return s
 
+    def as_tuple(self) -> tuple | None:
+        """The internal form: a tuple of `int | None`, or None for an unknown rank (where
+        `as_list` raises)."""
+        return self._dims
+
     @property
     def rank(self) -> int | None:
         return None if self._dims is None else len(self._dims)
@@ -120,7 +134,6 @@ class TensorShape:
     @property
     def dims(self):
         """TF1's view of the dimensions: `tf.compat.v1.Dimension`s (None: unknown rank)."""
-        from .dimension import Dimension
         return None if self._dims is None else [Dimension(n) for n in self._dims]
 
     def as_list(self) -> list:

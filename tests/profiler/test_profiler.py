@@ -19,14 +19,14 @@ from tracegraph.profiler.xspace import messages
 def _one_executor():
     """The suite runs every graph on the interpreter too (a cross-check): here it would time
     each op twice; its jit and parallel modes would fuse or split the graphs tested here."""
+    from tracegraph import config
     from tracegraph.execute.crosscheck import crosscheck, set_crosscheck
-    from tracegraph.trace import function
-    was, forced = crosscheck(), function.FORCE_EXECUTOR
+    was, forced = crosscheck(), config.forced_executor()
     set_crosscheck(False)
-    function.FORCE_EXECUTOR = None   # the code generator's lines, not fused clusters
+    config.force_executor(None)   # the code generator's lines, not fused clusters
     yield
     set_crosscheck(was)
-    function.FORCE_EXECUTOR = forced
+    config.force_executor(forced)
 
 
 def _space(logdir):

@@ -5,12 +5,16 @@ TensorFlow backend reaches it too (`placeholder` in a FuncGraph being built, `Su
 
 from __future__ import annotations
 
+import importlib as _importlib
 import types as _types
+
+import tracegraph as _tracegraph  # the package being initialized (read at call time only)
 
 from .. import config as _config
 from ..dimension import Dimension
 from ..framework.sparse import SparseTensor
 from ..graph.graph import Graph
+from ..library.random import set_seed as _set_seed
 from ..tf1 import *  # noqa: F403 - the namespace is the point
 from ..tf1 import initializers as _init
 from ..tf1.initializers import (
@@ -114,8 +118,7 @@ _PROTOS = {
 def _nn_namespace():
     """`tf.compat.v1.nn`: `tf.nn` with TF1's `dropout(keep_prob=)`, `softmax(dim=)`, and
     the TF1 `softmax_cross_entropy_with_logits` (`_v2` is TF2's)."""
-    import tracegraph
-    names = {k: v for k, v in vars(tracegraph.nn).items() if not k.startswith("__")}
+    names = {k: v for k, v in vars(_tracegraph.nn).items() if not k.startswith("__")}
     names["softmax_cross_entropy_with_logits_v2"] = names["softmax_cross_entropy_with_logits"]
     names.update({n: getattr(_v1_signatures, n) for n in (
         "dropout", "softmax", "log_softmax", "softmax_cross_entropy_with_logits")})
@@ -124,8 +127,7 @@ def _nn_namespace():
 
 def _train_namespace():
     """`tf.compat.v1.train`: TF1's optimizers and global step, over `tf.train`'s names."""
-    import tracegraph
-    names = dict(vars(tracegraph.train)) if hasattr(tracegraph, "train") else {}
+    names = dict(vars(_tracegraph.train)) if hasattr(_tracegraph, "train") else {}
     names.update({n: getattr(_optimizers, n) for n in _optimizers.__all__})
     names.update({n: getattr(m, n) for m in (_adaptive, _decay) for n in m.__all__})
     names.update(Saver=Saver,
@@ -196,31 +198,27 @@ def disable_v2_behavior() -> None:
 
 def set_random_seed(seed) -> None:
     """TF1's `tf.set_random_seed`: the graph-level seed (`tf.random.set_seed`)."""
-    from ..library.random import set_seed
-    set_seed(seed)
+    _set_seed(seed)
 
 
 def __getattr__(name):
     if name in _PROTOS:
-        import importlib
         try:
-            module = importlib.import_module(f"tensorboard.compat.proto.{_PROTOS[name]}")
+            module = _importlib.import_module(f"tensorboard.compat.proto.{_PROTOS[name]}")
         except ImportError as e:
             raise ImportError(f"tf.compat.v1.{name} is TensorBoard's protocol buffer: "
                               "pip install 'tracegraph[tensorboard]'") from e
         return getattr(module, name)
     if name in _MOVED:
-        import tracegraph
-        found = tracegraph
+        found = _tracegraph
         for part in _MOVED[name].split("."):
             found = getattr(found, part)
         return found
     if name in ("train", "nn"):   # built on first use: bound after this module
         globals()[name] = _train_namespace() if name == "train" else _nn_namespace()
         return globals()[name]
-    import tracegraph
     try:
-        return getattr(tracegraph, name)
+        return getattr(_tracegraph, name)
     except AttributeError:
         raise AttributeError(f"module 'tracegraph.compat.v1' has no attribute {name!r}") \
             from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import profiling
 from ..graph.graph import Graph, group_values
-from .errors import graph_error
+from .graph_errors import graph_error
 from .plan import Plan
 
 __all__ = ["Interpreter"]

@@ -12,6 +12,7 @@ graph's collections (`variables`, and `trainable_variables` when trainable).
 from __future__ import annotations
 
 from .. import dtypes as d
+from .. import wiring
 from ..ops import graph_mode
 from ..ops import state as state_ops
 from ..ops.registry import (
@@ -21,7 +22,13 @@ from ..ops.registry import (
     convert_to_tensor,
     current_context,
 )
-from ..shapes import TensorShape, format_shape, shapes_compatible
+from ..shapes import (
+    TensorShape,
+    as_shape_tuple,
+    format_shape,
+    shape_from_tuple,
+    shapes_compatible,
+)
 from .contexts import init_scope_context
 from .variable_enums import (
     VariableSynchronization,
@@ -30,7 +37,7 @@ from .variable_enums import (
 )
 from .variables import Variable, variable_name
 
-__all__ = ["GraphVariable", "SESSION_HOOKS", "GLOBAL_VARIABLES", "LOCAL_VARIABLES",
+__all__ = ["GraphVariable", "GLOBAL_VARIABLES", "LOCAL_VARIABLES",
            "TRAINABLE_VARIABLES"]
 
 # TensorFlow's `tf.compat.v1.GraphKeys` names of the variable collections.
@@ -39,10 +46,6 @@ LOCAL_VARIABLES = "local_variables"
 TRAINABLE_VARIABLES = "trainable_variables"
 
 
-# Slots for the Session layer above (installed by the package's wiring, `tracegraph/__init__`):
-# "run"(fetch, feed_dict, session) runs `fetch` in `session` (None: the default session);
-# "load"(variable, value, session) writes a value into a Session's storage for `variable`.
-SESSION_HOOKS: dict = {}
 
 
 class GraphVariable(Variable):
@@ -83,14 +86,15 @@ class GraphVariable(Variable):
                     initial_value = initial_value.initial_value
                 value = convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
             if shape is not None:
-                shape = TensorShape(shape)._dims
-                if not shapes_compatible(shape, value.shape._dims):
+                shape = as_shape_tuple(shape)
+                if not shapes_compatible(shape, as_shape_tuple(value.shape)):
                     raise ValueError(
-                        f"The initial value's shape ({format_shape(value.shape._dims)}) is "
+                        f"The initial value's shape "
+                        f"({format_shape(as_shape_tuple(value.shape))}) is "
                         f"not compatible with the explicitly supplied `shape` argument "
                         f"({format_shape(shape)}).")
             else:
-                shape = value.shape._dims if validate_shape else None
+                shape = as_shape_tuple(value.shape) if validate_shape else None
             self._dtype, self._shape = value.dtype, shape
             handle = bind(graph_mode.var_handle_op, (),
                           {"dtype": value.dtype, "shape": shape, "shared_name": handle_name},
@@ -119,7 +123,7 @@ class GraphVariable(Variable):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._shape)
+        return shape_from_tuple(self._shape)
 
     @property
     def op(self):
@@ -142,17 +146,24 @@ class GraphVariable(Variable):
     def is_initialized(self, name=None):
         return bind(graph_mode.var_is_initialized_op, (self._handle,), NO_ATTRS, name)
 
-    def _as_graph_element(self):
+    def graph_element(self):
         """What a Session fetches for this Variable: its value read at construction."""
         return self._graph_element
 
+    def initialize_from(self, value) -> None:
+        """Makes the initializer assign `value` (a tensor of the graph: a checkpoint's value,
+        `init_from_checkpoint`) instead of the initial value."""
+        self._initializer_op = bind(state_ops.assign_variable_op, (self._handle, value),
+                                    NO_ATTRS, "Assign_checkpoint")
+        self._initial_value = value
+
     def eval(self, session=None):
         """The value in `session` (the default session when None)."""
-        return SESSION_HOOKS["run"](self._graph_element, None, session)
+        return wiring.session_run(self._graph_element, None, session)
 
     def load(self, value, session=None):
         """Writes `value` into the Variable's storage in `session` without adding ops."""
-        SESSION_HOOKS["load"](self, value, session)
+        wiring.session_load(self, value, session)
 
     # --- what only eager Variables can do ------------------------------------------------------
     def numpy(self):

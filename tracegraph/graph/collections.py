@@ -1,5 +1,6 @@
 """TF1's graph collections: named lists of graph objects (variables, losses, update ops) kept
-on a `Graph`, which `tf.compat.v1.get_collection` and friends read."""
+on a `Graph`, which `tf.compat.v1.get_collection` and friends read; and TF1's
+`Graph.get_name_scope`."""
 
 from __future__ import annotations
 
@@ -45,3 +46,7 @@ class Collections:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r} with {len(self._ops)} ops>"
+
+    def get_name_scope(self) -> str:
+        """TensorFlow's spelling: the current scope without its trailing "/"."""
+        return self.current_name_scope()[:-1]

@@ -12,6 +12,7 @@ import re
 
 from ..shapes import TensorType
 from .collections import Collections
+from .marks import check_mark
 from .source import SourceLocation
 from .tensor import SymbolicTensor
 
@@ -127,9 +128,9 @@ class Graph(Collections):
         self._scope = ""
         self._control_stack: list[list[Operation]] = []
         self.seed = None
+        self.marks: frozenset[str] = frozenset()   # what passes marked it with (marks.py)
 
-    # A graph a `tf.function` traces into builds a function; a TF1 graph (`tf.Graph()`) does not.
-    building_function = False
+    building_function = False   # a tf.function's graph builds one; a TF1 `tf.Graph()` does not
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -222,10 +223,6 @@ class Graph(Collections):
         """The scope ops created now go under ("" or ending in "/")."""
         return self._scope
 
-    def get_name_scope(self) -> str:
-        """TensorFlow's spelling: the current scope without its trailing "/"."""
-        return self._scope[:-1]
-
     @contextlib.contextmanager
     def name_scope(self, name: str):
         """Ops created inside get `name/` prefixed to their names (made unique in the current
@@ -256,6 +253,13 @@ class Graph(Collections):
 
     def current_control_inputs(self) -> list[Operation]:
         return [op for frame in self._control_stack for op in frame]
+
+    def mark(self, name: str) -> None:
+        """Marks the graph with `name`, one of the declared `marks.GRAPH_MARKS`."""
+        self.marks = self.marks | {check_mark(name)}
+
+    def has_mark(self, name: str) -> bool:
+        return name in self.marks
 
     # --- inspection ----------------------------------------------------------------------------
     def get_operations(self) -> list[Operation]:
@@ -317,8 +321,7 @@ class Graph(Collections):
             return None
 
     def as_default(self):
-        """`with graph.as_default() as g:` builds ops into this graph (TensorFlow 1 style);
-        `g` is the graph."""
+        """`with graph.as_default() as g:` builds ops into this graph `g` (TensorFlow 1 style)."""
         from .building import DefaultGraphScope, GraphContext
         return DefaultGraphScope(GraphContext(self))
 
@@ -374,7 +377,7 @@ class FuncGraph(Graph):
         new.copied_from = self
         return new, tensors
 
-    building_function = True
+    building_function = True   # a traced function's graph
 
     @property
     def capture_placeholders(self) -> list[SymbolicTensor]:

@@ -23,6 +23,8 @@ from .. import config, profiling
 from ..errors import AlreadyExistsError, UnavailableError
 from ..framework.eager import EAGER, EagerContext
 from ..graph.source import user_location
+from .chrome_trace import write_trace_events
+from .xspace import to_xspace
 
 __all__ = ["ProfilerOptions", "start", "stop", "Profile", "Trace", "warmup", "trace_dir"]
 
@@ -49,7 +51,7 @@ def start(logdir, options=None) -> None:
         if profiling.recorder is not None:
             raise AlreadyExistsError(None, None, "Another profiler is running.")
         _profiles += 1
-        profiling.recorder = profiling.Recorder(logdir, options)
+        profiling.set_recorder(profiling.Recorder(logdir, options))
         config.set_profiling(_profiles)
         _time_eager_ops(profiling.recorder)
 
@@ -62,7 +64,7 @@ def stop(save: bool = True) -> None:
             raise UnavailableError(None, None,
                                    "Cannot export profiling results. No profiler is running.")
         recorder.stop()
-        profiling.recorder = None
+        profiling.set_recorder(None)
         config.set_profiling(0)
         _untime_eager_ops()
     if save and recorder.logdir:
@@ -82,8 +84,6 @@ def trace_dir(logdir, run: str | None = None) -> str:
 
 def write(recorder) -> str:
     """Writes the XSpace (and the Chrome trace beside it); returns the run's directory."""
-    from .chrome_trace import write_trace_events
-    from .xspace import to_xspace
     host = socket.gethostname()
     directory = trace_dir(recorder.logdir, time.strftime(
         "%Y_%m_%d_%H_%M_%S", time.localtime(recorder.epoch_ns / 1e9)))
@@ -102,7 +102,7 @@ def _time_eager_ops(recorder) -> None:
     logging does): each op run eagerly becomes an event with the user's line."""
     global _eager_apply
     own = EAGER.__dict__.get("apply")
-    if own is not None and getattr(own, "__func__", None) is EagerContext._first_apply:
+    if own is not None and not EAGER.runtime_started():
         own = None   # the first op's bookkeeping: the class's `apply` runs ops just the same
         config.mark_runtime_started()
     _eager_apply = own

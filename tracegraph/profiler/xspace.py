@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 
-from ..formats.optional_extras import require
+from ..optional_extras import require
 
 __all__ = ["messages", "to_xspace"]
 

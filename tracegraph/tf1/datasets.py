@@ -25,7 +25,9 @@ from ..data.iterators import (
 )
 from ..data.session_iterators import iterator_v2_op, one_shot_get_next_op
 from ..data.structure import from_components
+from ..nest import map_structure
 from ..ops.registry import bind, current_context
+from ..shapes import TensorSpec
 from ..tf_logging import deprecation_notice
 
 __all__ = ["Iterator", "make_initializable_iterator", "make_one_shot_iterator",
@@ -58,8 +60,6 @@ class Iterator:
     def from_structure(cls, output_types, output_shapes=None, shared_name=None,
                        output_classes=None):
         """A reinitializable iterator: `make_initializer(dataset)` starts it on a dataset."""
-        from ..nest import map_structure
-        from ..shapes import TensorSpec
         shapes = output_shapes if output_shapes is not None else \
             map_structure(lambda _: None, output_types)
         spec = map_structure(lambda t, s: TensorSpec(s, t), output_types, shapes)
@@ -93,12 +93,10 @@ class Iterator:
 
     @property
     def output_types(self):
-        from ..nest import map_structure
         return map_structure(lambda s: s.dtype, self._element_spec)
 
     @property
     def output_shapes(self):
-        from ..nest import map_structure
         return map_structure(lambda s: s.shape, self._element_spec)
 
 

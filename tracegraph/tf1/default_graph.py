@@ -14,11 +14,20 @@ from __future__ import annotations
 
 import threading
 
-from ..framework.contexts import default_context
+from .. import config as _config
+from ..framework.contexts import default_context, init_scope_context
 from ..framework.eager import EAGER
 from ..graph.building import GraphContext
 from ..graph.graph import Graph
-from ..ops.registry import current_context, set_default_context
+from ..ops.registry import context_state, current_context
+
+
+def set_default_context(ctx) -> None:
+    """Makes `ctx` the context every thread starts in (None: the eager context), and this
+    thread's current one unless it is inside another."""
+    _config.set_graph_mode_context(ctx)
+    if not context_state.stack:
+        context_state.current = ctx if ctx is not None else EAGER
 
 __all__ = ["get_default_graph", "reset_default_graph", "disable_eager_execution",
            "enable_eager_execution", "executing_eagerly_outside_functions",
@@ -81,10 +90,9 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     graph = _global()
     if _global_graph_used or graph.operations:
         raise ValueError("tf.enable_eager_execution must be called at program startup.")
-    set_default_context(EAGER)
+    set_default_context(None)
 
 
 def executing_eagerly_outside_functions() -> bool:
     """Whether the code outside every function being traced runs eagerly."""
-    from ..framework.contexts import init_scope_context
     return init_scope_context().executing_eagerly

@@ -65,7 +65,7 @@ def _element_of(graph, fetch):
         except KeyError as e:
             raise _fetch_error(fetch, f'"{e.args[0]}"') from None
     if isinstance(fetch, GraphVariable):
-        fetch = fetch._as_graph_element()
+        fetch = fetch.graph_element()
     elif isinstance(fetch, Variable) and isinstance(getattr(fetch, "op", None), Operation):
         return fetch   # an unread Variable: `v.assign(...)` in a graph
     if isinstance(fetch, SymbolicTensor):
@@ -159,7 +159,7 @@ def _feed(graph, key, value, shown):
     try:
         tensor = graph_element(graph, key) if isinstance(key, str) else key
         if isinstance(tensor, GraphVariable):
-            tensor = tensor._as_graph_element()
+            tensor = tensor.graph_element()
         if not isinstance(tensor, SymbolicTensor):
             raise KeyError(f"Can not convert a {type(tensor).__name__} into a Tensor.")
         if tensor.op.graph is not graph:

@@ -14,7 +14,7 @@ from ..library.logging import no_op
 from ..ops.array import placeholder_op
 from ..ops.graph_mode import placeholder_with_default_op, var_is_initialized_op
 from ..ops.registry import bind, convert_to_tensor, current_context
-from ..shapes import TensorShape, format_shape, shapes_compatible
+from ..shapes import as_shape_tuple, format_shape, shapes_compatible
 from .variable_scope import REGULARIZATION_LOSSES
 
 __all__ = ["GraphKeys", "placeholder", "placeholder_with_default", "get_collection",
@@ -66,7 +66,7 @@ def placeholder(dtype, shape=None, name=None):
     ctx = current_context()
     if ctx.executing_eagerly:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    dims = TensorShape(shape)._dims
+    dims = as_shape_tuple(shape)
     return bind(placeholder_op, (), {"dtype": d.as_dtype(dtype), "shape": dims},
                 name or placeholder_op.tf_type)
 
@@ -74,9 +74,10 @@ def placeholder(dtype, shape=None, name=None):
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TensorFlow's name
     """`input`'s value unless a run feeds another (of `shape`, which may be partly unknown)."""
     value = convert_to_tensor(input)
-    dims = TensorShape(shape)._dims
-    if not shapes_compatible(dims, value.shape._dims):
-        raise ValueError(f"Shapes {format_shape(value.shape._dims)} and {format_shape(dims)} "
+    dims = as_shape_tuple(shape)
+    if not shapes_compatible(dims, as_shape_tuple(value.shape)):
+        raise ValueError(f"Shapes {format_shape(as_shape_tuple(value.shape))} and "
+                         f"{format_shape(dims)} "
                          "are incompatible")
     return bind(placeholder_with_default_op, (value,), {"shape": dims},
                 name or placeholder_with_default_op.tf_type)

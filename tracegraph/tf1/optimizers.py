@@ -17,7 +17,9 @@ import contextlib
 
 import numpy as np
 
+from ..autodiff.gradients import gradients
 from ..autodiff.tape import GradientTape
+from ..framework.graph_variables import GLOBAL_VARIABLES, GraphVariable
 from ..framework.variables import Variable
 from ..library.array import zeros_like
 from ..library.math import sqrt
@@ -62,7 +64,6 @@ class Optimizer:
         if _graph() is None:
             raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
                                "function when eager execution is enabled.")
-        from ..autodiff.gradients import gradients
         if var_list is None:
             var_list = trainable_variables()
         if not var_list:
@@ -270,7 +271,6 @@ def create_global_step(graph=None):
         return Variable(np.int64(0), trainable=False, name="global_step")
     if get_global_step(graph) is not None:
         raise ValueError("'global_step' already exists.")
-    from ..framework.graph_variables import GLOBAL_VARIABLES, GraphVariable
     with graph.as_default(), graph.name_scope(""):
         return GraphVariable(np.int64(0), trainable=False, name="global_step",
                              collections=[GLOBAL_VARIABLES, GLOBAL_STEP])

@@ -30,8 +30,6 @@ from ..formats.tensorflow.tf_checkpoint import CheckpointReader
 from ..framework.contexts import init_scope_context
 from ..framework.graph_variables import GraphVariable
 from ..library.array import constant
-from ..ops.registry import NO_ATTRS, bind
-from ..ops.state import assign_variable_op
 from ..tf_logging import get_logger
 from .graph_api import global_variables
 
@@ -191,7 +189,5 @@ def _initialize_from(variable, reader, saved: dict, name: str) -> None:
         variable.assign(value)
         return
     with variable.graph.as_default() as graph, graph.name_scope(_key(variable) + "/"):
-        restored = constant(value, dtype=variable.dtype, name="checkpoint_initializer")
-        variable._initializer_op = bind(assign_variable_op, (variable._handle, restored),
-                                        NO_ATTRS, "Assign_checkpoint")
-        variable._initial_value = restored
+        variable.initialize_from(constant(value, dtype=variable.dtype,
+                                          name="checkpoint_initializer"))

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
+from .. import config as _config
 from .. import profiling
 from ..errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.variables import ResourceHandle
@@ -120,8 +123,7 @@ class Session:
         self._lock = threading.RLock()
         self._scopes: list = []
         if executor is None:
-            from ..trace import function
-            executor = function.FORCE_EXECUTOR or "codegen"
+            executor = _config.forced_executor() or "codegen"
         self.executor = executor
 
     # --- what a Session is -----------------------------------------------------------------
@@ -227,7 +229,7 @@ class InteractiveSession(Session):
         super().close()
 
 
-# ---- what `variable.eval()` and `variable.load()` reach (installed as SESSION_HOOKS) ----------
+# ---- what `variable.eval()` and `variable.load()` reach (wiring.session_run, session_load) ---
 
 def run_in_session(fetch, feed_dict=None, session=None):
     """`fetch`'s value in `session`, else the default Session (TensorFlow's `eval`)."""
@@ -241,7 +243,6 @@ def run_in_session(fetch, feed_dict=None, session=None):
 
 def load_in_session(variable, value, session=None) -> None:
     """Writes `value` into `session`'s storage for `variable` (TensorFlow's `load`)."""
-    import numpy as np
     session = session if session is not None else get_default_session()
     if session is None:
         raise ValueError("Either session argument should be provided or default session "

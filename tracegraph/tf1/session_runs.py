@@ -19,6 +19,7 @@ import itertools
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, OpError
 from ..execute.compile import compile_graph
+from ..framework.eager import tf_type_name
 from ..graph.graph import FuncGraph
 from ..ops.array import placeholder_op
 from ..optimize import optimize
@@ -52,7 +53,6 @@ def _shape_text(dims) -> str:
 
 def _unfed_placeholder(op) -> InvalidArgumentError:
     t = op.outputs[0]
-    from ..framework.eager import tf_type_name
     error = InvalidArgumentError(
         None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
         f"{tf_type_name(t.dtype)} and shape {_shape_text(t.dims)}")

@@ -16,10 +16,10 @@ import threading
 
 from .. import dtypes as d
 from ..framework.contexts import init_scope_context
-from ..framework.graph_variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES
+from ..framework.graph_variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, GraphVariable
 from ..framework.variables import Variable
 from ..ops.registry import context_scope, current_context
-from ..shapes import TensorShape, format_shape
+from ..shapes import TensorShape, as_shape_tuple, format_shape
 from .initializers import default_initializer
 
 __all__ = ["AUTO_REUSE", "VariableScope", "variable_scope", "get_variable",
@@ -207,8 +207,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         if shape is not None and not shape.is_compatible_with(found.shape):
             raise ValueError(f"Trying to share variable {full}, but specified shape "
-                             f"{format_shape(shape._dims)} and found shape "
-                             f"{format_shape(found.shape._dims)}.")
+                             f"{format_shape(as_shape_tuple(shape))} and found shape "
+                             f"{format_shape(as_shape_tuple(found.shape))}.")
         if dtype is not None and dtype is not found.dtype and \
                 (dtype is not d.float32 or scope.dtype is not d.float32):
             raise ValueError(f"Trying to share variable {full}, but specified dtype "
@@ -248,7 +248,7 @@ def _make(graph, full, shape, dtype, initializer, trainable, collections, valida
                              "with no arguments and the shape should not be provided or an "
                              "instance of `tf.keras.initializers.*' and `shape` should be "
                              "fully defined.")
-        dims = list(shape._dims)
+        dims = list(as_shape_tuple(shape))
 
         def initial_value(initializer=initializer, dims=dims, dtype=dtype):
             return initializer(dims, dtype=dtype)
@@ -266,7 +266,6 @@ def _make(graph, full, shape, dtype, initializer, trainable, collections, valida
     if not trainable:
         collections = [c for c in collections if c != TRAINABLE_VARIABLES]
     with context_scope(init_scope_context()), graph.name_scope(""):
-        from ..framework.graph_variables import GraphVariable
         return GraphVariable(value, trainable=trainable, name=full, dtype=value_dtype,
                              validate_shape=validate_shape, constraint=constraint,
                              collections=collections, shape=shape)

@@ -98,6 +98,6 @@ def wrap_function(fn, signature, name=None) -> WrappedFunction:
                             created.append, "codegen")
     wrapped = WrappedFunction(traced.graph, name or "wrapped_function", canonical,
                               _signature(len(specs)), traced.input_paths,
-                              traced._structured_outputs, traced.executor)
+                              traced.structured_outputs, traced.executor)
     wrapped._created = tuple(created)
     return wrapped

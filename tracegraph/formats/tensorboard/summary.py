@@ -18,14 +18,19 @@ import threading
 
 import numpy as np
 
-from ... import config
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
+from ...graph.building import control_dependencies
 from ...graph.graph import Graph
+from ...library.array import identity
 from ...library.math import cast
 from ...ops import summary as summary_ops
 from ...ops.registry import bind, convert_to_tensor, current_context
+from ...optional_extras import require
+from ...profiler import start as start_profile
+from ...profiler import stop as stop_profile
 from ...tf_logging import get_logger
+from ...trace import call_log
 from ..tensorflow.protos import graph_def_proto, protos
 from .event_file import EventFileWriter
 
@@ -50,7 +55,6 @@ class SummaryWriter:
     """A writer of one event file (`tf.summary.create_file_writer`)."""
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
-        from ..optional_extras import require
         require("tensorboard", "tensorboard", "tf.summary.create_file_writer")
         self._logdir = str(logdir)
         self._events = EventFileWriter(
@@ -199,9 +203,7 @@ def _written(op):
     """TensorFlow's return value of a write: a True bool tensor once the write is done."""
     if current_context().executing_eagerly:
         return convert_to_tensor(True)
-    from ...graph.building import control_dependencies
     with control_dependencies([op]):
-        from ...library.array import identity
         return identity(True)
 
 
@@ -295,23 +297,6 @@ def graph(graph_data):
     return True
 
 
-class _Trace:
-    """The functions called between `trace_on` and `trace_export`, in first-call order."""
-
-    def __init__(self):
-        self.functions: list = []
-        self._ids: set = set()
-        self._lock = threading.Lock()
-
-    def __call__(self, concrete) -> None:
-        if id(concrete) in self._ids:
-            return
-        with self._lock:
-            if id(concrete) not in self._ids:
-                self._ids.add(id(concrete))
-                self.functions.append(concrete)
-
-
 _profiling = False   # whether trace_on started the profiler (trace_export / trace_off stop it)
 
 
@@ -329,20 +314,21 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
             get_logger().warning("No `profiler_outdir` passed to trace_on(). Profiler won't be "
                                  "enabled.")
         else:
-            from ...profiler import start
-            start(profiler_outdir)
+            start_profile(profiler_outdir)
             _profiling = True
-    config.call_recorder = _Trace() if graph or profiler else None
+    if graph or profiler:
+        call_log.start()
+    else:
+        call_log.stop()
 
 
 def trace_off():
     """Stops recording and drops what was recorded (a profile trace_on started is written)."""
     global _profiling
-    config.call_recorder = None
+    call_log.stop()
     if _profiling:
         _profiling = False
-        from ...profiler import stop
-        stop()
+        stop_profile()
 
 
 def _run_metadata(functions):
@@ -358,7 +344,7 @@ def _run_metadata(functions):
 def trace_export(name, step=None, profiler_outdir=None):
     """Writes the traced and the optimized graph of every function called since `trace_on`
     under tag `name` (TensorBoard's Graphs tab lists it as a tag of the run), then stops."""
-    recorder = config.call_recorder
+    recorder = call_log.current
     if not current_context().executing_eagerly:
         raise ValueError("Must export trace in eager mode.")
     if _profiling and profiler_outdir:
