@@ -3,7 +3,7 @@
 (`tensorboard-plugin-profile`, XProf) reads.
 
 The messages (TensorFlow's `xplane.proto`, package `tensorflow.profiler`) are defined here from
-their field numbers with protobuf's descriptor API; protobuf comes with the `tensorboard` extra:
+their field numbers with protobuf's descriptor API; protobuf comes with the `tfformats` extra:
 
     XSpace          planes 1, errors 2, warnings 3, hostnames 4
     XPlane          id 1, name 2, lines 3, event_metadata 4 (map), stat_metadata 5 (map),
@@ -105,7 +105,7 @@ def _file_descriptor():
 @functools.cache
 def messages() -> dict:
     """The message classes by name (`XSpace`, `XPlane`, ...)."""
-    require("google.protobuf", "tensorboard", "Writing a profile (tf.profiler)")
+    require("google.protobuf", "tfformats", "Writing a profile (tf.profiler)")
     from google.protobuf import descriptor_pool, message_factory
     pool = descriptor_pool.Default()
     try:
