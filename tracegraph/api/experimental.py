@@ -1,7 +1,7 @@
-"""`tf.experimental`: `Optional` (tf.data's), and `dtensor` (importable, not supported: see
-api/dtensor.py)."""
+"""`tf.experimental`: `Optional` (tf.data's), `numpy` (tf.experimental.numpy), and `dtensor`
+(importable, not supported: see api/dtensor.py)."""
 
 from ..data import Optional
-from . import dtensor
+from . import dtensor, numpy
 
-__all__ = ["Optional", "dtensor"]
+__all__ = ["Optional", "dtensor", "numpy"]

@@ -103,7 +103,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watches a tensor, a Variable or a nested structure of them."""
         for x in flatten(tensor):
-            self._push(as_variable(x))
+            self._push(_captured(as_variable(x)))
 
     def watched_variables(self) -> tuple:
         return tuple(self._watched_vars)
@@ -226,7 +226,7 @@ class GradientTape:
         """d(sum of target)/d(source) for every source, in the structure of `sources`."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [as_variable(s) for s in flatten(sources)]
+        flat_sources = [_captured(as_variable(s)) for s in flatten(sources)]
         try:
             result = self._gradient(flatten(target), flat_sources, output_gradients, unconnected)
         finally:
@@ -272,7 +272,7 @@ class GradientTape:
         """d(target[i...])/d(source[j...]): shape target.shape + source.shape per source."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [as_variable(s) for s in flatten(sources)]
+        flat_sources = [_captured(as_variable(s)) for s in flatten(sources)]
         target = _as_tensor(target)
         shape = _static_shape(target, "jacobian")
         n = int(np.prod(shape, dtype=np.int64))
@@ -336,4 +336,14 @@ def _captured(x):
                 break
         else:
             return x
+    return x
+
+
+def _captured(x):
+    """An eager tensor watched (or differentiated) while a tf.function is traced stands for its
+    capture in the graph, the tensor the traced ops read (as TensorFlow converts it)."""
+    if isinstance(x, Tensor) and not isinstance(x, Variable) and hasattr(x, "_value") \
+            and not current_context().executing_eagerly:
+        from ..ops.registry import convert_to_tensor
+        return convert_to_tensor(x)
     return x

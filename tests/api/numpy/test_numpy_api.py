@@ -1,0 +1,153 @@
+"""`tf.experimental.numpy` against NumPy itself (values and dtypes), eagerly and inside
+`tf.function`, with gradients through it."""
+
+import numpy as np
+import pytest
+
+import tracegraph as tf
+from tracegraph import config
+
+tnp = tf.experimental.numpy
+
+
+@pytest.fixture(autouse=True)
+def _plain_tensorflow_after():
+    yield
+    config.set_numpy_behavior("off", False, {})
+
+
+X = np.arange(12, dtype=np.float64).reshape(3, 4) - 5.5
+
+
+@pytest.mark.parametrize("name", ["exp", "sqrt", "abs", "sin", "tanh", "floor", "square",
+                                  "negative", "sign", "log1p"])
+def test_unary_matches_numpy(name):
+    x = np.abs(X) if name in ("sqrt", "log1p") else X
+    got = getattr(tnp, name)(x)
+    want = getattr(np, name)(x)
+    assert got.dtype.as_numpy_dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "true_divide", "maximum",
+                                  "power", "mod", "floor_divide", "arctan2"])
+@pytest.mark.parametrize("a,b", [(np.arange(1, 4, dtype=np.int32), np.float32(2.0)),
+                                 (np.arange(1, 4, dtype=np.int8), np.arange(1, 4, dtype=np.uint8)),
+                                 (np.arange(1, 4, dtype=np.float32), 3)])
+def test_binary_matches_numpy_values_and_dtypes(name, a, b):
+    if name == "arctan2" and a.dtype.kind == "i" and np.asarray(b).dtype.kind == "u":
+        pytest.skip("NumPy picks float16 for small ints; TF-NumPy the default float")
+    got = getattr(tnp, name)(a, b)
+    want = getattr(np, name)(a, b)
+    assert got.dtype.as_numpy_dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,kwargs", [("sum", {}), ("sum", {"axis": 0}), ("mean", {"axis": 1}),
+                                         ("prod", {"axis": 1, "keepdims": True}), ("amax", {}),
+                                         ("std", {}), ("var", {"axis": 0}), ("cumsum", {}),
+                                         ("argmax", {"axis": 1}), ("any", {"axis": 0})])
+def test_reductions_match_numpy(name, kwargs):
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    got = getattr(tnp, name)(x, **kwargs)
+    want = getattr(np, name)(x, **kwargs)
+    assert got.dtype.as_numpy_dtype == want.dtype
+    np.testing.assert_allclose(got, want)
+
+
+def test_creation_dtypes_follow_numpy():
+    assert tnp.asarray(1).dtype == tf.int64 and tnp.asarray(1.0).dtype == tf.float64
+    assert tnp.ones([2]).dtype == tf.float64 and tnp.arange(3).dtype == tf.int64
+    np.testing.assert_allclose(tnp.linspace(0, 1, 5), np.linspace(0, 1, 5))
+    np.testing.assert_allclose(tnp.eye(3, k=1), np.eye(3, k=1))
+    np.testing.assert_allclose(tnp.full([2, 2], 7), np.full([2, 2], 7))
+    assert tnp.full([2, 2], 7).dtype == tf.int64
+
+
+def test_shapes_and_linalg_match_numpy():
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(tnp.matmul(a, b), a @ b)
+    np.testing.assert_allclose(tnp.dot(a, b), np.dot(a, b))
+    np.testing.assert_allclose(tnp.outer([1, 2], [3, 4, 5]), np.outer([1, 2], [3, 4, 5]))
+    np.testing.assert_allclose(tnp.einsum("ij,jk->ik", a, b), np.einsum("ij,jk->ik", a, b))
+    np.testing.assert_allclose(tnp.concatenate([a, a], axis=1), np.concatenate([a, a], axis=1))
+    np.testing.assert_allclose(tnp.moveaxis(b[None], 0, -1), np.moveaxis(b[None], 0, -1))
+    np.testing.assert_allclose(tnp.diag([1, 2, 3], k=1), np.diag([1, 2, 3], k=1))
+    np.testing.assert_allclose(tnp.trace(b), np.trace(b))
+    np.testing.assert_allclose(tnp.kron(np.eye(2), a), np.kron(np.eye(2), a))
+    np.testing.assert_allclose(tnp.tril(b, -1), np.tril(b, -1))
+    np.testing.assert_allclose(tnp.repeat(a, 2, axis=1), np.repeat(a, 2, axis=1))
+    np.testing.assert_allclose(tnp.where(a > 2, a, -a), np.where(a > 2, a, -a))
+
+
+def test_numpy_interop_both_ways():
+    t = tnp.ones([2, 3])
+    assert isinstance(np.sum(t), np.float64)
+    assert isinstance(tnp.sum(np.ones([2, 3])), tf.Tensor)
+    assert isinstance(tnp.ones([2]) + np.ones([2]), tf.Tensor)
+    assert tnp.ndarray is tf.Tensor
+
+
+def test_numpy_behavior_methods_and_indexing():
+    tnp.experimental_enable_numpy_behavior()
+    x = tnp.arange(24).reshape(2, 3, 4)
+    assert x.T.shape == (4, 3, 2) and x.ravel().shape == (24,) and x.size == 24
+    assert x.astype(tnp.float32).dtype == tf.float32
+    assert x.tolist() == np.arange(24).reshape(2, 3, 4).tolist()
+    np.testing.assert_array_equal(x[x > 20], [21, 22, 23])
+    np.testing.assert_array_equal(x[1, (0, 0, 1), [0, 1, 1]], [12, 13, 17])
+    with pytest.raises(TypeError):
+        x[1] = 0
+
+
+def test_methods_absent_without_numpy_behavior():
+    with pytest.raises(AttributeError):
+        _ = tf.constant([1]).T
+
+
+def test_inside_tf_function_and_gradients():
+    @tf.function
+    def f(x):
+        return tnp.sum(tnp.square(tnp.maximum(x, 0.0)) * tnp.exp(-x))
+
+    x = tf.constant([-1.0, 0.5, 2.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    v = x.numpy()
+    np.testing.assert_allclose(y, np.sum(np.maximum(v, 0) ** 2 * np.exp(-v)))
+    want = np.where(v > 0, 2 * v * np.exp(-v) - v ** 2 * np.exp(-v), 0.0)
+    np.testing.assert_allclose(tape.gradient(y, x), want, rtol=1e-12)
+
+
+def test_random_shapes_dtypes_and_seed():
+    tnp.random.seed(3)
+    a = tnp.random.randn(2, 3)
+    tnp.random.seed(3)
+    b = tnp.random.randn(2, 3)
+    assert a.shape == (2, 3) and a.dtype == tf.float64
+    np.testing.assert_array_equal(a, b)
+    r = tnp.random.randint(0, 5, size=100)
+    assert r.dtype == tf.int64 and 0 <= int(tnp.min(r)) and int(tnp.max(r)) < 5
+    assert tnp.random.uniform(size=4).dtype == tf.float64
+
+
+def test_alias_import_through_the_compat_importer():
+    import sys
+
+    from tracegraph.compat import importer
+    was = sys.modules.get("tensorflow")
+    sys.modules["tensorflow"] = tf
+    importer.install()
+    try:
+        import tensorflow.experimental.numpy as alias
+        assert alias is tnp
+    finally:
+        importer.uninstall()
+        sys.modules.pop("tensorflow.experimental.numpy", None)
+        sys.modules.pop("tensorflow.experimental", None)
+        if was is None:
+            sys.modules.pop("tensorflow", None)
+        else:
+            sys.modules["tensorflow"] = was
