@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import config
 from .. import dtypes as d
-from ..ops.registry import convert_to_tensor
+from ..ops.math import cast_op
+from ..ops.registry import bind, convert_to_tensor
 
 __all__ = ["result_type", "promote", "is_weak", "mark_weak", "active", "PromoMode"]
 
@@ -226,7 +227,6 @@ def promote(*values):
     for x in values:
         t = convert_to_tensor(x, dtype_hint=dtype)
         if t.dtype != dtype:
-            from .math import cast
-            t = cast(t, dtype)
+            t = bind(cast_op, (t,), {"DstT": dtype})
         out.append(t)
     return out, weak
