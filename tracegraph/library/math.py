@@ -85,6 +85,7 @@ from ..ops.registry import (
 )
 from ..ops.scopes import op_scope
 from ..ops.sequences import range_op
+from . import type_promotion
 
 _LATTICE_MODES = ("all", "safe")
 
@@ -94,7 +95,6 @@ _LATTICE_MODES = ("all", "safe")
 def _b(op, default_name=None):
     def fn(x, y, name=None):
         if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
-            from . import type_promotion
             (x, y), weak = type_promotion.promote(x, y)
             out = bind(op, (x, y), NO_ATTRS, name or default_name)
             return type_promotion.mark_weak(out) if weak else out
@@ -107,7 +107,6 @@ def _b(op, default_name=None):
 def _u(op):
     def fn(x, name=None):
         if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
-            from . import type_promotion
             (x,), weak = type_promotion.promote(x)
             out = bind(op, (x,), NO_ATTRS, name)
             return type_promotion.mark_weak(out) if weak else out
@@ -184,7 +183,6 @@ def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
     weak = False
     if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
-        from . import type_promotion
         (x,), weak = type_promotion.promote(x)
     x = convert_to_tensor(x)
     if x.dtype.is_complex:

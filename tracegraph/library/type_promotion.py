@@ -22,7 +22,7 @@ from .. import dtypes as d
 from ..ops.math import cast_op
 from ..ops.registry import bind, convert_to_tensor
 
-__all__ = ["result_type", "promote", "is_weak", "mark_weak", "active", "PromoMode"]
+__all__ = ["result_type", "promote", "is_weak", "mark_weak", "active", "PromoMode", "python_kind"]
 
 
 class PromoMode:
@@ -93,7 +93,7 @@ def mark_weak(t):
     return t
 
 
-def _python_kind(x) -> str | None:
+def python_kind(x) -> str | None:
     """'b'/'i'/'f'/'c' for a Python scalar or a nested list of them; None otherwise."""
     if isinstance(x, bool):
         return "b"
@@ -104,7 +104,7 @@ def _python_kind(x) -> str | None:
     if isinstance(x, complex):
         return "c"
     if isinstance(x, (list, tuple)) and x:
-        kinds = [_python_kind(v) for v in x]
+        kinds = [python_kind(v) for v in x]
         if None in kinds:
             return None
         return max(kinds, key="bifc".index)
@@ -113,7 +113,7 @@ def _python_kind(x) -> str | None:
 
 def _operand(x):
     """(dtype or None, weak, lattice node) of one operand."""
-    kind = _python_kind(x)
+    kind = python_kind(x)
     if kind is not None:
         if kind == "b":
             return d.bool, False, "b"
@@ -134,7 +134,7 @@ def _operand(x):
 def _legacy_result(values) -> d.DType:
     arrays, scalars = [], []
     for x in values:
-        kind = _python_kind(x)
+        kind = python_kind(x)
         if kind is None:
             arrays.append(np.dtype(d.as_dtype(getattr(x, "dtype", None)
                                               or np.asarray(x).dtype).as_numpy_dtype))

@@ -60,7 +60,7 @@ def asarray(a, dtype=None):
     if _is_tensor(a):
         return cast_to(convert_to_tensor(a), dtype) if dtype is not None else \
             convert_to_tensor(a)
-    kind = promotion._python_kind(a)
+    kind = promotion.python_kind(a)
     if isinstance(a, (list, tuple)) and kind is None and any(_is_tensor(v) for v in a):
         from ...library.join_split import stack
         return stack([asarray(v, dtype) for v in a])
@@ -142,7 +142,7 @@ def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
     if dtype is None:
-        kinds = [promotion._python_kind(v) or _tensor_kind(v) for v in (start, stop, step)]
+        kinds = [promotion.python_kind(v) or _tensor_kind(v) for v in (start, stop, step)]
         dtype = default_dtype(max(kinds, key="bifc".index))
     dtype = d.as_dtype(dtype)
     if all(not _is_tensor(v) for v in (start, stop, step)):

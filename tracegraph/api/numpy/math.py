@@ -15,7 +15,7 @@ from .arrays import asarray, cast_to, default_float
 
 def promote_args(*values):
     """The arguments as ND arrays of their NumPy-promoted dtype, and the result's weakness."""
-    return promotion.promote(*(v if hasattr(v, "dtype") or promotion._python_kind(v)
+    return promotion.promote(*(v if hasattr(v, "dtype") or promotion.python_kind(v)
                                else asarray(v) for v in values))
 
 
