@@ -27,7 +27,7 @@ import contextlib
 import numpy as np
 
 from .. import dtypes as d
-from ..framework.tensor import Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_protocol import as_variable
 from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
@@ -103,7 +103,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watches a tensor, a Variable or a nested structure of them."""
         for x in flatten(tensor):
-            self._push(_captured(as_variable(x)))
+            self._push(_in_trace(as_variable(x)))
 
     def watched_variables(self) -> tuple:
         return tuple(self._watched_vars)
@@ -226,7 +226,7 @@ class GradientTape:
         """d(sum of target)/d(source) for every source, in the structure of `sources`."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [_captured(as_variable(s)) for s in flatten(sources)]
+        flat_sources = [_in_trace(as_variable(s)) for s in flatten(sources)]
         try:
             result = self._gradient(flatten(target), flat_sources, output_gradients, unconnected)
         finally:
@@ -272,7 +272,7 @@ class GradientTape:
         """d(target[i...])/d(source[j...]): shape target.shape + source.shape per source."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [_captured(as_variable(s)) for s in flatten(sources)]
+        flat_sources = [_in_trace(as_variable(s)) for s in flatten(sources)]
         target = _as_tensor(target)
         shape = _static_shape(target, "jacobian")
         n = int(np.prod(shape, dtype=np.int64))
@@ -339,11 +339,10 @@ def _captured(x):
     return x
 
 
-def _captured(x):
+def _in_trace(x):
     """An eager tensor watched (or differentiated) while a tf.function is traced stands for its
     capture in the graph, the tensor the traced ops read (as TensorFlow converts it)."""
-    if isinstance(x, Tensor) and not isinstance(x, Variable) and hasattr(x, "_value") \
-            and not current_context().executing_eagerly:
+    if type(x) is EagerTensor and not current_context().executing_eagerly:
         from ..ops.registry import convert_to_tensor
         return convert_to_tensor(x)
     return x
