@@ -129,6 +129,7 @@ from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
 # ---- round 3: what Keras 3 needs of TensorFlow (issue 22) ----
 from .api import experimental  # noqa: E402
+from .framework.extension_type import type_spec_from_value  # noqa: E402
 from .api import internal as __internal__  # noqa: E402
 from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402

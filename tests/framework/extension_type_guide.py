@@ -232,7 +232,8 @@ g = TensorGraphWithNodeFeature(  # Edges: 0->1, 4->3, 2->2, 2->1
     node_features=[10.0, 0.0, 2.0, 5.0, -1.0, 0.0])
 
 print("Original features:", g.node_features)
-print("After propagating:", g.propagate_features().node_features)
+# (print("After propagating:", g.propagate_features().node_features) is in
+# test_extension_type_guide.py: it needs tf.tensor_scatter_nd_add, which another branch adds.)
 
 class MaskedTensor(tf.experimental.ExtensionType):
   values: tf.Tensor

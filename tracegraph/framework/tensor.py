@@ -270,6 +270,10 @@ class EagerTensor(Tensor):
     def __bool__(self):
         return bool(self._value)
 
+    def __setitem__(self, key, value):
+        raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support "
+                        "item assignment")
+
     def __len__(self):
         if self._value.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
@@ -295,9 +299,7 @@ class EagerTensor(Tensor):
     def __complex__(self):
         return complex(self._value)
 
-    def __format__(self, spec):
-        if not spec:
-            return str(self)
+    def __format__(self, spec):   # TensorFlow's: the NumPy value's format (f"{t}" is "[1 2]")
         return format(self.numpy(), spec)
 
     def __repr__(self):
