@@ -180,6 +180,7 @@ def _resolve(name: str):
 
 
 def _elementwise(names, handler, types_by_position):
+    n = len(types_by_position)
     seen_apis = set()
     for name in names:
         api = _resolve(name)
@@ -188,14 +189,13 @@ def _elementwise(names, handler, types_by_position):
         seen_apis.add(_original(api))
         original = _original(api)
 
-        def matches(args, kwargs, n=len(types_by_position)):
+        def matches(args, kwargs):
             if len(args) < n:
                 return False
             seen: list = []
             return all(_matches(a, t, seen) for a, t in zip(args, types_by_position)) and seen
 
         def call(*args, _original=original, **kwargs):
-            n = len(types_by_position)
             rest = args[n:]
 
             def api_func(*operands):

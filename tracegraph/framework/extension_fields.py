@@ -144,10 +144,6 @@ def _convert_tensor(value, path):
 
 
 def _convert_python(value, annotation, path):
-    if annotation is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if annotation is int and isinstance(value, bool):
-        raise TypeError(f"{path}: expected 'int', got 'bool'")
     if isinstance(value, annotation):
         return value
     raise TypeError(f"{path}: expected {annotation.__name__!r}, got {_type_name(value)!r}")
@@ -179,7 +175,7 @@ def _convert_tuple(value, args, path, cls):
 
 def _convert_mapping(value, args, path, cls):
     if not isinstance(value, collections.abc.Mapping):
-        raise TypeError(f"{path}: expected 'Mapping', got {_type_name(value)!r}")
+        raise TypeError(f"{path}: expected mapping, got {_type_name(value)!r}")
     key_type, value_type = args if args else (typing.Any, typing.Any)
     out = {}
     for k, v in value.items():

@@ -17,10 +17,17 @@ from __future__ import annotations
 from ..nest import flatten
 from .core_types import CompositeTensor
 from .extension_fields import (
-    NO_DEFAULT, ImmutableDict, convert_value, fields_of,
+    NO_DEFAULT,
+    ImmutableDict,
+    convert_value,
+    fields_of,
 )
 from .extension_type_spec import (
-    BatchableExtensionTypeSpec, ExtensionTypeSpec, make_spec_class, spec_of, static_names,
+    BatchableExtensionTypeSpec,
+    ExtensionTypeSpec,
+    make_spec_class,
+    spec_of,
+    static_names,
 )
 from .tensor import Tensor
 
