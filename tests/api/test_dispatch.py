@@ -2,7 +2,6 @@
 annotations decide, plain tensors never dispatch, the latest target wins, unregistering
 restores TensorFlow's behaviour)."""
 
-from typing import List, Union
 
 import numpy as np
 import pytest
@@ -34,7 +33,7 @@ def registered():
 def test_dispatch_for_api_by_annotation(registered):
     @registered
     @tf.experimental.dispatch_for_api(tf.stack)
-    def stack(values: List[Union[Masked, tf.Tensor]], axis=0):
+    def stack(values: list[Masked | tf.Tensor], axis=0):
         values = [_masked(v) for v in values]
         return Masked(tf.stack([v.values for v in values], axis),
                       tf.stack([v.mask for v in values], axis))
@@ -63,13 +62,13 @@ def test_unregister_restores_default_and_unknown_target_is_an_error(registered):
 def test_signature_must_match_the_api():
     with pytest.raises(ValueError, match="signature"):
         @tf.experimental.dispatch_for_api(tf.stack)
-        def wrong(vals: List[Masked], axis=0):
+        def wrong(vals: list[Masked], axis=0):
             return vals
 
 
 def test_explicit_signatures(registered):
     @registered
-    @tf.experimental.dispatch_for_api(tf.concat, {"values": List[Masked]})
+    @tf.experimental.dispatch_for_api(tf.concat, {"values": list[Masked]})
     def concat(values, axis, name="concat"):
         return Masked(tf.concat([v.values for v in values], axis),
                       tf.concat([v.mask for v in values], axis))
@@ -94,8 +93,8 @@ def test_unary_elementwise_with_the_other_arguments(registered):
 
 def test_binary_elementwise_with_unions_inside_tf_function(registered):
     @registered
-    @tf.experimental.dispatch_for_binary_elementwise_apis(Union[Masked, tf.Tensor],
-                                                          Union[Masked, tf.Tensor])
+    @tf.experimental.dispatch_for_binary_elementwise_apis(Masked | tf.Tensor,
+                                                          Masked | tf.Tensor)
     def binary(api_func, x, y):
         x, y = _masked(x), _masked(y)
         return Masked(api_func(x.values, y.values), x.mask & y.mask)
