@@ -1,5 +1,5 @@
-# The code of TensorFlow's guide "Extension types": each cell's value printed (Keras, tf.map_fn,
-# SavedModel and tf.data cells left out, see the README).
+# The code of TensorFlow's guide "Extension types": each cell's value printed (Keras, tf.map_fn
+# and SavedModel cells left out, see the README).
 import tensorflow as tf
 import numpy as np
 from typing import Tuple, List, Mapping, Union, Optional
@@ -344,6 +344,10 @@ print(f"net1={net1}")
 print(f"net2={net2}")
 print(f"batch={batch_of_networks}")
 
+dataset = tf.data.Dataset.from_tensor_slices(batch_of_networks)
+for i, network in enumerate(dataset):
+  print(f"Batch element {i}: {network}")
+
 def balance_work_greedy(network):
   delta = (tf.expand_dims(network.work, -1) - tf.expand_dims(network.work, -2))
   delta /= 4
@@ -397,3 +401,56 @@ def fn(x, b):
 
 print(fn(tf.constant([1., -2, 3]), tf.constant(True)))
 print(fn(tf.constant([1., -2, 3]), tf.constant(False)))
+
+class MaskedTensor(tf.experimental.BatchableExtensionType):
+  # __name__ is required for serialization in SavedModel; see below for details.
+  __name__ = 'extension_type_colab.MaskedTensor'
+
+  values: tf.Tensor
+  mask: tf.Tensor
+
+  shape = property(lambda self: self.values.shape)
+  dtype = property(lambda self: self.values.dtype)
+
+  def with_default(self, default):
+    return tf.where(self.mask, self.values, default)
+
+  def __repr__(self):
+    return masked_tensor_str(self.values, self.mask)
+
+  class Spec:
+    def __init__(self, shape, dtype=tf.float32):
+      self.values = tf.TensorSpec(shape, dtype)
+      self.mask = tf.TensorSpec(shape, tf.bool)
+
+    shape = property(lambda self: self.values.shape)
+    dtype = property(lambda self: self.values.dtype)
+
+    def with_shape(self):  # TODO(edloper): Show where this is useful?
+      return MaskedTensor.Spec(tf.TensorSpec(shape, self.values.dtype),
+                               tf.TensorSpec(shape, self.mask.dtype))
+
+ds = tf.data.Dataset.from_tensors(Pastry(5, 5))
+print(repr(iter(ds).next()))
+
+mt = MaskedTensor(tf.reshape(range(20), [5, 4]), tf.ones([5, 4]))
+ds = tf.data.Dataset.from_tensor_slices(mt)
+for value in ds:
+  print(value)
+
+def value_gen():
+  for i in range(2, 7):
+    yield MaskedTensor(range(10), [j%i != 0 for j in range(10)])
+
+ds = tf.data.Dataset.from_generator(
+    value_gen, output_signature=MaskedTensor.Spec(shape=[10], dtype=tf.int32))
+for value in ds:
+  print(value)
+
+batched_ds = ds.batch(2)
+for value in batched_ds:
+  print(value)
+
+unbatched_ds = batched_ds.unbatch()
+for value in unbatched_ds:
+  print(value)

@@ -184,3 +184,28 @@ def test_batchable_spec_class():
 
     assert issubclass(Network.Spec, tf.experimental.BatchableExtensionTypeSpec)
     assert isinstance(Network([1.0]), tf.experimental.BatchableExtensionType)
+
+
+class Batch(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    work: tf.Tensor
+
+    def __init__(self, work):
+        self.work = tf.convert_to_tensor(work)
+        self.shape = self.work.shape[:-1]
+
+
+def test_datasets_slice_batch_unbatch_and_map_extension_types():
+    ds = tf.data.Dataset.from_tensor_slices(Batch([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    assert repr(ds.element_spec) == (
+        "Batch.Spec(shape=TensorShape([]), work=TensorSpec(shape=(2,), dtype=tf.float32, "
+        "name=None))")
+    doubled = ds.map(lambda b: Batch(b.work * 2))
+    rows = [b.work.numpy().tolist() for b in doubled]
+    assert rows == [[2.0, 4.0], [6.0, 8.0], [10.0, 12.0]]
+    batched = ds.batch(2)
+    assert repr(batched.element_spec.shape) == "TensorShape([None])"
+    first = next(iter(batched))
+    # the batch value's static shape is its spec's, as TensorFlow's: (None,)
+    assert type(first) is Batch and repr(first.shape) == "TensorShape([None])"
+    assert [b.shape for b in batched.unbatch()] == [tf.TensorShape([])] * 3

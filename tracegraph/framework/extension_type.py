@@ -25,6 +25,7 @@ from .extension_fields import (
 from .extension_type_spec import (
     BatchableExtensionTypeSpec,
     ExtensionTypeSpec,
+    describes_specs,
     make_spec_class,
     spec_of,
     static_names,
@@ -147,7 +148,10 @@ class ExtensionType(CompositeTensor):
     @classmethod
     def __tf_unflatten__(cls, static, dynamic):
         names = [f.name for f in cls._tf_fields if f.name not in static_names(cls)]
-        return cls._from_fields({**static, **dict(zip(names, dynamic))})
+        fields = {**static, **dict(zip(names, dynamic))}
+        if describes_specs(dynamic):   # a structure of specs (tf.data's element_spec)
+            return cls.Spec._from_fields(fields)
+        return cls._from_fields(fields)
 
 
 class BatchableExtensionType(ExtensionType):

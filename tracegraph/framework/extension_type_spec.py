@@ -11,12 +11,12 @@ subtype, and a trace feeds the value's tensors (`to_tensors`) to one placeholder
 from __future__ import annotations
 
 from ..nest import flatten
-from ..shapes import TensorSpec, TypeSpec
+from ..shapes import TensorShape, TensorSpec, TypeSpec
 from .extension_fields import NO_DEFAULT, ImmutableDict, holds_tensors
 from .tensor import Tensor
 
 __all__ = ["ExtensionTypeSpec", "BatchableExtensionTypeSpec", "make_spec_class", "spec_of",
-           "static_names"]
+           "static_names", "describes_specs"]
 
 _MUTABLE = "_tf_extension_type_mutable"
 
@@ -52,6 +52,14 @@ def spec_of(value):
     fields = {f.name: (getattr(value, f.name) if f.name in static
                        else _spec_of_field(getattr(value, f.name))) for f in cls._tf_fields}
     return cls.Spec._from_fields(fields)
+
+
+def describes_specs(components) -> bool:
+    """Whether nest components are specs (rebuild a Spec) rather than values: every leaf is
+    a TypeSpec or None, and there is at least one."""
+    leaves = flatten(components)
+    return bool(leaves) and all(x is None or isinstance(x, TypeSpec) for x in leaves) and \
+        any(isinstance(x, TypeSpec) for x in leaves)
 
 
 def _is_leaf_spec(x) -> bool:
@@ -212,6 +220,22 @@ class ExtensionTypeSpec(TypeSpec):
     def _component_specs(self) -> list:
         return _leaf_specs(self, [])
 
+    # ---- the nest protocol: a spec is a structure of the specs of its tensors ----------
+    def __tf_flatten__(self):
+        values = self._field_values()
+        dynamic = self._dynamic_names()
+        return ({n: v for n, v in values.items() if n not in dynamic},
+                tuple(values[n] for n in dynamic))
+
+    @classmethod
+    def __tf_unflatten__(cls, static, dynamic):
+        names = [f.name for f in cls.value_type._tf_fields
+                 if f.name not in static_names(cls.value_type)]
+        fields = {**static, **dict(zip(names, dynamic))}
+        if describes_specs(dynamic):
+            return cls._from_fields(fields)
+        return cls.value_type._from_fields(fields)
+
     # ---- TraceType (tf.function keys) ------------------------------------------------
     def __tf_tracing_type__(self, context):
         return self
@@ -256,7 +280,27 @@ class ExtensionTypeSpec(TypeSpec):
 
 
 class BatchableExtensionTypeSpec(ExtensionTypeSpec):
-    """The spec of a `BatchableExtensionType`."""
+    """The spec of a `BatchableExtensionType`. Batching a value stacks its tensors (their
+    specs follow in the tensor leaves); `_batch_static(n)` / `_unbatch_static()` make its
+    `tf.TensorShape` fields (the batch shape) follow too, as TensorFlow's batch encoder does."""
+
+    def _batch_static(self, n):
+        return self._map_shapes(lambda shape: TensorShape([n]).concatenate(shape),
+                                lambda spec: spec._batch_static(n))
+
+    def _unbatch_static(self):
+        return self._map_shapes(lambda shape: shape[1:] if shape.rank else shape,
+                                lambda spec: spec._unbatch_static())
+
+    def _map_shapes(self, on_shape, on_spec):
+        fields = {}
+        for name, value in self._field_values().items():
+            if isinstance(value, TensorShape):
+                value = on_shape(value)
+            elif isinstance(value, BatchableExtensionTypeSpec):
+                value = on_spec(value)
+            fields[name] = value
+        return type(self)._from_fields(fields)
 
 
 def make_spec_class(cls, user_spec, base):
