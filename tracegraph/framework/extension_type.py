@@ -140,6 +140,10 @@ class ExtensionType(CompositeTensor):
     def __tf_tracing_type__(self, context):
         return self._type_spec
 
+    @property
+    def __tf_trace_type_text__(self):   # how a function type shows a result of this type
+        return repr(self._type_spec)
+
     def __tf_flatten__(self):
         static = static_names(type(self))
         return ({n: getattr(self, n) for n in static},

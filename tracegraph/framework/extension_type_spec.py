@@ -196,6 +196,10 @@ class ExtensionTypeSpec(TypeSpec):
         fields = ", ".join(f"{n}={text(v)}" for n, v in self._field_values().items())
         return f"{self.value_type.__name__}.Spec({fields})"
 
+    @property
+    def __tf_trace_type_text__(self):   # how a function type shows the parameter
+        return repr(self)
+
     def _key(self):
         return (type(self), _freeze(self._field_values()))
 
