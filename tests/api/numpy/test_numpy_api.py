@@ -151,3 +151,34 @@ def test_alias_import_through_the_compat_importer():
             sys.modules.pop("tensorflow", None)
         else:
             sys.modules["tensorflow"] = was
+
+
+@pytest.mark.parametrize("name,args", [
+    ("cbrt", ([-8.0, 27.0],)), ("fix", ([-2.5, 2.5],)), ("signbit", ([-1.0, 0.0, -0.0],)),
+    ("sinc", ([0.0, 0.5, 1.5],)), ("heaviside", ([-1.0, 0.0, 2.0], 0.5)),
+    ("logaddexp", ([1.0, 2.0], [3.0, -1.0])), ("logaddexp2", ([1.0, 2.0], [3.0, -1.0])),
+    ("gcd", ([12, 18, 0], [8, 27, 5])), ("lcm", ([4, 6, 0], [6, 4, 3])),
+    ("isneginf", ([-np.inf, 1.0],)), ("nanmean", ([1.0, np.nan, 3.0],)),
+    ("diff", ([1, 4, 9, 16],)), ("polyval", ([1, 2, 3], [0.0, 1.0, 2.0])),
+    ("compress", ([True, False, True], [5, 6, 7])), ("diagflat", ([[1, 2], [3, 4]],)),
+    ("vander", ([1.0, 2.0, 3.0],)), ("rot90", (np.arange(6).reshape(2, 3),)),
+    ("angle", ([1 + 1j, -1j],)), ("nextafter", ([1.0], [2.0])),
+    ("select", ([np.array([True, False, False]), np.array([False, True, False])],
+                [np.array([1, 2, 3]), np.array([4, 5, 6])], 0)),
+])
+def test_more_functions_match_numpy(name, args):
+    got = getattr(tnp, name)(*args)
+    want = getattr(np, name)(*args)
+    np.testing.assert_allclose(np.asarray(got, dtype=np.asarray(want).dtype), want,
+                               rtol=1e-12)
+
+
+def test_grid_and_broadcast_helpers_match_numpy():
+    for got, want in zip(tnp.meshgrid([1, 2], [3, 4, 5]), np.meshgrid([1, 2], [3, 4, 5])):
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(tnp.broadcast_arrays([1, 2], [[3], [4]]),
+                         np.broadcast_arrays([1, 2], [[3], [4]])):
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(tnp.ix_([0, 1], [2, 3]), np.ix_([0, 1], [2, 3])):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(tnp.dstack([[1, 2], [3, 4]]), np.dstack([[1, 2], [3, 4]]))

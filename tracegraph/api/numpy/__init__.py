@@ -25,6 +25,12 @@ from .math import (  # noqa: F401
     sum, tan, tanh, true_divide, var,
 )
 from .math import round_ as round  # noqa: F401
+from .more import (  # noqa: F401
+    angle, atleast_3d, broadcast_arrays, cbrt, compress, diag_indices, diagflat, diff, dstack,
+    fix, gcd, heaviside, iscomplex, iscomplexobj, isneginf, isposinf, isreal, isrealobj,
+    isscalar, ix_, lcm, logaddexp, logaddexp2, meshgrid, nanmean, nextafter, polyval, rot90,
+    select, signbit, sinc, vander,
+)
 from .shapes import (  # noqa: F401
     append, argsort, atleast_1d, atleast_2d, broadcast_to, concatenate, cross, diag, diagonal,
     dot, einsum, expand_dims, flatten, flip, fliplr, flipud, hstack, inner, kron, matmul,
