@@ -182,3 +182,36 @@ def test_grid_and_broadcast_helpers_match_numpy():
     for got, want in zip(tnp.ix_([0, 1], [2, 3]), np.ix_([0, 1], [2, 3])):
         np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(tnp.dstack([[1, 2], [3, 4]]), np.dstack([[1, 2], [3, 4]]))
+
+
+A = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4
+B = np.arange(12, dtype=np.int32).reshape(4, 3)
+
+_GRAPH_CASES = [
+    ("sum", lambda a, b: tnp.sum(a, axis=1)), ("mean", lambda a, b: tnp.mean(b)),
+    ("std", lambda a, b: tnp.std(a, axis=0)), ("cumsum", lambda a, b: tnp.cumsum(b, axis=0)),
+    ("argmax", lambda a, b: tnp.argmax(a)), ("matmul", lambda a, b: tnp.matmul(a, b)),
+    ("dot", lambda a, b: tnp.dot(b, a)), ("einsum", lambda a, b: tnp.einsum("ij,jk", a, b)),
+    ("where", lambda a, b: tnp.where(a > 1, a, -a)), ("clip", lambda a, b: tnp.clip(a, 1, 2)),
+    ("concatenate", lambda a, b: tnp.concatenate([a, a])),
+    ("transpose", lambda a, b: tnp.transpose(b)), ("reshape", lambda a, b: tnp.reshape(b, -1)),
+    ("tile", lambda a, b: tnp.tile(a, 2)), ("repeat", lambda a, b: tnp.repeat(b, 2, axis=0)),
+    ("flip", lambda a, b: tnp.flip(a)), ("roll", lambda a, b: tnp.roll(b, 1)),
+    ("sort", lambda a, b: tnp.sort(-a)), ("take", lambda a, b: tnp.take(b, [0, 5])),
+    ("diagonal", lambda a, b: tnp.diagonal(a)), ("trace", lambda a, b: tnp.trace(b)),
+    ("tril", lambda a, b: tnp.tril(a)), ("outer", lambda a, b: tnp.outer(a[0], b[0])),
+    ("power", lambda a, b: tnp.power(a, 2)), ("true_divide", lambda a, b: tnp.true_divide(b, 2)),
+    ("mod", lambda a, b: tnp.mod(b, 5)), ("around", lambda a, b: tnp.around(a, 1)),
+    ("isclose", lambda a, b: tnp.isclose(a, a + 1e-9)), ("exp", lambda a, b: tnp.exp(b)),
+    ("logaddexp", lambda a, b: tnp.logaddexp(a, a)), ("diff", lambda a, b: tnp.diff(b)),
+    ("gcd", lambda a, b: tnp.gcd(b, 4)), ("hstack", lambda a, b: tnp.hstack([a, a])),
+    ("moveaxis", lambda a, b: tnp.moveaxis(b, 0, 1)), ("kron", lambda a, b: tnp.kron(a, a)),
+]
+
+
+@pytest.mark.parametrize("name,fn", _GRAPH_CASES, ids=[c[0] for c in _GRAPH_CASES])
+def test_functions_give_the_same_inside_tf_function(name, fn):
+    eager = fn(tf.constant(A), tf.constant(B))
+    graph = tf.function(fn)(tf.constant(A), tf.constant(B))
+    assert graph.dtype == eager.dtype and graph.shape == eager.shape
+    np.testing.assert_allclose(graph, eager, rtol=1e-6)

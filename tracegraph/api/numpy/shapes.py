@@ -32,6 +32,8 @@ def size(a, axis=None):
 def reshape(a, newshape, order="C"):
     if order != "C":
         raise ValueError(f"tf.experimental.numpy.reshape supports order='C' only, got {order!r}.")
+    if isinstance(newshape, (int, np.integer)):
+        newshape = [newshape]
     return ta.reshape(asarray(a), newshape)
 
 
