@@ -87,3 +87,15 @@ def test_operators_promote_inside_tf_function(mode):
     s, p = f(tf.constant(1, tf.int8), tf.constant(2, tf.uint32))
     assert s.dtype == tf.int64 and int(s) == 3
     assert p.dtype == tf.float64 and float(p) == 2.5
+
+
+def test_variable_writes_convert_what_promotes_into_them(mode):
+    mode("all")
+    v = tf.Variable(10, tf.int32)
+    v.assign_add(tf.constant(5, tf.int16))
+    assert int(v) == 15 and v.dtype == tf.int32
+    v.assign(3)   # a Python int is weak: it promotes into int32
+    assert int(v) == 3
+    with pytest.raises(TypeError, match="Variable dtype is immutable. Calling assign of Variable "
+                                        r"\(with dtype <dtype: 'int32'>\) on 2.0 weakly typed"):
+        v.assign(tf.constant(2.0))

@@ -1,5 +1,5 @@
-# The code of TensorFlow's guide "TF-NumPy Type Promotion" (each cell's value printed; the
-# tf.Variable assign_add cell and one legacy error cell left out, see the README).
+# The code of TensorFlow's guide "TF-NumPy Type Promotion" (each cell's value printed; one
+# legacy error cell left out, see the README).
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
@@ -60,6 +60,10 @@ print(repr(np.array(3.2, np.float16) + tf.constant(1, tf.int8) + tf.constant(50)
 
 print(repr(-tf.constant(5)))
 print(repr(tf.constant(5, tf.int16) - tf.constant(1, tf.float32)))
+
+tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
+a = tf.Variable(10, tf.int32)
+print(repr(a.assign_add(tf.constant(5, tf.int16))))
 
 a = tf.constant(10, tf.int16)
 print(repr(tf.constant(a, tf.float32)))
