@@ -1,6 +1,7 @@
 """`tf.experimental.ExtensionType`: fields, specs, and values crossing graph boundaries, against
 TensorFlow 2.21's behaviour (messages and values as it printed them)."""
 
+import re
 import typing
 
 import numpy as np
@@ -209,3 +210,23 @@ def test_datasets_slice_batch_unbatch_and_map_extension_types():
     # the batch value's static shape is its spec's, as TensorFlow's: (None,)
     assert type(first) is Batch and repr(first.shape) == "TensorShape([None])"
     assert [b.shape for b in batched.unbatch()] == [tf.TensorShape([])] * 3
+
+
+@pytest.mark.parametrize("annotation,text", [
+    (list, "'list'"), (typing.List[int], "typing.List[int]"), (object, "'object'"),  # noqa: UP006
+    (typing.Any, "'Any'"),
+])
+def test_unsupported_annotations_fail_at_class_creation(annotation, text):
+    with pytest.raises(TypeError, match=rf"In field 'x': Unsupported type annotation "
+                                        rf"{re.escape(text)}"):
+        type("X", (tf.experimental.ExtensionType,), {"__annotations__": {"x": annotation}})
+
+
+def test_composite_fields_are_supported():
+    class Holder(tf.experimental.ExtensionType):
+        rt: tf.RaggedTensor
+        st: tf.SparseTensor
+
+    h = Holder(tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 1, 3]),
+               tf.SparseTensor([[0, 0]], [1.0], [2, 2]))
+    assert h.rt.shape.as_list() == [2, None]

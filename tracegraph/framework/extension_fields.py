@@ -20,7 +20,7 @@ from ..shapes import TensorShape
 from .tensor import Tensor
 
 __all__ = ["Field", "ImmutableDict", "fields_of", "convert_value", "holds_tensors",
-           "NO_DEFAULT"]
+           "check_annotation", "NO_DEFAULT"]
 
 NO_DEFAULT = object()
 
@@ -183,6 +183,41 @@ def _convert_mapping(value, args, path, cls):
         out[k] = v if value_type is typing.Any else \
             convert_value(v, value_type, f"{path}[{k!r}]", cls)
     return ImmutableDict(out)
+
+
+def _supported_class(annotation) -> bool:
+    from .core_types import CompositeTensor
+    return annotation in (int, float, str, bool, type(None), TensorShape, d.DType) or (
+        isinstance(annotation, type) and (issubclass(annotation, (Tensor, CompositeTensor))
+                                          or hasattr(annotation, "_type_spec")
+                                          or hasattr(annotation, "element_spec")))
+
+
+def check_annotation(annotation, name: str) -> None:
+    """TensorFlow's check, at class creation, that a field's annotation is supported (forward
+    references by name are checked when first used)."""
+    if annotation is None or isinstance(annotation, (str, typing.ForwardRef)):
+        return
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Union or (sys.version_info >= (3, 10)
+                                  and isinstance(annotation, types.UnionType)):
+        for a in args:
+            check_annotation(a, name)
+        return
+    if origin is tuple or origin in (collections.abc.Mapping, typing.Mapping):
+        for a in args:
+            if a is not Ellipsis:
+                check_annotation(a, name)
+        return
+    if origin is None and _supported_class(annotation):
+        return
+    if isinstance(annotation, type) and origin is None:
+        text = repr(annotation.__name__)
+    elif annotation is typing.Any:
+        text = "'Any'"
+    else:
+        text = repr(annotation)
+    raise TypeError(f"In field {name!r}: Unsupported type annotation {text}")
 
 
 def holds_tensors(annotation, cls) -> bool:

@@ -19,6 +19,7 @@ from .core_types import CompositeTensor
 from .extension_fields import (
     NO_DEFAULT,
     ImmutableDict,
+    check_annotation,
     convert_value,
     fields_of,
 )
@@ -49,6 +50,8 @@ class ExtensionType(CompositeTensor):
         if cls.__dict__.get("_tf_base_class"):
             return
         cls._tf_fields = tuple(fields_of(cls))
+        for f in cls._tf_fields:
+            check_annotation(f.annotation, f.name)
         names = {f.name for f in cls._tf_fields}
         if "__init__" in cls.__dict__:
             cls.__init__ = _custom_init(cls.__dict__["__init__"])
