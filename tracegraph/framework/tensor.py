@@ -26,11 +26,18 @@ _NDARRAY = np.ndarray
 _GENERIC = np.generic
 
 
+
+
+def _promoted(op, a, b, name=None, attrs=NO_ATTRS):
+    """`op` on operands promoted by the numpy-behavior mode (weak when the result is)."""
+    (a, b), weak = promotion.promote(a, b)
+    out = _state.current.apply(op, (a, b), attrs, name)
+    return promotion.mark_weak(out) if weak else out
+
+
 def _apply(op, a, b, name=None, attrs=NO_ATTRS):
-    if config.dtype_conversion_mode != "off":  # experimental_enable_numpy_behavior
-        (a, b), weak = promotion.promote(a, b)
-        out = _state.current.apply(op, (a, b), attrs, name)
-        return promotion.mark_weak(out) if weak else out
+    if config.dtype_conversion_mode != "off":
+        return _promoted(op, a, b, name, attrs)
     return _state.current.apply(op, (a, b), attrs, name)
 
 
@@ -53,22 +60,34 @@ class TensorOperators(core_types.Tensor):
 
     # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
-        return _apply(m.add_op, self, other, "add")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, self, other, "add")
+        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
-        return _apply(m.add_op, other, self, "add")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, other, self, "add")
+        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
-        return _apply(m.subtract_op, self, other, "sub")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, self, other, "sub")
+        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
-        return _apply(m.subtract_op, other, self, "sub")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, other, self, "sub")
+        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
-        return _apply(m.multiply_op, self, other, "mul")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, self, other, "mul")
+        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
-        return _apply(m.multiply_op, other, self, "mul")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, other, self, "mul")
+        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
         return _truediv(self, other)
@@ -149,26 +168,38 @@ class TensorOperators(core_types.Tensor):
             return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
-        return _apply(m.less_op, self, other, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_op, self, other, None)
+        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
-        return _apply(m.less_equal_op, self, other, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_equal_op, self, other, None)
+        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
-        return _apply(m.greater_op, self, other, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_op, self, other, None)
+        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
-        return _apply(m.greater_equal_op, self, other, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_equal_op, self, other, None)
+        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
-        return _apply(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return _state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __ne__(self, other):
         if other is None:
             return True
-        return _apply(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return _state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
