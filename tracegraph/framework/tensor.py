@@ -26,8 +26,6 @@ _NDARRAY = np.ndarray
 _GENERIC = np.generic
 
 
-
-
 def _promoted(op, a, b, name=None, attrs=NO_ATTRS):
     """`op` on operands promoted by the numpy-behavior mode (weak when the result is)."""
     (a, b), weak = promotion.promote(a, b)
