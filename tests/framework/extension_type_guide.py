@@ -1,5 +1,5 @@
-# The code of TensorFlow's guide "Extension types": each cell's value printed (Keras, tf.map_fn
-# and SavedModel cells left out, see the README).
+# The code of TensorFlow's guide "Extension types": each cell's value printed (Keras and
+# tf.map_fn cells left out, see the README; saved models are tracegraph's own format).
 import tensorflow as tf
 import numpy as np
 from typing import Tuple, List, Mapping, Union, Optional
@@ -429,6 +429,52 @@ class MaskedTensor(tf.experimental.BatchableExtensionType):
     def with_shape(self):  # TODO(edloper): Show where this is useful?
       return MaskedTensor.Spec(tf.TensorSpec(shape, self.values.dtype),
                                tf.TensorSpec(shape, self.mask.dtype))
+
+class CustomModule(tf.Module):
+  def __init__(self, variable_value):
+    super().__init__()
+    self.v = tf.Variable(variable_value)
+
+  @tf.function
+  def grow(self, x: MaskedTensor):
+    """Increase values in `x` by multiplying them by `self.v`."""
+    return MaskedTensor(x.values * self.v, x.mask)
+
+module = CustomModule(100.0)
+
+module.grow.get_concrete_function(MaskedTensor.Spec(shape=None,
+                                                    dtype=tf.float32))
+custom_module_path = tempfile.mkdtemp()
+tf.saved_model.save(module, custom_module_path)
+imported_model = tf.saved_model.load(custom_module_path)
+print(repr(imported_model.grow(MaskedTensor([1., 2, 3], [False, True, False]))))
+
+class CustomModuleWrapper(tf.Module):
+  def __init__(self, variable_value):
+    super().__init__()
+    self.v = tf.Variable(variable_value)
+
+  @tf.function
+  def var_weighted_mean(self, x: MaskedTensor):
+    """Mean value of unmasked values in x, weighted by self.v."""
+    x = MaskedTensor(x.values * self.v, x.mask)
+    return (tf.reduce_sum(x.with_default(0)) /
+            tf.reduce_sum(tf.cast(x.mask, x.dtype)))
+
+  @tf.function()
+  def var_weighted_mean_wrapper(self, x_values, x_mask):
+    """Raw tensor wrapper for var_weighted_mean."""
+    return self.var_weighted_mean(MaskedTensor(x_values, x_mask))
+
+module = CustomModuleWrapper([3., 2., 8., 5.])
+
+module.var_weighted_mean_wrapper.get_concrete_function(
+    tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.bool))
+custom_module_path = tempfile.mkdtemp()
+tf.saved_model.save(module, custom_module_path)
+imported_model = tf.saved_model.load(custom_module_path)
+x = MaskedTensor([1., 2., 3., 4.], [False, True, False, True])
+print(repr(imported_model.var_weighted_mean_wrapper(x.values, x.mask)))
 
 ds = tf.data.Dataset.from_tensors(Pastry(5, 5))
 print(repr(iter(ds).next()))

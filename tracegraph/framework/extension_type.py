@@ -34,9 +34,22 @@ from .extension_type_spec import (
 from .tensor import Tensor
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
-           "BatchableExtensionTypeSpec", "ImmutableDict", "type_spec_from_value"]
+           "BatchableExtensionTypeSpec", "ImmutableDict", "type_spec_from_value",
+           "registered_name", "lookup"]
 
 _MUTABLE = "_tf_extension_type_mutable"
+_REGISTERED: dict = {}   # `__name__` -> class: how a loaded saved model finds its types
+
+
+def registered_name(cls) -> str | None:
+    """The name `cls` is saved under (its `__name__` field), or None."""
+    name = cls.__dict__.get("__name__")
+    return name if isinstance(name, str) and _REGISTERED.get(name) is cls else None
+
+
+def lookup(name: str):
+    """The extension type registered under `name`, or None."""
+    return _REGISTERED.get(name)
 
 
 class ExtensionType(CompositeTensor):
@@ -56,6 +69,8 @@ class ExtensionType(CompositeTensor):
         if "__init__" in cls.__dict__:
             cls.__init__ = _custom_init(cls.__dict__["__init__"])
         cls.Spec = make_spec_class(cls, cls.__dict__.get("Spec"), cls._tf_spec_base)
+        if isinstance(cls.__dict__.get("__name__"), str):   # the name saved models use
+            _REGISTERED[cls.__dict__["__name__"]] = cls
         for name in names:   # defaults live in the fields, not as class attributes
             if name in cls.__dict__ and not callable(cls.__dict__[name]):
                 delattr(cls, name)

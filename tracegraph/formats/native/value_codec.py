@@ -112,6 +112,9 @@ class Encoder:
         if type(v) is dict:
             return {"dict": [[self.value(k, depth + 1), self.value(x, depth + 1)]
                              for k, x in v.items()]}
+        from . import extension_codec  # extension types' specs, mappings and shapes
+        if extension_codec.is_extension(v):
+            return extension_codec.encode(self, v, depth)
         raise UnsaveableError(f"a value of type {type(v).__name__} ({v!r:.80}) cannot be saved")
 
 
@@ -306,4 +309,7 @@ class Decoder:
             return handle
         if tag in self.extra:
             return self.extra[tag](payload, where)
+        from . import extension_codec
+        if tag in extension_codec.TAGS:
+            return extension_codec.decode(self, tag, payload, where, depth)
         self.fail(field, f"unknown tag {tag!r:.60}")
