@@ -21,6 +21,8 @@ import sys
 import types
 import typing
 
+import tracegraph
+
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 
@@ -113,7 +115,6 @@ def _checker(handler, signatures):
 # ---- installing dispatchers ------------------------------------------------------------
 
 def _public_modules():
-    import tracegraph
     yield tracegraph
     for name, module in list(sys.modules.items()):
         if name.startswith("tracegraph.api.") and isinstance(module, types.ModuleType):
@@ -170,7 +171,6 @@ def dispatch_for_api(api, *signatures):
 
 
 def _resolve(name: str):
-    import tracegraph
     obj = tracegraph
     for part in name.split("."):
         obj = getattr(obj, part, None)

@@ -31,7 +31,13 @@ from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_protocol import as_variable
 from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
+from ..ops.registry import (
+    NO_ATTRS,
+    context_scope,
+    convert_to_tensor,
+    current_context,
+    resolve_type_attrs,
+)
 from ..ops.state import read_variable_op
 from .backprop import (
     UnconnectedGradients,
@@ -87,7 +93,7 @@ class GradientTape:
 
     def _push(self, x) -> None:
         if isinstance(x, Variable):
-            key = id(x._handle)
+            key = id(x.handle)
             if key not in self._tracked:
                 self._tracked[key] = x
                 self._watched_vars.append(x)
@@ -344,6 +350,5 @@ def _in_trace(x):
     """An eager tensor watched (or differentiated) while a tf.function is traced stands for its
     capture in the graph, the tensor the traced ops read (as TensorFlow converts it)."""
     if type(x) is EagerTensor and not current_context().executing_eagerly:
-        from ..ops.registry import convert_to_tensor
         return convert_to_tensor(x)
     return x

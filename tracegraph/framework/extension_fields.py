@@ -16,7 +16,9 @@ import types
 import typing
 
 from .. import dtypes as d
+from ..ops.registry import convert_to_tensor
 from ..shapes import TensorShape
+from .core_types import CompositeTensor
 from .tensor import Tensor
 
 __all__ = ["Field", "ImmutableDict", "fields_of", "convert_value", "holds_tensors",
@@ -132,7 +134,6 @@ def convert_value(value, annotation, path: str, cls):
 
 
 def _convert_tensor(value, path):
-    from ..ops.registry import convert_to_tensor
     if value is None:
         raise TypeError(f"{path}: expected a Tensor, got 'NoneType'")
     if isinstance(value, Tensor):
@@ -186,7 +187,6 @@ def _convert_mapping(value, args, path, cls):
 
 
 def _supported_class(annotation) -> bool:
-    from .core_types import CompositeTensor
     return annotation in (int, float, str, bool, type(None), TensorShape, d.DType) or (
         isinstance(annotation, type) and (issubclass(annotation, (Tensor, CompositeTensor))
                                           or hasattr(annotation, "_type_spec")

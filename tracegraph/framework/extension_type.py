@@ -14,7 +14,12 @@ the graph's tensors.
 
 from __future__ import annotations
 
+from ..library.array import constant
+from ..library.math import equal, logical_and, logical_not
+from ..library.reduce import reduce_all
 from ..nest import flatten
+from ..ops.registry import convert_to_tensor
+from ..shapes import TensorSpec
 from .core_types import CompositeTensor
 from .extension_fields import (
     NO_DEFAULT,
@@ -98,7 +103,7 @@ class ExtensionType(CompositeTensor):
         _finish(self)
 
     @classmethod
-    def _from_fields(cls, values: dict):
+    def from_fields(cls, values: dict):
         """A value made from already-converted fields (no constructor, no validation)."""
         self = object.__new__(cls)
         for name, value in values.items():
@@ -129,8 +134,6 @@ class ExtensionType(CompositeTensor):
         return f"{type(self).__name__}({fields})"
 
     def __eq__(self, other):
-        from ..library.math import equal, logical_and
-        from ..library.reduce import reduce_all
         if type(self) is not type(other) or self._type_spec != other._type_spec:
             return False
         result = None
@@ -139,12 +142,10 @@ class ExtensionType(CompositeTensor):
             same = reduce_all(equal(a, b))
             result = same if result is None else logical_and(result, same)
         if result is None:
-            from ..library.array import constant
             return constant(True)
         return result
 
     def __ne__(self, other):
-        from ..library.math import logical_not
         eq = self.__eq__(other)
         return (not eq) if isinstance(eq, bool) else logical_not(eq)
 
@@ -172,8 +173,8 @@ class ExtensionType(CompositeTensor):
         names = [f.name for f in cls._tf_fields if f.name not in static_names(cls)]
         fields = {**static, **dict(zip(names, dynamic))}
         if describes_specs(dynamic):   # a structure of specs (tf.data's element_spec)
-            return cls.Spec._from_fields(fields)
-        return cls._from_fields(fields)
+            return cls.Spec.from_fields(fields)
+        return cls.from_fields(fields)
 
 
 class BatchableExtensionType(ExtensionType):
@@ -215,8 +216,6 @@ def _finish(self):
 
 def type_spec_from_value(value):
     """`tf.type_spec_from_value`: the TypeSpec describing `value`."""
-    from ..ops.registry import convert_to_tensor
-    from ..shapes import TensorSpec
     spec = getattr(value, "_type_spec", None)
     if spec is not None:
         return spec

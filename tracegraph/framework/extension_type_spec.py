@@ -51,7 +51,7 @@ def spec_of(value):
     static = static_names(cls)
     fields = {f.name: (getattr(value, f.name) if f.name in static
                        else _spec_of_field(getattr(value, f.name))) for f in cls._tf_fields}
-    return cls.Spec._from_fields(fields)
+    return cls.Spec.from_fields(fields)
 
 
 def describes_specs(components) -> bool:
@@ -70,7 +70,7 @@ def _leaf_specs(x, out: list) -> list:
     """The TensorSpecs of a spec structure, in the order tf.nest flattens the value."""
     if isinstance(x, ExtensionTypeSpec):
         for name in x._dynamic_names():
-            _leaf_specs(x._field_values()[name], out)
+            _leaf_specs(x.field_values()[name], out)
     elif isinstance(x, dict):
         for k in sorted(x):
             _leaf_specs(x[k], out)
@@ -85,9 +85,9 @@ def _leaf_specs(x, out: list) -> list:
 def _rebuild(x, tensors):
     """The value a spec structure describes, its tensors taken from the iterator `tensors`."""
     if isinstance(x, ExtensionTypeSpec):
-        values = x._field_values()
+        values = x.field_values()
         dynamic = set(x._dynamic_names())
-        return x.value_type._from_fields({n: (_rebuild(v, tensors) if n in dynamic else v)
+        return x.value_type.from_fields({n: (_rebuild(v, tensors) if n in dynamic else v)
                                           for n, v in values.items()})
     if isinstance(x, dict):
         return ImmutableDict({k: _rebuild(x[k], tensors) for k in x})
@@ -117,13 +117,13 @@ def _combine(a, b, leaf):
         if type(a) is not type(b):
             return None
         fields = {}
-        av, bv = a._field_values(), b._field_values()
+        av, bv = a.field_values(), b.field_values()
         for name in av:
             out = _combine(av[name], bv[name], leaf)
             if out is None and av[name] is not None:
                 return None
             fields[name] = out
-        return type(a)._from_fields(fields)
+        return type(a).from_fields(fields)
     if isinstance(a, dict):
         if not isinstance(b, dict) or set(a) != set(b):
             return None
@@ -165,7 +165,7 @@ class ExtensionTypeSpec(TypeSpec):
             object.__setattr__(self, name, value)
 
     @classmethod
-    def _from_fields(cls, values: dict):
+    def from_fields(cls, values: dict):
         self = object.__new__(cls)
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -182,7 +182,7 @@ class ExtensionTypeSpec(TypeSpec):
         raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor "
                              "of ExtensionTypeSpec.")
 
-    def _field_values(self) -> dict:
+    def field_values(self) -> dict:
         return {f.name: self.__dict__.get(f.name) for f in self.value_type._tf_fields}
 
     def _dynamic_names(self) -> list:
@@ -193,7 +193,7 @@ class ExtensionTypeSpec(TypeSpec):
     def __repr__(self):
         def text(v):
             return repr(dict(v)) if isinstance(v, ImmutableDict) else repr(v)
-        fields = ", ".join(f"{n}={text(v)}" for n, v in self._field_values().items())
+        fields = ", ".join(f"{n}={text(v)}" for n, v in self.field_values().items())
         return f"{self.value_type.__name__}.Spec({fields})"
 
     @property
@@ -201,7 +201,7 @@ class ExtensionTypeSpec(TypeSpec):
         return repr(self)
 
     def _key(self):
-        return (type(self), _freeze(self._field_values()))
+        return (type(self), _freeze(self.field_values()))
 
     def __eq__(self, other):
         return isinstance(other, ExtensionTypeSpec) and self._key() == other._key()
@@ -226,7 +226,7 @@ class ExtensionTypeSpec(TypeSpec):
 
     # ---- the nest protocol: a spec is a structure of the specs of its tensors ----------
     def __tf_flatten__(self):
-        values = self._field_values()
+        values = self.field_values()
         dynamic = self._dynamic_names()
         return ({n: v for n, v in values.items() if n not in dynamic},
                 tuple(values[n] for n in dynamic))
@@ -237,8 +237,8 @@ class ExtensionTypeSpec(TypeSpec):
                  if f.name not in static_names(cls.value_type)]
         fields = {**static, **dict(zip(names, dynamic))}
         if describes_specs(dynamic):
-            return cls._from_fields(fields)
-        return cls.value_type._from_fields(fields)
+            return cls.from_fields(fields)
+        return cls.value_type.from_fields(fields)
 
     # ---- TraceType (tf.function keys) ------------------------------------------------
     def __tf_tracing_type__(self, context):
@@ -285,26 +285,27 @@ class ExtensionTypeSpec(TypeSpec):
 
 class BatchableExtensionTypeSpec(ExtensionTypeSpec):
     """The spec of a `BatchableExtensionType`. Batching a value stacks its tensors (their
-    specs follow in the tensor leaves); `_batch_static(n)` / `_unbatch_static()` make its
-    `tf.TensorShape` fields (the batch shape) follow too, as TensorFlow's batch encoder does."""
+    specs follow in the tensor leaves); `batch_static_fields(n)` and `unbatch_static_fields()`
+    make its `tf.TensorShape` fields (the batch shape) follow too, as TensorFlow's batch encoder
+    does."""
 
-    def _batch_static(self, n):
+    def batch_static_fields(self, n):
         return self._map_shapes(lambda shape: TensorShape([n]).concatenate(shape),
-                                lambda spec: spec._batch_static(n))
+                                lambda spec: spec.batch_static_fields(n))
 
-    def _unbatch_static(self):
+    def unbatch_static_fields(self):
         return self._map_shapes(lambda shape: shape[1:] if shape.rank else shape,
-                                lambda spec: spec._unbatch_static())
+                                lambda spec: spec.unbatch_static_fields())
 
     def _map_shapes(self, on_shape, on_spec):
         fields = {}
-        for name, value in self._field_values().items():
+        for name, value in self.field_values().items():
             if isinstance(value, TensorShape):
                 value = on_shape(value)
             elif isinstance(value, BatchableExtensionTypeSpec):
                 value = on_spec(value)
             fields[name] = value
-        return type(self)._from_fields(fields)
+        return type(self).from_fields(fields)
 
 
 def make_spec_class(cls, user_spec, base):

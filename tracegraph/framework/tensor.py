@@ -13,10 +13,13 @@ from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
 from ..library import type_promotion as promotion
+from ..library.linalg import matmul
+from ..library.numpy_indexing import getitem as numpy_getitem
+from ..library.slicing import getitem
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state
+from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
-from ..shapes import TensorShape, format_shape
+from ..shapes import TensorShape, format_shape, shape_from_tuple
 from . import core_types
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
@@ -29,14 +32,14 @@ _GENERIC = np.generic
 def _promoted(op, a, b, name=None, attrs=NO_ATTRS):
     """`op` on operands promoted by the numpy-behavior mode (weak when the result is)."""
     (a, b), weak = promotion.promote(a, b)
-    out = _state.current.apply(op, (a, b), attrs, name)
+    out = context_state.current.apply(op, (a, b), attrs, name)
     return promotion.mark_weak(out) if weak else out
 
 
 def _apply(op, a, b, name=None, attrs=NO_ATTRS):
     if config.dtype_conversion_mode != "off":
         return _promoted(op, a, b, name, attrs)
-    return _state.current.apply(op, (a, b), attrs, name)
+    return context_state.current.apply(op, (a, b), attrs, name)
 
 
 _NO_SHAPE_ERROR = {"incompatible_shape_error": False}
@@ -60,32 +63,32 @@ class TensorOperators(core_types.Tensor):
     def __add__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.add_op, self, other, "add")
-        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.add_op, other, self, "add")
-        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.subtract_op, self, other, "sub")
-        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.subtract_op, other, self, "sub")
-        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.multiply_op, self, other, "mul")
-        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.multiply_op, other, self, "mul")
-        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
         return _truediv(self, other)
@@ -112,15 +115,13 @@ class TensorOperators(core_types.Tensor):
         return _apply(m.pow_op, other, self, "pow")
 
     def __matmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(other, self)
 
     def __neg__(self):
-        out = _state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        out = context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
         return promotion.mark_weak(out) if self.__dict__.get("_weak") else out
 
     def __pos__(self):
@@ -131,8 +132,8 @@ class TensorOperators(core_types.Tensor):
 
     def __invert__(self):
         if self.dtype is d.bool:
-            return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
-        return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
+            return context_state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
 
     def _logic(self, other, bool_op, int_op, name, reverse=False):
         a, b = (other, self) if reverse else (self, other)
@@ -168,45 +169,43 @@ class TensorOperators(core_types.Tensor):
     def __lt__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.less_op, self, other, None)
-        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.less_equal_op, self, other, None)
-        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.greater_op, self, other, None)
-        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
         if config.dtype_conversion_mode != "off":
             return _promoted(m.greater_equal_op, self, other, None)
-        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
         if config.dtype_conversion_mode != "off":
             return _promoted(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
-        return _state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
+        return context_state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __ne__(self, other):
         if other is None:
             return True
         if config.dtype_conversion_mode != "off":
             return _promoted(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
-        return _state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)
+        return context_state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
         if config.dtype_conversion_mode != "off":  # NumPy's indexing (boolean, integer arrays)
-            from ..library.numpy_indexing import getitem as numpy_getitem
             return numpy_getitem(self, key)
-        from ..library.slicing import getitem
         return getitem(self, key)
 
     def __getattr__(self, name):
@@ -266,12 +265,19 @@ class EagerTensor(Tensor):
         self._value = value
 
     @property
+    def known_value(self):
+        """The NumPy value held (the array itself, not the copy `numpy()` makes: read it, never
+        write into it). A graph tensor's `known_value` is its value when inference knows it at
+        trace time, else None; an eager tensor's is always known."""
+        return self._value
+
+    @property
     def dtype(self) -> d.DType:
         return _NP_TO_DTYPE[self._value.dtype]
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._value.shape)
+        return shape_from_tuple(self._value.shape)
 
     @property
     def ndim(self) -> int:

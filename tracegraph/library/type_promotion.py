@@ -125,7 +125,7 @@ def _operand(x):
     weak = is_weak(x)
     node = _NODE.get(dtype)
     if weak and node is not None:
-        node = _WEAK_NODE.get(dtype._kind, node)
+        node = _WEAK_NODE.get(dtype.kind, node)
     return dtype, weak, node
 
 
@@ -166,7 +166,7 @@ def _lattice_result(values, safe: bool):
         widths = [dt for dt, w, n in operands if w and dt is not None and n == node]
         if widths:
             dtype = max(widths, key=lambda t: t.size)
-        if node == "f*" and any(not w and dt is not None and dt._kind in "iu"
+        if node == "f*" and any(not w and dt is not None and dt.kind in "iu"
                                 for dt, w, _ in operands):
             dtype = d.float64  # a strong integer meets a weak float: f64*, as TF's table
     if safe:
@@ -195,8 +195,8 @@ def _check_safe(operands, dtype, weak) -> None:
 def _casts_exactly(source: d.DType, target: d.DType) -> bool:
     """Every value of `source` is a value of `target` (an integer into a float needs a wider
     float: i32 fits f64, i64 fits no float)."""
-    if source._kind in "iu" and target._kind in "fc":
-        component = target.size // (2 if target._kind == "c" else 1)
+    if source.kind in "iu" and target.kind in "fc":
+        component = target.size // (2 if target.kind == "c" else 1)
         return source.size < component
     return bool(np.can_cast(source.as_numpy_dtype, target.as_numpy_dtype, "safe"))
 
@@ -205,7 +205,7 @@ _WEAK_DTYPE = {"i*": d.int32, "f*": d.float32, "c*": d.complex128}
 
 
 def _kind(dtype: d.DType) -> str:
-    return "b" if dtype is d.bool else dtype._kind
+    return "b" if dtype is d.bool else dtype.kind
 
 
 def result_type(*values) -> tuple[d.DType, bool]:

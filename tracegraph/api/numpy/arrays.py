@@ -8,10 +8,12 @@ import numpy as np
 from ... import config
 from ... import dtypes as d
 from ...framework.tensor import Tensor
+from ...framework.variables import Variable
 from ...library import array as ta
 from ...library import indexing as ti
 from ...library import math as tm
 from ...library import type_promotion as promotion
+from ...library.join_split import stack
 from ...ops.registry import convert_to_tensor
 
 __all__ = [
@@ -44,7 +46,7 @@ def default_dtype(kind: str) -> d.DType:
 
 
 def _is_tensor(x) -> bool:
-    return isinstance(x, Tensor) or hasattr(x, "_handle") or hasattr(x, "__tf_tensor__")
+    return isinstance(x, (Tensor, Variable)) or hasattr(x, "__tf_tensor__")
 
 
 def cast_to(x, dtype):
@@ -62,7 +64,6 @@ def asarray(a, dtype=None):
             convert_to_tensor(a)
     kind = promotion.python_kind(a)
     if isinstance(a, (list, tuple)) and kind is None and any(_is_tensor(v) for v in a):
-        from ...library.join_split import stack
         return stack([asarray(v, dtype) for v in a])
     if dtype is None and kind is not None:
         out = ta.constant(np.asarray(a), dtype=default_dtype(kind))
@@ -152,8 +153,10 @@ def arange(start, stop=None, step=1, dtype=None):
 
 
 def _tensor_kind(v) -> str:
-    kind = asarray(v).dtype._kind
-    return "i" if kind == "u" else kind
+    dtype = asarray(v).dtype
+    if dtype.is_bool:
+        return "b"
+    return "i" if dtype.is_integer else "c" if dtype.is_complex else "f"
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):

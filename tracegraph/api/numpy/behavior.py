@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ... import config
+from ... import dtypes as d
 from ...library import math as tm
 from ...library import type_promotion as promotion
 from . import math as npm
@@ -79,9 +82,7 @@ def disable_numpy_behavior():
 
 def promote_types(type1, type2):
     """TensorFlow's variant of NumPy's `promote_types` (the current mode's rules)."""
-    from ... import dtypes as d
     a, b = d.as_dtype(type1), d.as_dtype(type2)
-    import numpy as np
     if config.dtype_conversion_mode in ("all", "safe"):
         return promotion.result_type(np.zeros((), a.as_numpy_dtype),
                                      np.zeros((), b.as_numpy_dtype))[0]
@@ -90,8 +91,6 @@ def promote_types(type1, type2):
 
 def result_type(*arrays_and_dtypes):
     """NumPy's `result_type` under the current promotion mode."""
-    import numpy as np
-    from ... import dtypes as d
     values = []
     for x in arrays_and_dtypes:
         if isinstance(x, (d.DType, type, np.dtype, str)) and not isinstance(x, (bool, int)):

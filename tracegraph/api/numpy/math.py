@@ -6,6 +6,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ...library import math as tm
+from ...library.array import reshape
 from ...library import reduce as tr
 from ...library import type_promotion as promotion
 from .arrays import asarray, cast_to, default_float
@@ -281,7 +282,6 @@ def any(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
 def argmax(a, axis=None):
     a = asarray(a)
     if axis is None:
-        from ...library.array import reshape
         a, axis = reshape(a, [-1]), 0
     return tr.argmax(a, axis=axis)
 
@@ -289,7 +289,6 @@ def argmax(a, axis=None):
 def argmin(a, axis=None):
     a = asarray(a)
     if axis is None:
-        from ...library.array import reshape
         a, axis = reshape(a, [-1]), 0
     return tr.argmin(a, axis=axis)
 
@@ -297,7 +296,6 @@ def argmin(a, axis=None):
 def cumsum(a, axis=None, dtype=None):
     a = _int_to_int64(asarray(a), dtype)
     if axis is None:
-        from ...library.array import reshape
         a, axis = reshape(a, [-1]), 0
     return tr.cumsum(a, axis=axis)
 
@@ -305,7 +303,6 @@ def cumsum(a, axis=None, dtype=None):
 def cumprod(a, axis=None, dtype=None):
     a = _int_to_int64(asarray(a), dtype)
     if axis is None:
-        from ...library.array import reshape
         a, axis = reshape(a, [-1]), 0
     return tr.cumprod(a, axis=axis)
 

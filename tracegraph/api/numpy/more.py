@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
+from ...framework.python_function import numpy_function
 from ...library import array as ta
 from ...library import grids, rearrange
 from ...library import indexing as ti
 from ...library import math as tm
 from ...library import reduce as tr
+from ...trace.control_flow import while_loop
 from . import math as npm
 from . import shapes as nps
 from .arrays import asarray, cast_to, default_float, zeros_like
@@ -65,7 +67,6 @@ def nextafter(x1, x2):
     (a, b), _ = npm.promote_args(x1, x2)
     a, b = npm._floating(a), npm._floating(b)
     np_dtype = a.dtype.as_numpy_dtype
-    from ...framework.python_function import numpy_function
     return numpy_function(lambda u, v: np.nextafter(u, v).astype(np_dtype), [a, b], a.dtype)
 
 
@@ -89,7 +90,6 @@ def _gcd(a, b):
         safe = ti.where(done, tm.add(y, 1), y)
         return ti.where(done, x, y), ti.where(done, y, tm.floormod(x, safe))
     a, b = tm.abs(a), tm.abs(b)
-    from ...trace.control_flow import while_loop
     a, b = while_loop(lambda x, y: tr.reduce_any(tm.not_equal(y, 0)), step, [a, b])
     return a
 

@@ -9,6 +9,7 @@ import numpy as np
 from ... import dtypes as d
 from ...library import math as tm
 from ...library import random as tr
+from ...library import reduce as tred
 from .arrays import default_float
 
 __all__ = ["seed", "randn", "standard_normal", "normal", "uniform", "rand", "random",
@@ -63,7 +64,6 @@ def randint(low, high=None, size=None, dtype=d.int64):
 
 def poisson(lam=1.0, size=None):
     """Poisson samples by inversion of uniform draws (exact for each draw; small `lam`)."""
-    from ...library import reduce as tred
     lam = np.asarray(lam, np.float64)
     shape = _shape(size)
     bound = int(lam.max() + 10 * np.sqrt(lam.max()) + 10)

@@ -12,8 +12,9 @@ from ...library import linalg as tl
 from ...library import math as tm
 from ...library import rearrange as tr
 from ...library.numpy_indexing import getitem
-from .arrays import asarray, cast_to
+from .arrays import asarray, cast_to, default_float
 from .math import promote_args
+from .math import sum as tnp_sum
 
 
 def shape(a):
@@ -228,12 +229,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
-    from .math import sum as tnp_sum
     return tnp_sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def tri(N, M=None, k=0, dtype=None):  # noqa: N803 - NumPy's names
-    from .arrays import default_float
     return ta.constant(np.tri(N, M, k), dtype=dtype or default_float())
 
 
@@ -314,4 +313,4 @@ def einsum(subscripts, *operands, **kwargs):
 
 __all__ = [name for name in list(globals()) if not name.startswith("_") and name not in (
     "annotations", "np", "d", "ta", "ti", "tj", "tl", "tm", "tr", "asarray", "cast_to",
-    "promote_args")] + ["getitem"]
+    "promote_args", "tnp_sum", "default_float")] + ["getitem"]

@@ -16,9 +16,12 @@ from ...framework.extension_fields import ImmutableDict
 from ...framework.extension_type import ExtensionType, lookup, registered_name
 from ...framework.extension_type_spec import ExtensionTypeSpec, static_names
 from ...shapes import TensorShape
-from .value_codec import UnsaveableError
 
-__all__ = ["TAGS", "is_extension", "encode", "encode_structure", "decode"]
+__all__ = ["TAGS", "is_extension", "encode", "encode_structure", "decode", "NotSaveableError"]
+
+
+class NotSaveableError(ValueError):
+    """An extension type value that cannot be saved (value_codec reports it as unsaveable)."""
 
 TAGS = ("extension_type_spec", "extension_value", "immutable_dict", "tensor_shape")
 
@@ -30,7 +33,7 @@ def is_extension(v) -> bool:
 def _name(cls) -> str:
     name = registered_name(cls)
     if name is None:
-        raise UnsaveableError(
+        raise NotSaveableError(
             f"extension type {cls.__name__} has no `__name__` to be saved under: declare one in "
             f"the class (`__name__ = 'my_package.{cls.__name__}'`)")
     return name
@@ -47,8 +50,8 @@ def encode(enc, v, depth: int):
     if isinstance(v, ExtensionTypeSpec):
         return {"extension_type_spec": {
             "name": _name(v.value_type),
-            "fields": [[n, enc.value(x, depth + 1)] for n, x in v._field_values().items()]}}
-    raise UnsaveableError(f"a value of type {type(v).__name__} cannot be saved")
+            "fields": [[n, enc.value(x, depth + 1)] for n, x in v.field_values().items()]}}
+    raise NotSaveableError(f"a value of type {type(v).__name__} cannot be saved")
 
 
 def encode_structure(value, static_value, structure) -> dict:
@@ -97,9 +100,9 @@ def decode(dec, tag: str, payload, where: str, depth: int):
         fields = _fields(dec, payload["fields"], f"{where}.fields", depth)
         if set(fields) != names:
             dec.fail(where, f"fields {sorted(fields)} do not match {cls.__name__}'s")
-        return cls.Spec._from_fields(fields)
+        return cls.Spec.from_fields(fields)
     fields = {**_fields(dec, payload["static"], f"{where}.static", depth),
               **_fields(dec, payload["dynamic"], f"{where}.dynamic", depth)}
     if set(fields) != names:
         dec.fail(where, f"fields {sorted(fields)} do not match {cls.__name__}'s")
-    return cls._from_fields(fields)
+    return cls.from_fields(fields)
