@@ -230,3 +230,17 @@ def test_composite_fields_are_supported():
     h = Holder(tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 1, 3]),
                tf.SparseTensor([[0, 0]], [1.0], [2, 2]))
     assert h.rt.shape.as_list() == [2, None]
+
+
+def test_reduce_retracing_relaxes_extension_type_specs():
+    traces = []
+
+    @tf.function(reduce_retracing=True)
+    def f(mt):
+        traces.append(mt.values.shape.as_list())
+        return mt.with_values(mt.values * 2)
+
+    for n in range(2, 6):
+        f(MaskedTensor(tf.ones([n]), tf.ones([n], tf.bool)))
+    out = f(MaskedTensor(tf.ones([7]), tf.ones([7], tf.bool)))
+    assert traces == [[2], [None]] and out.values.shape == (7,)
