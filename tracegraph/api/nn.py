@@ -1,12 +1,23 @@
 """`tf.nn`."""
 
+from ..library.convolution import (  # noqa: F401
+    atrous_conv2d,
+    atrous_conv2d_transpose,
+    conv1d,
+    conv1d_transpose,
+    conv2d,
+    conv2d_transpose,
+    conv3d,
+    conv3d_transpose,
+    conv_transpose,
+    convolution,
+    depthwise_conv2d,
+    separable_conv2d,
+)
 from ..library.math import sigmoid, softplus, softsign, tanh  # noqa: F401
 from ..library.nn import (  # noqa: F401
-    avg_pool,
-    avg_pool2d,
     batch_normalization,
     bias_add,
-    conv2d,
     dropout,
     elu,
     gelu,
@@ -14,8 +25,6 @@ from ..library.nn import (  # noqa: F401
     l2_normalize,
     leaky_relu,
     log_softmax,
-    max_pool,
-    max_pool2d,
     moments,
     relu,
     relu6,
@@ -27,3 +36,16 @@ from ..library.nn import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     swish,
 )
+from ..library.pooling import (  # noqa: F401
+    avg_pool,
+    avg_pool1d,
+    avg_pool2d,
+    avg_pool3d,
+    max_pool,
+    max_pool1d,
+    max_pool2d,
+    max_pool3d,
+    max_pool_with_argmax,
+    pool,
+)
+from ..library.space_batch import batch_to_space, space_to_batch  # noqa: F401

@@ -8,14 +8,11 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..ops.arguments import int_arg
 from ..ops.nn import (
-    avg_pool_op,
     bias_add_op,
-    conv2d_op,
     elu_op,
     l2_loss_op,
     leaky_relu_op,
     log_softmax_op,
-    max_pool_op,
     relu6_op,
     relu_op,
     selu_op,
@@ -109,55 +106,6 @@ def log_softmax(logits, axis=None, name=None):
 def bias_add(value, bias, data_format=None, name=None):
     fmt = "NHWC" if data_format in (None, "NHWC", "N...C") else "NCHW"
     return bind(bias_add_op, (value, bias), {"data_format": fmt}, name)
-
-
-def _four(v, data_format, name):
-    if isinstance(v, int):
-        v = [v, v]
-    v = list(v)
-    if len(v) == 1:
-        v = v * 2
-    if len(v) == 2:
-        return (1, v[0], v[1], 1) if data_format == "NHWC" else (1, 1, v[0], v[1])
-    if len(v) == 4:
-        return tuple(int(x) for x in v)
-    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={v} of length "
-                     f"{len(v)}")
-
-
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
-           name=None):
-    """2-D convolution; `padding` is "SAME", "VALID" or explicit [[0,0],[t,b],[l,r],[0,0]]."""
-    if data_format not in ("NHWC", "NCHW"):
-        raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
-    attrs = {"strides": _four(strides, data_format, "strides"), "data_format": data_format,
-             "dilations": _four(1 if dilations is None else dilations, data_format, "dilations")}
-    if isinstance(padding, str):
-        if padding.upper() not in ("SAME", "VALID"):
-            raise ValueError(f"padding must be 'SAME', 'VALID' or explicit, got {padding!r}")
-        attrs["padding"] = padding.upper()
-    else:
-        attrs["padding"] = "EXPLICIT"
-        attrs["explicit_paddings"] = tuple(int(v) for pair in padding for v in pair)
-    return bind(conv2d_op, (input, filters), attrs, name)
-
-
-def _pool_attrs(ksize, strides, padding, data_format):
-    fmt = "NHWC" if data_format in (None, "NHWC") else "NCHW"
-    return {"ksize": _four(ksize, fmt, "ksize"), "strides": _four(strides, fmt, "strides"),
-            "padding": padding.upper(), "data_format": fmt}
-
-
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return bind(max_pool_op, (input,), _pool_attrs(ksize, strides, padding, data_format), name)
-
-
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return bind(avg_pool_op, (input,), _pool_attrs(ksize, strides, padding, data_format), name)
-
-
-max_pool = max_pool2d
-avg_pool = avg_pool2d
 
 
 def l2_loss(t, name=None):
