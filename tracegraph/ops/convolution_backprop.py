@@ -14,7 +14,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType
 from . import window_kernels as W
 from .convolution import CONV_FLOAT, check_batch_and_depth, window_geometry
-from .geometry import channels_first, check_groups
+from .geometry import channels_first, check_groups, out_size
 from .registry import INDEX, REQUIRED, TypeAttr, defop
 
 __all__ = ["conv2d_backprop_input_op", "conv2d_backprop_filter_op",
@@ -83,13 +83,18 @@ def _groups_or_error(c, cin, cout):
 
 
 def _check_out_backprop(shape, kernel, s, dl, pads, got):
-    """The upstream gradient has the forward output's spatial shape."""
-    from .geometry import out_size
-    want = tuple(out_size(n, k, ss, dd, p)
-                 for n, k, ss, dd, p in zip(shape[1:-1], kernel, s, dl, pads))
-    if tuple(got[1:-1]) != want or got[0] != shape[0]:
-        raise InvalidArgumentError(f"Conv backprop: out_backprop has spatial shape "
-                                   f"{list(got[1:-1])} but the convolution computes {list(want)}")
+    """The upstream gradient has the forward output's shape (TensorFlow's message)."""
+    if got[0] != shape[0]:
+        raise InvalidArgumentError(f"Conv backprop: input and out_backprop must have the same "
+                                   f"batch size, input batch: {shape[0]} outbackprop batch: "
+                                   f"{got[0]} batch_dim: 0")
+    for i, (n, k, ss, dd, p) in enumerate(zip(shape[1:-1], kernel, s, dl, pads)):
+        want = out_size(n, k, ss, dd, p)
+        if got[1 + i] != want:
+            raise InvalidArgumentError(
+                f"Conv backprop: Size of out_backprop doesn't match computed: actual = "
+                f"{got[1 + i]}, computed = {want} spatial_dim: {1 + i} input: {n} filter: {k} "
+                f"output: {got[1 + i]} stride: {ss} dilation: {dd}")
 
 
 _kernel_conv2d_input = _make_input_kernel(4, W.conv_backprop_input, grouped=True)
