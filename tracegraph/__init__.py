@@ -51,6 +51,9 @@ from .library.math import (
 )
 from .library.join_split import concat, split, stack, unstack
 from .library.rearrange import broadcast_to, pad, reverse, roll, slice_ as slice, tile
+from .library.space_batch import (
+    batch_to_space, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
+)
 from .library.reduce import (
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,

@@ -53,7 +53,8 @@ def _make_input_kernel(rank, adjoint, *, grouped):
             _groups_or_error(shape[-1], w.shape[-2], w.shape[-1])
         s, dl, pads = window_geometry(shape[1:-1], w.shape[:-2], strides, dilations, padding,
                                       explicit_paddings, data_format)
-        _check_out_backprop(shape, w.shape[:-2], s, dl, pads, g.shape)
+        _check_out_backprop(shape, w.shape[:-2], s, dl, pads, g.shape,
+                            w.shape[-1] if grouped else w.shape[-1] * w.shape[-2])
         return W.from_channels_last(adjoint(shape, w, g, s, dl, pads), data_format)
     return kernel
 
@@ -70,7 +71,8 @@ def _make_filter_kernel(rank, adjoint, *, grouped):
             _groups_or_error(x.shape[-1], fshape[-2], fshape[-1])
         s, dl, pads = window_geometry(x.shape[1:-1], fshape[:-2], strides, dilations, padding,
                                       explicit_paddings, data_format)
-        _check_out_backprop(x.shape, fshape[:-2], s, dl, pads, g.shape)
+        _check_out_backprop(x.shape, fshape[:-2], s, dl, pads, g.shape,
+                            fshape[-1] if grouped else fshape[-1] * fshape[-2])
         return adjoint(x, fshape, g, s, dl, pads)
     return kernel
 
@@ -82,8 +84,11 @@ def _groups_or_error(c, cin, cout):
         raise InvalidArgumentError(str(e)) from None
 
 
-def _check_out_backprop(shape, kernel, s, dl, pads, got):
+def _check_out_backprop(shape, kernel, s, dl, pads, got, out_depth=None):
     """The upstream gradient has the forward output's shape (TensorFlow's message)."""
+    if out_depth is not None and got[-1] != out_depth:
+        raise InvalidArgumentError(f"Conv backprop: filter and out_backprop must have the same "
+                                   f"out_depth ({out_depth} vs {got[-1]})")
     if got[0] != shape[0]:
         raise InvalidArgumentError(f"Conv backprop: input and out_backprop must have the same "
                                    f"batch size, input batch: {shape[0]} outbackprop batch: "
