@@ -102,3 +102,7 @@ CASES = {
     "batch_to_space": (lambda tf, x: tf.batch_to_space(x, [2, 2], [[0, 1], [1, 0]]),
                           (X3[:, :, :, 0, :].repeat(2, 0),)),
 }
+CASES["max_pool2d_explicit"] = (lambda tf, x: tf.nn.max_pool2d(
+    x, [2, 3], [1, 2], [[0, 0], [1, 0], [2, 1], [0, 0]]), (X2,))
+CASES["max_pool1d_explicit"] = (lambda tf, x: tf.nn.max_pool1d(x, 2, 2, [[0, 0], [1, 1], [0, 0]]),
+                                (X1,))

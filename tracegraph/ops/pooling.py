@@ -13,7 +13,7 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType
 from . import window_kernels as W
 from .convolution import infer_windowed
-from .geometry import channels_first, padding_amounts
+from .geometry import channels_first, explicit_pairs, padding_amounts
 from .geometry import spatial as spatial_of
 from .registry import FLOAT, REAL, REQUIRED, TypeAttr, defop
 
@@ -28,11 +28,13 @@ POOL3D_ATTRS = {**POOL_ATTRS, "data_format": "NDHWC"}
 _HALF_FLOAT = frozenset({d.float16, d.bfloat16, d.float32})
 
 
-def _geometry(spatial, ksize, strides, padding, data_format):
+def _geometry(spatial, ksize, strides, padding, data_format, explicit_paddings=()):
     """(window, strides, pads) over the spatial dims."""
     k = spatial_of(ksize, data_format)
     s = spatial_of(strides, data_format)
-    pads = tuple(padding_amounts(n, kk, ss, 1, padding, None) for n, kk, ss in zip(spatial, k, s))
+    explicit = explicit_pairs(explicit_paddings, data_format)
+    pads = tuple(padding_amounts(n, kk, ss, 1, padding, e)
+                 for n, kk, ss, e in zip(spatial, k, s, explicit))
     return k, s, pads
 
 
@@ -49,24 +51,25 @@ def _check_window(ksize, strides, data_format, rank):
 
 def _infer_pool(rank):
     def infer(input, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
-              data_format="NHWC", **_):
+              data_format="NHWC", explicit_paddings=(), **_):
         if input.shape is not None and len(input.shape) != rank:
             raise ValueError(f"Shape must be rank {rank} but is rank {len(input.shape)}")
         channels = None if input.shape is None else (
             input.shape[1] if channels_first(data_format) else input.shape[-1])
         return infer_windowed(input, spatial_of(ksize, data_format), channels, strides,
-                              (1,) * rank, padding, (), data_format, rank)
+                              (1,) * rank, padding, explicit_paddings, data_format, rank)
     return infer
 
 
 def _pool_kernel(rank, reduce):
     def kernel(input, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
-               data_format="NHWC"):
+               data_format="NHWC", explicit_paddings=()):
         x = W.to_channels_last(input, data_format)
         if x.ndim != rank:
             raise InvalidArgumentError(f"input must be {rank}-dimensional")
         _check_window(ksize, strides, data_format, rank)
-        k, s, pads = _geometry(x.shape[1:-1], ksize, strides, padding, data_format)
+        k, s, pads = _geometry(x.shape[1:-1], ksize, strides, padding, data_format,
+                               explicit_paddings)
         return W.from_channels_last(reduce(x, k, s, pads), data_format)
     return kernel
 
@@ -81,12 +84,27 @@ def _pool3d_kernel(reduce):
     return kernel
 
 
-kernel_max_pool = _pool_kernel(4, W.max_pool)
-kernel_avg_pool = _pool_kernel(4, W.avg_pool)
+_max_pool2d = _pool_kernel(4, W.max_pool)
+_avg_pool2d = _pool_kernel(4, W.avg_pool)
+
+
+def kernel_max_pool(input, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
+                    data_format="NHWC", explicit_paddings=()):
+    return _max_pool2d(input, ksize=ksize, strides=strides, padding=padding,
+                       data_format=data_format, explicit_paddings=explicit_paddings)
+
+
+def kernel_avg_pool(input, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
+                    data_format="NHWC"):
+    return _avg_pool2d(input, ksize=ksize, strides=strides, padding=padding,
+                       data_format=data_format)
+
+
 _DATA_FORMAT = _PURE | {"data_format"}
+MAX_POOL_ATTRS = {**POOL_ATTRS, "explicit_paddings": ()}
 
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
-                    attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
+                    attrs={"T": TypeAttr(REAL), **MAX_POOL_ATTRS},
                     infer=_infer_pool(4), kernel=kernel_max_pool, flags=_DATA_FORMAT)
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=_infer_pool(4),
@@ -144,10 +162,11 @@ def _sizes_type(sizes, dtype, rank):
 
 def _max_grad_kernel(rank):
     def kernel(orig_input, orig_output, grad, ksize=REQUIRED, strides=REQUIRED,
-               padding=REQUIRED, data_format="NHWC", **_):
+               padding=REQUIRED, data_format="NHWC", explicit_paddings=(), **_):
         x = W.to_channels_last(orig_input, data_format)
         g = W.to_channels_last(grad, data_format)
-        k, s, pads = _geometry(x.shape[1:-1], ksize, strides, padding, data_format)
+        k, s, pads = _geometry(x.shape[1:-1], ksize, strides, padding, data_format,
+                               explicit_paddings)
         return W.from_channels_last(W.max_pool_grad(x, g, k, s, pads), data_format)
     return kernel
 
@@ -167,10 +186,11 @@ def _avg_grad_kernel(rank):
 
 
 def kernel_max_pool_grad(orig_input, orig_output, grad, ksize=REQUIRED, strides=REQUIRED,
-                         padding=REQUIRED, data_format="NHWC"):
+                         padding=REQUIRED, data_format="NHWC", explicit_paddings=()):
     """Each window's gradient goes to its (first) largest input."""
     return _max_grad_kernel(4)(orig_input, orig_output, grad, ksize=ksize, strides=strides,
-                               padding=padding, data_format=data_format)
+                               padding=padding, data_format=data_format,
+                               explicit_paddings=explicit_paddings)
 
 
 def kernel_avg_pool_grad(orig_input_shape, grad, ksize=REQUIRED, strides=REQUIRED,
@@ -205,7 +225,7 @@ def _infer_avg_grad(rank):
 _GRAD_FLOAT = frozenset({d.float16, d.float32, d.float64})
 max_pool_grad_op = defop(
     "max_pool_grad", "MaxPoolGrad", inputs=("orig_input: T", "orig_output: T", "grad: T"),
-    attrs={"T": TypeAttr(_GRAD_FLOAT), **POOL_ATTRS},
+    attrs={"T": TypeAttr(_GRAD_FLOAT), **MAX_POOL_ATTRS},
     infer=_infer_max_grad, kernel=kernel_max_pool_grad, flags=_PURE)
 avg_pool_grad_op = defop(
     "avg_pool_grad", "AvgPoolGrad", inputs=("orig_input_shape: int32", "grad: T"),

@@ -22,7 +22,8 @@ def _pool_attrs(op) -> dict:
 
 @defgrad("MaxPool")
 def _max_pool_grad(op, g):                   # each window's g to its largest input
-    return max_pool_grad_op(op.inputs[0], op.outputs[0], g, **_pool_attrs(op))
+    return max_pool_grad_op(op.inputs[0], op.outputs[0], g, **_pool_attrs(op),
+                            explicit_paddings=op.attrs.get("explicit_paddings", ()))
 
 
 @defgrad("MaxPool3D")
