@@ -34,6 +34,7 @@ FILT = np.ones((3, 3, 3, 4), np.float32) / 9
 VOL = np.arange(1 * 3 * 4 * 3 * 2, dtype=np.float32).reshape(1, 3, 4, 3, 2) % 7 / 4
 FILT3 = np.arange(2 * 2 * 2 * 2 * 3, dtype=np.float32).reshape(2, 2, 2, 2, 3) % 5 / 8
 VOL_OUT = np.ones((1, 2, 3, 2, 3), np.float32)
+VOL_SAME_OUT = np.ones((1, 3, 2, 2, 3), np.float32)
 DW = np.arange(2 * 2 * 3 * 2, dtype=np.float32).reshape(2, 2, 3, 2) / 10
 
 
@@ -147,7 +148,22 @@ SAMPLES.update({
     "assign_variable": [(("HANDLE", F), {})],
     "assign_add_variable": [(("HANDLE", F), {})],
     "assign_sub_variable": [(("HANDLE", F), {})],
+    **{f"resource_scatter_{kind}": [(("HANDLE", i32(1, 0), F2[::-1]), {})]
+       for kind in ("update", "add", "sub", "mul", "div", "min", "max")},
     "const": [((), {"value": F, "dtype": d.float32})],
+    "bitcast": [((F,), {"type": d.int32}), ((F,), {"type": d.uint8}),
+                ((np.zeros((2, 4), np.uint8),), {"type": d.float32})],
+    **{f"sparse_sparse_{kind}": [((np.array([[0, 1], [1, 0]], np.int64), ROW[:2],
+                                    np.array([2, 2], np.int64), np.array([[0, 1]], np.int64),
+                                    ROW[2:], np.array([2, 2], np.int64)), {})]
+       for kind in ("maximum", "minimum")},
+    "xla_dynamic_update_slice": [((F, F2[:1, :2], i32(1, 5)), {})],
+    **{name: [((i32(2, 3), np.array([3, 4], np.int64)), {"dtype": d.float32})]
+       for name in ("stateless_random_uniform", "stateless_random_normal",
+                    "stateless_truncated_normal")},
+    "stateless_random_uniform_full_int": [((i32(3), i32(5, 6)), {"dtype": d.uint64})],
+    "stateless_random_uniform_int": [((i32(2, 2), i32(1, 2), scalar(0, np.int32),
+                                       scalar(9, np.int32)), {})],
     "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
     "identity": [((F,), {})], "stop_gradient": [((I,), {})],
     "ensure_shape": [((F,), {"shape": (None, 3)})],
@@ -271,7 +287,7 @@ SAMPLES.update({
                 {"strides": (1, 1, 1, 1, 1), "padding": "VALID"})],   # 2 groups
     "conv3d_backprop_input": [((i32(1, 3, 4, 3, 2), FILT3, VOL_OUT),
                                {"strides": (1, 1, 1, 1, 1), "padding": "VALID"}),
-                              ((np.int64([1, 3, 4, 3, 2]), FILT3, np.ones((1, 3, 2, 2, 3), np.float32)),
+                              ((np.int64([1, 3, 4, 3, 2]), FILT3, VOL_SAME_OUT),
                                {"strides": (1, 1, 2, 2, 1), "padding": "SAME",
                                 "dilations": (1, 1, 1, 1, 1)})],
     "conv3d_backprop_filter": [((VOL, i32(2, 2, 2, 2, 3), VOL_OUT),

@@ -10,7 +10,7 @@ import pytest
 
 import tracegraph as tf
 
-from .conv_pool_cases import CASES, X1, X2, X3, W1, W2, W3, DW
+from .conv_pool_cases import CASES, DW, W1, W2, W3, X1, X2, X3
 from .oracle import raises
 
 REFERENCE = np.load(pathlib.Path(__file__).with_name("fixtures") / "conv_pool.npz")
@@ -227,3 +227,28 @@ def test_global_pooling_is_a_reduction():
                                X3.mean(axis=(1, 2, 3)), rtol=1e-6)
     np.testing.assert_allclose(tf.reduce_max(X2, axis=[1, 2], keepdims=True).numpy(),
                                X2.max(axis=(1, 2), keepdims=True))
+
+
+def test_space_to_batch_family():
+    paddings, crops = tf.required_space_to_batch_paddings([7, 8], [2, 3], [[1, 0], [0, 2]])
+    assert paddings.dtype == tf.int32
+    assert paddings.numpy().tolist() == [[1, 0], [0, 4]] and crops.numpy().tolist() == [
+        [0, 0], [0, 2]]
+    paddings, crops = tf.required_space_to_batch_paddings([7, 8], [2, 3])
+    assert paddings.numpy().tolist() == [[0, 1], [0, 1]] == crops.numpy().tolist()
+    blocks = tf.nn.space_to_batch(X2, [2, 3], paddings)
+    assert blocks.shape.as_list() == [12, 4, 3, 3]
+    assert tf.space_to_batch(X2, [2, 3], paddings).shape.as_list() == [12, 4, 3, 3]
+    np.testing.assert_array_equal(tf.nn.batch_to_space(blocks, [2, 3], crops).numpy(), X2)
+    np.testing.assert_array_equal(tf.batch_to_space(blocks, [2, 3], crops).numpy(), X2)
+
+
+def test_separable_and_conv1d_transpose_by_their_names():
+    _, (x, dw, pw) = CASES["separable"]
+    np.testing.assert_allclose(tf.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], "SAME").numpy(),
+                               REFERENCE["separable/out0"], rtol=1e-4, atol=1e-4)
+    _, (y, w) = CASES["conv1d_transpose"]
+    np.testing.assert_allclose(tf.nn.conv1d_transpose(y, w, [2, 9, 3], 2, "SAME").numpy(),
+                               REFERENCE["conv1d_transpose/out0"], rtol=1e-4, atol=1e-4)
+    with raises(ValueError, "Dimensions must be equal, but are 3 and 1"):
+        tf.nn.separable_conv2d(x, dw, np.ones((3, 1, 6, 5), np.float32), [1, 1, 1, 1], "SAME")

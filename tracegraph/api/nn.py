@@ -1,5 +1,7 @@
 """`tf.nn`."""
 
+import types as _types
+
 from ..library.convolution import (  # noqa: F401
     atrous_conv2d,
     atrous_conv2d_transpose,
@@ -48,4 +50,8 @@ from ..library.pooling import (  # noqa: F401
     max_pool_with_argmax,
     pool,
 )
+from ..library.random_stateless import stateless_dropout as _stateless_dropout
 from ..library.space_batch import batch_to_space, space_to_batch  # noqa: F401
+
+# tf.nn.experimental
+experimental = _types.SimpleNamespace(stateless_dropout=_stateless_dropout)

@@ -4,6 +4,7 @@ to record (`tape.py`). `active_tapes` lists the recording tapes around the curre
 
 from __future__ import annotations
 
+from ..framework.tensor_protocol import convert_inputs
 from ..framework.variables import Variable
 from ..ops.registry import current_context
 from ..ops.state import read_variable_op
@@ -28,6 +29,7 @@ class Recording:
         tape = self.tape
         if not tape._recording:
             return self.inner.apply(op, inputs, attrs, name)
+        inputs = convert_inputs(op, inputs)  # protocol objects read through this tape
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:

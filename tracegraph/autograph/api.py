@@ -16,8 +16,12 @@ __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _STDLIB = sysconfig.get_paths().get("stdlib", "") + os.sep
+# TensorFlow's DoNotConvert list (autograph/core/config.py) and a few more: code of these
+# packages runs as it is, never converted (Keras's own layers and optimizers included).
 _SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc",
-                 "tensorflow", "scipy", "pytest", "_pytest", "collections", "dataclasses")
+                 "tensorflow", "scipy", "pytest", "_pytest", "collections", "dataclasses",
+                 "copy", "inspect", "re", "threading", "pathlib", "matplotlib", "pandas", "PIL",
+                 "absl", "keras", "tf_keras", "optree", "h5py", "ml_dtypes")
 # A conversion is cached on the function it converts (under _CACHE_ATTR): the converted
 # function refers back to the original (its closure cells, `__wrapped_original__`), so a
 # weak-keyed mapping would keep both alive forever; on the function, the two form a cycle the

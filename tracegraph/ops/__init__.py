@@ -7,6 +7,7 @@ Importing this package registers every op (the registry is filled at import, STY
 
 from . import (  # noqa: F401
     array,
+    bitcast,
     cluster,
     convolution,
     convolution_backprop,
@@ -20,6 +21,7 @@ from . import (  # noqa: F401
     pooling,
     python_call,
     random,
+    random_stateless,
     rearrange,
     reduce,
     sequences,

@@ -57,7 +57,7 @@ def children_of(obj) -> list[tuple[str, object]]:
     attrs = getattr(obj, "__dict__", None)
     ignored = getattr(type(obj), "_TF_MODULE_IGNORED_PROPERTIES", ())  # tf.Module's opt-out
     out = [(k, v) for k, v in attrs.items()
-           if not k.startswith("_tf_function_") and k not in ignored] \
+           if not k.startswith(("_tf_function_", "_self_")) and k not in ignored] \
         if isinstance(attrs, dict) else []
     names = {k for k, _ in out}
     out += [(k, v) for k, v in _class_functions(obj) if k not in names]
