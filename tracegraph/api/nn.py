@@ -16,18 +16,25 @@ from ..library.convolution import (  # noqa: F401
     depthwise_conv2d,
     separable_conv2d,
 )
+from ..framework.replica_losses import (  # noqa: F401
+    compute_average_loss,
+    scale_regularization_loss,
+)
+from ..library.counting import in_top_k  # noqa: F401
+from ..library.embedding import embedding_lookup  # noqa: F401
 from ..library.math import sigmoid, softplus, softsign, tanh  # noqa: F401
 from ..library.nn import (  # noqa: F401
     batch_normalization,
     bias_add,
+    crelu,
     dropout,
     elu,
     gelu,
     l2_loss,
     l2_normalize,
     leaky_relu,
+    log_poisson_loss,
     log_softmax,
-    moments,
     relu,
     relu6,
     selu,
@@ -37,6 +44,14 @@ from ..library.nn import (  # noqa: F401
     softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits,
     swish,
+    weighted_cross_entropy_with_logits,
+)
+from ..library.normalization import (  # noqa: F401
+    local_response_normalization,
+    moments,
+    normalize_moments,
+    sufficient_statistics,
+    weighted_moments,
 )
 from ..library.pooling import (  # noqa: F401
     avg_pool,
@@ -51,7 +66,14 @@ from ..library.pooling import (  # noqa: F401
     pool,
 )
 from ..library.random_stateless import stateless_dropout as _stateless_dropout
-from ..library.space_batch import batch_to_space, space_to_batch  # noqa: F401
+from ..library.space_batch import (  # noqa: F401
+    batch_to_space,
+    depth_to_space,
+    space_to_batch,
+    space_to_depth,
+)
+
+lrn = local_response_normalization
 
 # tf.nn.experimental
 experimental = _types.SimpleNamespace(stateless_dropout=_stateless_dropout)

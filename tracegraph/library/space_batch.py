@@ -1,19 +1,26 @@
 """`tf.space_to_batch_nd`, `tf.batch_to_space_nd` (and their v2 names `space_to_batch`,
 `batch_to_space`), `tf.required_space_to_batch_paddings`, and `with_space_to_batch`: an op run
-on the blocks of a dilated window's input, as TensorFlow runs dilated pooling."""
+on the blocks of a dilated window's input, as TensorFlow runs dilated pooling;
+`tf.nn.depth_to_space` and `tf.nn.space_to_depth`."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..ops.registry import bind, convert_to_tensor
-from ..ops.space_batch import batch_to_space_nd_op, space_to_batch_nd_op
+from ..ops.space_batch import (
+    batch_to_space_nd_op,
+    depth_to_space_op,
+    space_to_batch_nd_op,
+    space_to_depth_op,
+)
 from .array import shape as shape_of
 from .join_split import stack
 from .math import add, floormod, subtract
 
 __all__ = ["space_to_batch_nd", "batch_to_space_nd", "space_to_batch", "batch_to_space",
-           "required_space_to_batch_paddings", "with_space_to_batch"]
+           "required_space_to_batch_paddings", "with_space_to_batch", "depth_to_space",
+           "space_to_depth"]
 
 
 def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002
@@ -97,3 +104,15 @@ def _prepend(rows, pairs):
         return np.concatenate([rows, np.asarray(value, np.int32)])
     from .join_split import concat
     return concat([rows, pairs], 0)
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """Each pixel's channels spread over a block_size x block_size block of the image."""
+    return bind(depth_to_space_op, (input,), {"block_size": int(block_size),
+                                              "data_format": data_format}, name)
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """Each block_size x block_size block of the image gathered into one pixel's channels."""
+    return bind(space_to_depth_op, (input,), {"block_size": int(block_size),
+                                              "data_format": data_format}, name)

@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     cluster,
     convolution,
     convolution_backprop,
+    counting,
     indexing,
     join_split,
     linalg,

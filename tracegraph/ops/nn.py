@@ -184,3 +184,56 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
                 kernel=kernel_xent, num_outputs=2, flags=_PURE)
+
+
+# ---- local response normalization ---------------------------------------------------------------
+
+def _window_sums(v, radius):
+    """sum(v[..., d - radius : d + radius + 1]) for every depth d (clipped at the ends)."""
+    depth = v.shape[-1]
+    total = np.concatenate([np.zeros(v.shape[:-1] + (1,), v.dtype), np.cumsum(v, axis=-1)], -1)
+    hi = np.minimum(np.arange(depth) + radius + 1, depth)
+    lo = np.maximum(np.arange(depth) - radius, 0)
+    return total[..., hi] - total[..., lo]
+
+
+def _lrn_norm(x, depth_radius, bias, alpha):
+    return bias + alpha * _window_sums(np.square(x), depth_radius)
+
+
+def _check_lrn(x, depth_radius):
+    if x.ndim != 4:
+        raise InvalidArgumentError(f"input must be 4-dimensional, got {format_dims(x.shape)}")
+    if depth_radius < 0:
+        raise InvalidArgumentError(f"depth_radius = {depth_radius} must be non-negative")
+
+
+def kernel_lrn(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):  # noqa: A002
+    """x / (bias + alpha * sum(x^2 over depth_radius neighbouring channels))^beta."""
+    x = np.asarray(input)
+    _check_lrn(x, depth_radius)
+    wide = x.astype(np.float32) if x.dtype != np.float64 else x
+    return (wide * _lrn_norm(wide, depth_radius, bias, alpha) ** -beta).astype(x.dtype)
+
+
+def kernel_lrn_grad(input_grads, input_image, output_image, depth_radius=5, bias=1.0,
+                    alpha=1.0, beta=0.5):
+    """dx_j = g_j N_j^-beta - 2 alpha beta x_j sum over d near j of g_d x_d N_d^(-beta-1)."""
+    g = np.asarray(input_grads)
+    x = np.asarray(input_image).astype(np.float32 if g.dtype != np.float64 else g.dtype)
+    _check_lrn(x, depth_radius)
+    norm = _lrn_norm(x, depth_radius, bias, alpha)
+    g_wide = g.astype(x.dtype)
+    inner = _window_sums(g_wide * x * norm ** (-beta - 1), depth_radius)
+    return (g_wide * norm ** -beta - 2 * alpha * beta * x * inner).astype(g.dtype)
+
+
+_LRN_ATTRS = {"T": TypeAttr({d.float16, d.bfloat16, d.float32}, d.float32), "depth_radius": 5,
+              "bias": 1.0, "alpha": 1.0, "beta": 0.5}
+lrn_op = defop("lrn", "LRN", inputs=("input: T",), attrs=_LRN_ATTRS, infer=I.same,
+               kernel=kernel_lrn, flags=_PURE)
+lrn_grad_op = defop("lrn_grad", "LRNGrad",
+                    inputs=("input_grads: T", "input_image: T", "output_image: T"),
+                    attrs=_LRN_ATTRS, infer=lambda input_grads, input_image, output_image, **_:
+                    TensorType(input_grads.dtype, input_grads.shape),
+                    kernel=kernel_lrn_grad, flags=_PURE)

@@ -1,6 +1,7 @@
 """`SpaceToBatchND` and `BatchToSpaceND`: blocks of the spatial dims moved into the batch dim
 and back (TensorFlow computes dilated pooling, and its Python computes dilated convolutions, as
-an undilated op between the two)."""
+an undilated op between the two); `SpaceToDepth` and `DepthToSpace`: blocks of the image moved
+into the channels and back."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
 from . import infer as I
-from .registry import ALL_TYPES, INDEX, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
 
-__all__ = ["space_to_batch_nd_op", "batch_to_space_nd_op"]
+__all__ = ["space_to_batch_nd_op", "batch_to_space_nd_op", "depth_to_space_op", "space_to_depth_op"]
 
 _ATTRS = {"T": TypeAttr(ALL_TYPES), "Tblock_shape": TypeAttr(INDEX, d.int32)}
 
@@ -143,3 +144,87 @@ batch_to_space_nd_op = defop(
     inputs=("input: T", "block_shape: Tblock_shape", "crops: Tcrops"),
     attrs={**_ATTRS, "Tcrops": TypeAttr(INDEX, d.int32)},
     infer=infer_batch_to_space_nd, kernel=kernel_batch_to_space_nd, flags={"pure"})
+
+
+# ---- space to depth and back: blocks of H x W moved into the channels -------------------------
+
+def _block_size(block_size):
+    if block_size < 2:
+        raise ValueError(f"Value for attr 'block_size' of {block_size} must be at least minimum 2")
+    return block_size
+
+
+def _nhwc(x, data_format):
+    return x.transpose(0, 2, 3, 1) if data_format == "NCHW" else x
+
+
+def _back(x, data_format):
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2)) if data_format == "NCHW" else x
+
+
+def _depth_to_space_shape(shape, b, data_format):
+    if shape is None:
+        return None
+    if len(shape) != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {len(shape)}")
+    n, h, w, c = (shape[0], shape[2], shape[3], shape[1]) if data_format == "NCHW" else \
+        tuple(shape)
+    if c is not None and c % (b * b):
+        raise ValueError(f"Input depth dimension {c} should be divisible by: {b * b}")
+    out = (n, None if h is None else h * b, None if w is None else w * b,
+           None if c is None else c // (b * b))
+    return (out[0], out[3], out[1], out[2]) if data_format == "NCHW" else out
+
+
+def _space_to_depth_shape(shape, b, data_format):
+    if shape is None:
+        return None
+    if len(shape) != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {len(shape)}")
+    n, h, w, c = (shape[0], shape[2], shape[3], shape[1]) if data_format == "NCHW" else \
+        tuple(shape)
+    if (h is not None and h % b) or (w is not None and w % b):
+        raise ValueError(f"Image width {w} and height {h} should be divisible by block_size: {b}")
+    out = (n, None if h is None else h // b, None if w is None else w // b,
+           None if c is None else c * b * b)
+    return (out[0], out[3], out[1], out[2]) if data_format == "NCHW" else out
+
+
+def kernel_depth_to_space(input, block_size=REQUIRED, data_format="NHWC"):  # noqa: A002
+    try:
+        b = _block_size(block_size)
+        _depth_to_space_shape(np.shape(input), b, data_format)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
+    x = _nhwc(np.asarray(input), data_format)
+    n, h, w, c = x.shape
+    out = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+    return _back(out.reshape(n, h * b, w * b, c // (b * b)), data_format)
+
+
+def kernel_space_to_depth(input, block_size=REQUIRED, data_format="NHWC"):  # noqa: A002
+    try:
+        b = _block_size(block_size)
+        _space_to_depth_shape(np.shape(input), b, data_format)
+    except ValueError as e:
+        raise InvalidArgumentError(str(e)) from None
+    x = _nhwc(np.asarray(input), data_format)
+    n, h, w, c = x.shape
+    out = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+    return _back(out.reshape(n, h // b, w // b, b * b * c), data_format)
+
+
+def _infer_blocks(shape_of):
+    def infer(input, block_size=REQUIRED, data_format="NHWC"):  # noqa: A002
+        return TensorType(input.dtype, shape_of(input.shape, _block_size(block_size),
+                                                data_format))
+    return infer
+
+
+_BLOCK_ATTRS = {"T": TypeAttr(ALL_TYPES), "block_size": REQUIRED, "data_format": "NHWC"}
+depth_to_space_op = defop(
+    "depth_to_space", "DepthToSpace", inputs=("input: T",), attrs=_BLOCK_ATTRS,
+    infer=_infer_blocks(_depth_to_space_shape), kernel=kernel_depth_to_space, flags={"pure"})
+space_to_depth_op = defop(
+    "space_to_depth", "SpaceToDepth", inputs=("input: T",), attrs=_BLOCK_ATTRS,
+    infer=_infer_blocks(_space_to_depth_shape), kernel=kernel_space_to_depth, flags={"pure"})

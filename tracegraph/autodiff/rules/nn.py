@@ -10,7 +10,7 @@ from ...library.math import add, exp, greater, less, logical_and, multiply, nega
 from ...library.nn import log_softmax, softmax
 from ...library.reduce import reduce_sum
 from ...ops.geometry import bias_axis
-from ...ops.nn import SELU_ALPHA, SELU_SCALE
+from ...ops.nn import SELU_ALPHA, SELU_SCALE, lrn_grad_op
 from ...ops.nn_backprop import relu_grad_op
 from ..registry import defgrad
 
@@ -85,3 +85,9 @@ def _xent_grad(op, g_loss, g_backprop):
     total = reduce_sum(labels, -1, keepdims=True)
     exact = subtract(multiply(softmax(features), total), labels)
     return multiply(scale, exact), multiply(scale, negative(log_softmax(features)))
+
+
+@defgrad("LRN")
+def _lrn_grad(op, g):                        # the LRNGrad record, from x and y
+    attrs = {k: op.attrs[k] for k in ("depth_radius", "bias", "alpha", "beta")}
+    return lrn_grad_op(g, op.inputs[0], op.outputs[0], **attrs)
