@@ -37,6 +37,7 @@ NO_RULE = {
     "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
     "max_pool_grad": "second order not implemented yet (TensorFlow's MaxPoolGradGrad)",
     "max_pool3d_grad": "second order not implemented yet (TensorFlow's MaxPool3DGradGrad)",
+    "dense_bincount": "TensorFlow registers none", "lrn_grad": "TensorFlow registers none",
     "stateless_random_uniform": "random (TensorFlow: not differentiable)",
     "stateless_random_normal": "random (TensorFlow: not differentiable)",
     "stateless_truncated_normal": "random (TensorFlow: not differentiable)",
@@ -54,7 +55,7 @@ POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div",
             "reciprocal", "floor_mod"}
 UNIT = {"asin", "acos", "atanh"}
 # TensorFlow's record takes no float64: checked in float32, with float32's tolerance.
-FLOAT32_ONLY = {"max_pool3d"}
+FLOAT32_ONLY = {"max_pool3d", "lrn"}
 # Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
 SPD_INPUT = {"cholesky"}
 # Only the first output is differentiated: the second is the kernel's own gradient.

@@ -1,5 +1,5 @@
 """The convolution and pooling cases checked against TensorFlow 2.21: each runs the same code on
-`tf` (TensorFlow when making the fixtures, tracegraph in the tests). `make_conv_pool.py` in
+`tf` (TensorFlow when making the fixtures, tracegraph in the tests). `make_case_fixtures.py` in
 fixtures/ records every case's output and the gradients of sum(output * upstream) w.r.t. its
 float inputs; `test_conv_pool.py` compares.
 

@@ -1,6 +1,6 @@
 """Convolutions and pooling (1-D to 3-D, transposed, depthwise, separable, dilated) against the
 values and gradients TensorFlow 2.21 computes (fixtures/conv_pool.npz, made by
-fixtures/make_conv_pool.py from the cases in conv_pool_cases.py), eagerly and in tf.function;
+fixtures/make_case_fixtures.py from the cases in conv_pool_cases.py), eagerly and in tf.function;
 channels-first layouts against the channels-last results; the graphs' op types; errors."""
 
 import pathlib
