@@ -74,6 +74,18 @@ class IndexedSlices(CompositeTensor):
     def graph(self):
         return self._values.graph
 
+    # ---- the nest protocol: values, indices and dense shape (what tf.function returns) -------
+    def __tf_flatten__(self):
+        dense_shape = self._dense_shape
+        if isinstance(dense_shape, (list, tuple)):
+            dense_shape = np.asarray(dense_shape, np.int64)
+        return dense_shape is None, (self._values, self._indices) + (
+            () if dense_shape is None else (dense_shape,))
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, components):
+        return cls(components[0], components[1], None if metadata else components[2])
+
     def __neg__(self):
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 

@@ -16,7 +16,7 @@ from ..ops.convolution import conv2d_op, conv3d_op, depthwise_conv2d_op
 from ..ops.convolution_backprop import conv2d_backprop_input_op, conv3d_backprop_input_op
 from ..ops.registry import bind, convert_to_tensor
 from .array import expand_dims, reshape, shape, squeeze
-from .join_split import concat
+from .join_split import concat, stack
 
 __all__ = ["convolution", "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
            "conv3d_transpose", "conv_transpose", "depthwise_conv2d", "separable_conv2d",
@@ -203,7 +203,6 @@ def _set_static(y, dims):
 def _shape_vector(output_shape):
     if isinstance(output_shape, (list, tuple)) and any(
             not isinstance(v, (int, np.integer)) for v in output_shape):
-        from .join_split import stack
         return stack([convert_to_tensor(v, dtype_hint=np.int32) for v in output_shape])
     return output_shape
 

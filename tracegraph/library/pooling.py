@@ -18,6 +18,7 @@ from ..ops.pooling import (
 from ..ops.registry import bind, convert_to_tensor
 from .array import expand_dims, squeeze
 from .convolution import padding_arg, sequence_arg
+from .space_batch import with_space_to_batch
 
 __all__ = ["max_pool", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool", "avg_pool1d",
            "avg_pool2d", "avg_pool3d", "pool", "max_pool_with_argmax"]
@@ -128,7 +129,6 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
 def pool(input, window_shape, pooling_type, strides=None, padding="VALID",  # noqa: A002
          data_format=None, dilations=None, name=None):
     """`tf.nn.pool`: "MAX" or "AVG" pooling over windows of `window_shape` (N = 1, 2, 3)."""
-    from .space_batch import with_space_to_batch
     x = convert_to_tensor(input)
     n = len(window_shape)
     if not 1 <= n <= 3:

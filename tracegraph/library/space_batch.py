@@ -15,7 +15,7 @@ from ..ops.space_batch import (
     space_to_depth_op,
 )
 from .array import shape as shape_of
-from .join_split import stack
+from .join_split import concat, stack
 from .math import add, floormod, subtract
 
 __all__ = ["space_to_batch_nd", "batch_to_space_nd", "space_to_batch", "batch_to_space",
@@ -102,7 +102,6 @@ def _prepend(rows, pairs):
     value = getattr(pairs, "_value", None)
     if value is not None:
         return np.concatenate([rows, np.asarray(value, np.int32)])
-    from .join_split import concat
     return concat([rows, pairs], 0)
 
 

@@ -26,15 +26,14 @@ def conv_attrs(op) -> dict:
 
 
 # per forward op type: (forward, backprop w.r.t. input, backprop w.r.t. filter)
-FAMILIES = {
-    "Conv2D": (conv2d_op, conv2d_backprop_input_op, conv2d_backprop_filter_op),
-    "Conv3D": (conv3d_op, conv3d_backprop_input_op, conv3d_backprop_filter_op),
-    "DepthwiseConv2dNative": (depthwise_conv2d_op, depthwise_conv2d_backprop_input_op,
-                              depthwise_conv2d_backprop_filter_op),
-}
+FAMILIES = {family[0].tf_type: family for family in (
+    (conv2d_op, conv2d_backprop_input_op, conv2d_backprop_filter_op),
+    (conv3d_op, conv3d_backprop_input_op, conv3d_backprop_filter_op),
+    (depthwise_conv2d_op, depthwise_conv2d_backprop_input_op,
+     depthwise_conv2d_backprop_filter_op))}
 
 
-def conv_input_grads(op, x, w, g, family="Conv2D"):
+def conv_input_grads(op, x, w, g, family=conv2d_op.tf_type):
     """(dx, dw) of a convolution of x by w whose output's gradient is g."""
     _, by_input, by_filter = FAMILIES[family]
     attrs = conv_attrs(op)
