@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..library.indexing import scatter_nd
+from ..library.math import cast
 from ..ops.registry import convert_to_tensor
 from ..shapes import TensorShape
 from .core_types import CompositeTensor
@@ -99,7 +100,10 @@ class IndexedSlices(CompositeTensor):
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
                              f"dtype {values.dtype.name}: {self!s}")
         indices = convert_to_tensor(self._indices)
-        rows = scatter_nd(indices[:, None], values, self._dense_shape)
+        dense_shape = convert_to_tensor(self._dense_shape)
+        if dense_shape.dtype != indices.dtype:
+            dense_shape = cast(dense_shape, indices.dtype)
+        rows = scatter_nd(indices[:, None], values, dense_shape)
         return rows
 
     def __str__(self):

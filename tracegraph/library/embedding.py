@@ -28,7 +28,7 @@ def embedding_lookup_partitioned(params, ids, partition_strategy="mod", name=Non
                                  max_norm=None):
     """TensorFlow 1's `embedding_lookup` (default strategy "mod")."""
     if params is None or (isinstance(params, (list, tuple)) and not params):
-        raise ValueError("Need at least one param")
+        raise ValueError("Length of params is currently 0. Need at least one param.")
     if partition_strategy not in ("mod", "div"):
         raise ValueError(f"Unrecognized partition strategy: {partition_strategy}. Must be one "
                          f"of either `mod` or `div`.")

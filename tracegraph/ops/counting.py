@@ -68,8 +68,7 @@ def kernel_in_top_k(predictions, targets, k):
     t = np.asarray(targets).astype(np.int64)
     k = int(np.asarray(k))
     if p.ndim != 2:
-        raise InvalidArgumentError(f"predictions must be 2-dimensional, got "
-                                   f"{format_dims(p.shape)}")
+        raise InvalidArgumentError("predictions must be 2-dimensional")
     if t.shape != (p.shape[0],):
         raise InvalidArgumentError(f"First dimension of predictions {p.shape[0]} must match "
                                    f"length of targets {t.shape[0] if t.ndim else 0}")
@@ -82,6 +81,13 @@ def kernel_in_top_k(predictions, targets, k):
 
 
 def infer_in_top_k(predictions, targets, k):
+    for t, rank in ((predictions, 2), (targets, 1), (k, 0)):
+        if t.shape is not None and len(t.shape) != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {len(t.shape)}")
+    if predictions.shape is not None and targets.shape is not None and None not in (
+            predictions.shape[0], targets.shape[0]) and predictions.shape[0] != targets.shape[0]:
+        raise ValueError(f"Dimensions must be equal, but are {predictions.shape[0]} and "
+                         f"{targets.shape[0]}")
     n = None if predictions.shape is None else predictions.shape[0]
     if n is None and targets.shape is not None:
         n = targets.shape[0]

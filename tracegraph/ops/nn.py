@@ -203,7 +203,7 @@ def _lrn_norm(x, depth_radius, bias, alpha):
 
 def _check_lrn(x, depth_radius):
     if x.ndim != 4:
-        raise InvalidArgumentError(f"input must be 4-dimensional, got {format_dims(x.shape)}")
+        raise InvalidArgumentError("in must be 4-dimensional")
     if depth_radius < 0:
         raise InvalidArgumentError(f"depth_radius = {depth_radius} must be non-negative")
 
@@ -230,7 +230,13 @@ def kernel_lrn_grad(input_grads, input_image, output_image, depth_radius=5, bias
 
 _LRN_ATTRS = {"T": TypeAttr({d.float16, d.bfloat16, d.float32}, d.float32), "depth_radius": 5,
               "bias": 1.0, "alpha": 1.0, "beta": 0.5}
-lrn_op = defop("lrn", "LRN", inputs=("input: T",), attrs=_LRN_ATTRS, infer=I.same,
+def infer_lrn(input, **_):  # noqa: A002
+    if input.shape is not None and len(input.shape) != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {len(input.shape)}")
+    return TensorType(input.dtype, input.shape)
+
+
+lrn_op = defop("lrn", "LRN", inputs=("input: T",), attrs=_LRN_ATTRS, infer=infer_lrn,
                kernel=kernel_lrn, flags=_PURE)
 lrn_grad_op = defop("lrn_grad", "LRNGrad",
                     inputs=("input_grads: T", "input_image: T", "output_image: T"),

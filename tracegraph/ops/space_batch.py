@@ -162,7 +162,7 @@ def _back(x, data_format):
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2)) if data_format == "NCHW" else x
 
 
-def _depth_to_space_shape(shape, b, data_format):
+def _depth_to_space_shape(shape, b, data_format, eager=False):
     if shape is None:
         return None
     if len(shape) != 4:
@@ -170,13 +170,14 @@ def _depth_to_space_shape(shape, b, data_format):
     n, h, w, c = (shape[0], shape[2], shape[3], shape[1]) if data_format == "NCHW" else \
         tuple(shape)
     if c is not None and c % (b * b):
-        raise ValueError(f"Input depth dimension {c} should be divisible by: {b * b}")
+        raise ValueError(f"Input depth dimension {c} should be divisible by: {b * b}" if eager
+                         else f"Dimension size must be evenly divisible by {b * b} but is {c}")
     out = (n, None if h is None else h * b, None if w is None else w * b,
            None if c is None else c // (b * b))
     return (out[0], out[3], out[1], out[2]) if data_format == "NCHW" else out
 
 
-def _space_to_depth_shape(shape, b, data_format):
+def _space_to_depth_shape(shape, b, data_format, eager=False):
     if shape is None:
         return None
     if len(shape) != 4:
@@ -184,16 +185,25 @@ def _space_to_depth_shape(shape, b, data_format):
     n, h, w, c = (shape[0], shape[2], shape[3], shape[1]) if data_format == "NCHW" else \
         tuple(shape)
     if (h is not None and h % b) or (w is not None and w % b):
-        raise ValueError(f"Image width {w} and height {h} should be divisible by block_size: {b}")
+        raise ValueError(f"Image width {w} and height {h} should be divisible by block_size: {b}"
+                         if eager else f"Dimension size must be evenly divisible by {b} but is "
+                         f"{h if h is not None and h % b else w}")
     out = (n, None if h is None else h // b, None if w is None else w // b,
            None if c is None else c * b * b)
     return (out[0], out[3], out[1], out[2]) if data_format == "NCHW" else out
 
 
+def _eager_rank(input, colons):  # noqa: A002 - TensorFlow's kernels say it their own way
+    if np.ndim(input) != 4:
+        sep = ":" if colons else ""
+        raise InvalidArgumentError(f"Input rank should be{sep} 4 instead of{sep} {np.ndim(input)}")
+
+
 def kernel_depth_to_space(input, block_size=REQUIRED, data_format="NHWC"):  # noqa: A002
+    _eager_rank(input, colons=True)
     try:
         b = _block_size(block_size)
-        _depth_to_space_shape(np.shape(input), b, data_format)
+        _depth_to_space_shape(np.shape(input), b, data_format, eager=True)
     except ValueError as e:
         raise InvalidArgumentError(str(e)) from None
     x = _nhwc(np.asarray(input), data_format)
@@ -203,9 +213,10 @@ def kernel_depth_to_space(input, block_size=REQUIRED, data_format="NHWC"):  # no
 
 
 def kernel_space_to_depth(input, block_size=REQUIRED, data_format="NHWC"):  # noqa: A002
+    _eager_rank(input, colons=False)
     try:
         b = _block_size(block_size)
-        _space_to_depth_shape(np.shape(input), b, data_format)
+        _space_to_depth_shape(np.shape(input), b, data_format, eager=True)
     except ValueError as e:
         raise InvalidArgumentError(str(e)) from None
     x = _nhwc(np.asarray(input), data_format)

@@ -21,6 +21,7 @@ from ...library.math import (
     subtract,
 )
 from ...library.reduce import reduce_sum
+from ...ops.registry import convert_to_tensor
 from ..registry import defgrad
 from ..static_shapes import as_shape, dims, static_shape, static_value, unbroadcast
 
@@ -64,7 +65,7 @@ def _gathered_rows(params, indices, g):
     pdims = dims(params)
     ids = reshape(indices, np.asarray([-1], np.int32))
     rows = reshape(g, as_shape([-1] + pdims[1:]))
-    return IndexedSlices(rows, ids, as_shape(pdims))
+    return IndexedSlices(rows, ids, convert_to_tensor(as_shape(pdims)))
 
 
 def _batched_gather_grad(params, indices, axis, batch_dims, g):
