@@ -2,6 +2,8 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the global random Generator (`tf.random.get_global_generator`), made on first use by
+  `framework/random_generator.py`.
 - the thread-pool sizes (`tf.config.threading`), fixed once the runtime has run its first op.
 - the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
   every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
@@ -27,6 +29,7 @@ _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
+global_generator = None  # tf.random.get_global_generator's Generator, once made or set
 optimizer_options: dict = {}
 optimizer_version = 0
 # Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active

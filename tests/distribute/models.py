@@ -11,6 +11,24 @@ from tracegraph.distribute import shipping
 from tracegraph.formats.native.saving import manifest_bytes
 
 
+def assert_within_rounding(got, want, x, layers):
+    """`got` and `want` are the same float32 layers `x @ w + b` (relu or not) summed in other
+    orders: another BLAS kernel (OpenBLAS picks one per CPU core type, block size and thread
+    count), another block size, another process. Each is within `terms * u * mag` of the exact
+    value (the classic bound for sums of products, u = eps / 2, `mag` the same layers on
+    absolute values; a relu does not grow an error), so they differ by at most `terms * eps *
+    mag`, whatever kernel either used."""
+    mag, terms = np.abs(np.asarray(x, np.float64)), 0
+    for w, b in layers:
+        mag = mag @ np.abs(np.asarray(w, np.float64)) + np.abs(np.asarray(b, np.float64))
+        terms += np.shape(w)[0] + 1
+    bound = (terms + 1) * np.finfo(np.float32).eps * mag
+    diff = np.abs(np.asarray(got, np.float64) - np.asarray(want, np.float64))
+    worst = np.unravel_index(np.argmax(diff - bound), diff.shape)
+    assert np.all(diff <= bound), (f"at {worst}: {got[worst]!r} vs {want[worst]!r}, "
+                                   f"beyond the rounding bound {bound[worst]:.3g}")
+
+
 def outer_function():
     """The tf.function guide's `outer_function` (a matmul by fixed weights plus a bias)."""
     def inner_function(x, y, b):

@@ -19,6 +19,7 @@ from .. import dtypes as d
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
+from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 from .tracking.base import Trackable
 from .variable_enums import (
@@ -82,7 +83,9 @@ class Variable(TensorOperators, Trackable):
                                  f"argument ({format_shape(shape)}).")
         else:
             shape = value.shape if validate_shape else None
-        self._name = variable_name(name if name is not None else "Variable")
+        base = name if name is not None else "Variable"   # under the current name scope
+        self._name = variable_name(base if base.endswith(":0") else
+                                   f"{current_name_scope()}{base}")
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._synchronization = validate_synchronization(synchronization, name)
         self._aggregation = validate_aggregation(aggregation, name)
@@ -178,8 +181,13 @@ class Variable(TensorOperators, Trackable):
         return EagerTensor(self._handle.value).numpy()
 
     def __array__(self, dtype=None, copy=None):
+        # A copy, as TensorFlow's (its value is read, then converted): an array that shared the
+        # Variable's buffer would let `np.array(v)[0] = 1` write the Variable. Only an explicit
+        # `copy=False` gets the buffer itself.
         v = np.asarray(self._handle.value)
-        return v.astype(dtype) if dtype is not None and v.dtype != dtype else v
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        return v if copy is False else v.copy()
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):

@@ -22,6 +22,8 @@ from . import (  # noqa: F401
     pooling,
     python_call,
     random,
+    random_seeded,
+    random_state,
     random_stateless,
     rearrange,
     reduce,
