@@ -74,7 +74,11 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
-OVER_THE_CAP: dict[str, int] = {}
+OVER_THE_CAP: dict[str, int] = {
+    # generated from TensorFlow's op registry (tests/formats/tensorflow/
+    # regenerate_op_signatures.py): one row per op type, read as a table, not as code
+    "formats/tensorflow/op_signatures.py": 500,
+}
 
 
 def test_modules_stay_small():
