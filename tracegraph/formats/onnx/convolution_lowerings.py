@@ -155,3 +155,26 @@ def lower_pool(ctx, x):
                  kernel_shape=_spatial(ctx.attrs["ksize"], fmt),
                  strides=_spatial(ctx.attrs["strides"], fmt), **_padding(ctx), **extra)
     return _back(ctx, y, fmt, rank)
+
+
+# ---- normalization and blocks over the channels --------------------------------------------------
+
+@onnx_lowering("LRN")
+def lower_lrn(ctx, x):
+    """ONNX's LRN sums `size` channels and divides alpha by size: TensorFlow's radius r is
+    size 2r + 1 and its alpha is ONNX's alpha / size."""
+    size = 2 * int(ctx.attrs["depth_radius"]) + 1
+    y = ctx.node("LRN", [_to_channels_first(ctx, x, "NHWC", 4)], size=size,
+                 alpha=float(ctx.attrs["alpha"]) * size, beta=float(ctx.attrs["beta"]),
+                 bias=float(ctx.attrs["bias"]))
+    return _back(ctx, y, "NHWC", 4)
+
+
+@onnx_lowering("DepthToSpace", "SpaceToDepth")
+def lower_depth_blocks(ctx, x):
+    """TensorFlow orders a block's pixels before the channels: ONNX's DCR order."""
+    fmt = _format(ctx)
+    extra = {"mode": "DCR"} if ctx.op.type == "DepthToSpace" else {}
+    y = ctx.node(ctx.op.type, [_to_channels_first(ctx, x, fmt, 4)],
+                 blocksize=int(ctx.attrs["block_size"]), **extra)
+    return _back(ctx, y, fmt, 4)
