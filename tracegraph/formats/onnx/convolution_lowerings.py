@@ -178,3 +178,50 @@ def lower_depth_blocks(ctx, x):
     y = ctx.node(ctx.op.type, [_to_channels_first(ctx, x, fmt, 4)],
                  blocksize=int(ctx.attrs["block_size"]), **extra)
     return _back(ctx, y, fmt, 4)
+
+
+# ---- blocks of space moved into the batch and back (dilated pooling) ----------------------------
+
+def _static_blocks(ctx):
+    shape = ctx.input_types[0].shape
+    block = ctx.known(1, "block shape").reshape(-1).astype(int).tolist()
+    pairs = ctx.known(2, "padding or crops").reshape(-1, 2).astype(int).tolist()
+    dims = shape.as_list() if shape.rank is not None else None
+    if dims is None or None in dims:
+        ctx.fail("moving blocks between space and batch needs the input's shape known")
+    return dims, block, pairs
+
+
+@onnx_lowering("SpaceToBatchND")
+def lower_space_to_batch(ctx, x, block_shape, paddings):
+    """Pad, split each spatial dim into (blocks, block), move the blocks before the batch."""
+    dims, block, pads = _static_blocks(ctx)
+    m, rest = len(block), dims[1 + len(block):]
+    before = [0] + [a for a, _ in pads] + [0] * len(rest)
+    after = [0] + [b for _, b in pads] + [0] * len(rest)
+    padded = ctx.node("Pad", [x, ctx.const(before + after, np.int64)], mode="constant")
+    sizes = [n + a + b for n, (a, b) in zip(dims[1:1 + m], pads)]
+    split = [dims[0]] + [v for n, b in zip(sizes, block) for v in (n // b, b)] + rest
+    y = ctx.node("Reshape", [padded, ctx.const(split, np.int64)])
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + \
+        list(range(1 + 2 * m, 1 + 2 * m + len(rest)))
+    y = ctx.node("Transpose", [y], perm=perm)
+    out = [dims[0] * int(np.prod(block))] + [n // b for n, b in zip(sizes, block)] + rest
+    return ctx.node("Reshape", [y, ctx.const(out, np.int64)])
+
+
+@onnx_lowering("BatchToSpaceND")
+def lower_batch_to_space(ctx, x, block_shape, crops):
+    """The blocks out of the batch, interleaved back into each spatial dim, then cropped."""
+    dims, block, crops = _static_blocks(ctx)
+    m, rest = len(block), dims[1 + len(block):]
+    batch = dims[0] // int(np.prod(block))
+    y = ctx.node("Reshape", [x, ctx.const(block + [batch] + dims[1:], np.int64)])
+    perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + \
+        list(range(2 * m + 1, 2 * m + 1 + len(rest)))
+    y = ctx.node("Transpose", [y], perm=perm)
+    full = [n * b for n, b in zip(dims[1:1 + m], block)]
+    y = ctx.node("Reshape", [y, ctx.const([batch] + full + rest, np.int64)])
+    return ctx.node("Slice", [y, ctx.const([a for a, _ in crops], np.int64),
+                              ctx.const([n - b for n, (_, b) in zip(full, crops)], np.int64),
+                              ctx.const(list(range(1, 1 + m)), np.int64)])
