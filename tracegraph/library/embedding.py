@@ -1,19 +1,19 @@
 """`tf.nn.embedding_lookup`: rows of an embedding table (or of a table split into partitions,
 TensorFlow's "div" or "mod" strategy) gathered by id, optionally rescaled to at most
-`max_norm`. A partitioned table is looked up as one: the partitions concatenated, each id
-moved to its row there (TensorFlow's own assignment of ids to partitions), one `GatherV2`."""
+`max_norm`. A partitioned table is looked up partition by partition, as TensorFlow does: each id
+goes to its partition and row there (TensorFlow's own assignment), each partition gathers its
+rows, and the rows are scattered back to the ids' positions. So the gradient of each partition
+is a `tf.IndexedSlices` of the rows it gave."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes as d
 from ..ops.registry import convert_to_tensor
-from .array import shape
+from .array import reshape, shape
 from .clipping import clip_by_norm
-from .indexing import gather, where
-from .join_split import concat, stack
-from .math import add, cast, floordiv, floormod, less, maximum, subtract
+from .indexing import gather, gather_nd, scatter_nd, where
+from .join_split import concat
+from .math import add, cast, equal, floordiv, floormod, less, maximum, subtract
 
 __all__ = ["embedding_lookup", "embedding_lookup_partitioned"]
 
@@ -37,46 +37,40 @@ def embedding_lookup_partitioned(params, ids, partition_strategy="mod", name=Non
     if len(parts) == 1:
         return _clip(gather(parts[0], ids, name=name), ids, max_norm)
     parts = [p if hasattr(p, "read_value") else convert_to_tensor(p) for p in parts]
-    sizes = [_rows(p) for p in parts]
-    n = len(parts)
-    ids = cast(ids, d.int64) if ids.dtype != d.int64 else ids
-    if partition_strategy == "mod":
-        which, row = floormod(ids, n), floordiv(ids, n)
-    else:
-        total = _total(sizes)
-        per, extras = floordiv(total, n), floormod(total, n)
-        which = maximum(floordiv(ids, add(per, 1)), floordiv(subtract(ids, extras), per))
-        row = where(less(which, extras), floormod(ids, add(per, 1)),
-                    floormod(subtract(ids, extras), per))
-    offsets = _offsets(sizes)
-    position = add(gather(offsets, which), row)
-    table = concat([p.read_value() if hasattr(p, "read_value") else p for p in parts], 0)
-    return _clip(gather(table, position, name=name), ids, max_norm)
+    flat = reshape(cast(ids, d.int64), [-1])
+    which, row = _assign(flat, [_rows(p) for p in parts], partition_strategy)
+    rows_shape = concat([shape(flat, out_type=d.int64), shape(parts[0], out_type=d.int64)[1:]],
+                        0)
+    found = None
+    for i, part in enumerate(parts):
+        at = where(equal(which, i))                       # [k, 1]: the ids' positions
+        rows = gather(part, gather_nd(row, at))           # this partition's rows
+        placed = scatter_nd(at, rows, rows_shape)
+        found = placed if found is None else add(found, placed)
+    out_shape = concat([shape(ids, out_type=d.int64), shape(parts[0], out_type=d.int64)[1:]], 0)
+    return _clip(reshape(found, out_shape, name=name), ids, max_norm)
+
+
+def _assign(ids, sizes, strategy):
+    """(partition, row in it) of each id: "mod" deals ids round-robin; "div" gives each
+    partition a contiguous range, the first `total % n` partitions one id more."""
+    n = len(sizes)
+    if strategy == "mod":
+        return floormod(ids, n), floordiv(ids, n)
+    total = sizes[0]
+    for s in sizes[1:]:
+        total = add(total, s)
+    per, extras = floordiv(total, n), floormod(total, n)
+    which = maximum(floordiv(ids, add(per, 1)), floordiv(subtract(ids, extras), per))
+    row = where(less(which, extras), floormod(ids, add(per, 1)),
+                floormod(subtract(ids, extras), per))
+    return which, row
 
 
 def _rows(p):
     n = p.shape.as_list()[0] if p.shape.rank else None
-    return n if n is not None else cast(shape(p)[0], d.int64)
-
-
-def _total(sizes):
-    if all(isinstance(s, int) for s in sizes):
-        return np.int64(sum(sizes))
-    total = sizes[0]
-    for s in sizes[1:]:
-        total = add(total, s)
-    return total
-
-
-def _offsets(sizes):
-    """Where each partition starts in the concatenated table."""
-    if all(isinstance(s, int) for s in sizes):
-        return np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int64)
-    starts, at = [np.int64(0)], np.int64(0)
-    for s in sizes[:-1]:
-        at = add(at, s)
-        starts.append(at)
-    return stack([convert_to_tensor(v, dtype=d.int64) for v in starts])
+    return convert_to_tensor(n, dtype=d.int64) if n is not None else \
+        shape(p, out_type=d.int64)[0]
 
 
 def _clip(rows, ids, max_norm):
