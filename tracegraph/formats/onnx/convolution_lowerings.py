@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes as d
 from ...ops.geometry import explicit_pairs, out_size, padding_amounts
 from .elementwise_lowerings import lower_relu6
 from .lowering_table import onnx_lowering
@@ -155,6 +156,29 @@ def lower_pool(ctx, x):
                  kernel_shape=_spatial(ctx.attrs["ksize"], fmt),
                  strides=_spatial(ctx.attrs["strides"], fmt), **_padding(ctx), **extra)
     return _back(ctx, y, fmt, rank)
+
+
+@onnx_lowering("MaxPoolWithArgmax")
+def lower_max_pool_with_argmax(ctx, x):
+    """ONNX's MaxPool gives the index of each maximum in the NCHW input, ((n C + c) H + h) W +
+    w; TensorFlow's is NHWC's, (h W + w) C + c, with n H W C added by include_batch_in_index."""
+    dims = ctx.input_types[0].shape.as_list() if ctx.input_types[0].shape.rank else None
+    if dims is None or None in dims[1:]:
+        ctx.fail("max_pool_with_argmax needs the image's height, width and channels known")
+    _, h, w, c = dims
+    y, onnx_index = ctx.node("MaxPool", [_to_channels_first(ctx, x, "NHWC", 4)], outputs=2,
+                             kernel_shape=_spatial(ctx.attrs["ksize"], "NHWC"),
+                             strides=_spatial(ctx.attrs["strides"], "NHWC"), **_padding(ctx))
+    plane = ctx.const(h * w, np.int64)
+    pixel = ctx.node("Mod", [onnx_index, plane])
+    image_channel = ctx.node("Div", [onnx_index, plane])
+    channel = ctx.node("Mod", [image_channel, ctx.const(c, np.int64)])
+    if ctx.attrs.get("include_batch_in_index"):
+        image = ctx.node("Div", [image_channel, ctx.const(c, np.int64)])
+        pixel = ctx.node("Add", [ctx.node("Mul", [image, plane]), pixel])
+    index = ctx.node("Add", [ctx.node("Mul", [pixel, ctx.const(c, np.int64)]), channel])
+    return _back(ctx, y, "NHWC", 4), ctx.cast_back(_back(ctx, index, "NHWC", 4),
+                                                   ctx.attrs.get("Targmax", d.int64))
 
 
 # ---- normalization and blocks over the channels --------------------------------------------------
