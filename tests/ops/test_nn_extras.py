@@ -82,6 +82,8 @@ def _in_graph(fn):
      "predictions must be 2-dimensional"),
     (_in_graph(lambda: tf.math.in_top_k([1], [1.0, 2.0], 1)), ValueError,
      "Shape must be rank 2 but is rank 1"),
+    (lambda: tf.math.in_top_k([1], tf.constant([[1.0, 2.0]], tf.float64), 1), ValueError,
+     "Tensor conversion requested dtype float32 for Tensor with dtype float64"),
     (lambda: tf.nn.in_top_k([1, 0], [[1.0, 2.0]], 1), tf.errors.InvalidArgumentError,
      "First dimension of predictions 1 must match length of targets 2"),
     (_in_graph(lambda: tf.nn.in_top_k([1, 0], [[1.0, 2.0]], 1)), ValueError,

@@ -93,5 +93,6 @@ def in_top_k(targets, predictions, k, name=None):
     """Whether `predictions[i, targets[i]]` is among the `k` largest of row i (ties count for
     the target; a row holding a non-finite value, or a target out of range, is False)."""
     targets = convert_to_tensor(targets)
+    predictions = convert_to_tensor(predictions, dtype=d.float32)
     return bind(in_top_k_op, (predictions, targets, convert_to_tensor(k, dtype=targets.dtype)),
                 {}, name)
