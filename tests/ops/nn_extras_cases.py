@@ -12,6 +12,8 @@ LOGITS = np.float32([[1.0, 3.0, 3.0, -1.0], [0.5, 0.1, 2.0, 2.0], [4.0, 1.0, np.
 TABLE = rng.standard_normal((10, 3)).astype(np.float32)
 X = np.float32([[-3.0, -0.5, 0.0, 0.25], [1.0, 2.5, -1.5, 40.0]])
 Z = np.float32([[0.0, 1.0, 0.5, 1.0], [1.0, 0.0, 0.25, 1.0]])
+DW = rng.standard_normal((3, 2, 3, 2)).astype(np.float32)
+DY = rng.standard_normal((2, 2, 2, 6)).astype(np.float32)
 
 CASES = {
     "bincount": (lambda tf, x: tf.math.bincount(x), (np.int32([1, 1, 4, 0, 2, 4, 4]),)),
@@ -70,4 +72,16 @@ CASES = {
     "depth_to_space": (lambda tf, x: tf.nn.depth_to_space(x, 2), (IMG[:, :, :, :4],)),
     "space_to_depth": (lambda tf, x: tf.nn.space_to_depth(x, 2), (IMG[:, :2],)),
     "space_to_depth_odd": (lambda tf, x: tf.nn.space_to_depth(x, 2), (IMG,)),
+    "depthwise_backprop_input": (lambda tf, w, dy: tf.nn.depthwise_conv2d_backprop_input(
+        [2, 3, 4, 3], w, dy, [1, 2, 2, 1], "SAME"), (DW, DY)),
+    "depthwise_backprop_filter": (lambda tf, x, dy: tf.nn.depthwise_conv2d_backprop_filter(
+        x, [3, 2, 3, 2], dy, [1, 2, 2, 1], "SAME"), (IMG[..., :3], DY)),
+    "zero_fraction": (lambda tf, x: tf.nn.zero_fraction(x), (X,)),
+    "zero_fraction_math": (lambda tf, z: tf.math.zero_fraction(z), (Z,)),
+    "batch_norm_global": (lambda tf, x, m, v: tf.nn.batch_norm_with_global_normalization(
+        x, m, v, m * 2, v + 1, 1e-3, True), (X, X[0], Z[0] + 0.5)),
+    "batch_norm_global_unscaled": (lambda tf, x, m, v: tf.nn.batch_norm_with_global_normalization(
+        x, m, v, m * 2, v + 1, 1e-3, False), (X, X[0], Z[0] + 0.5)),
+    "top_k": (lambda tf, x: tf.nn.top_k(x, 2), (X,)),
+    "log_softmax": (lambda tf, x: tf.math.log_softmax(x), (X,)),
 }

@@ -319,3 +319,29 @@ def test_gradients_against_finite_differences(fn, shape):
     x = np.random.default_rng(2).uniform(0.2, 1.5, shape).astype(np.float32)
     theoretical, numerical = tf.test.compute_gradient(fn, [x])
     np.testing.assert_allclose(theoretical[0], numerical[0], rtol=2e-2, atol=2e-3)
+
+
+X_ = CASES["log_sigmoid"][1][0]
+
+
+def test_aliases_are_tensorflows():
+    assert tf.nn.top_k is tf.math.top_k and tf.math.log_softmax is tf.nn.log_softmax
+    assert tf.math.zero_fraction is tf.nn.zero_fraction and tf.nn.lrn is \
+        tf.nn.local_response_normalization
+    assert tf.nn.zero_fraction(np.zeros((2, 0), np.float32)).numpy() != \
+        tf.nn.zero_fraction(np.zeros((2, 0), np.float32)).numpy()          # 0 / 0: NaN
+    np.testing.assert_allclose(tf.nn.batch_norm_with_global_normalization(
+        X_, 1.0, 4.0, 0.5, 3.0, 0.0, False).numpy(), (X_ - 1) / 2 + 0.5)
+
+
+def test_depthwise_backprops_are_the_gradients_of_depthwise_conv2d():
+    _, (w, dy) = CASES["depthwise_backprop_input"]
+    x, w = tf.constant(CASES["depthwise_backprop_filter"][1][0]), tf.constant(w)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME")
+    dx, dw = tape.gradient(y, [x, w], output_gradients=dy)
+    np.testing.assert_allclose(tf.nn.depthwise_conv2d_backprop_input(
+        [2, 3, 4, 3], w, dy, [1, 2, 2, 1], "SAME").numpy(), dx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(tf.nn.depthwise_conv2d_backprop_filter(
+        x, [3, 2, 3, 2], dy, [1, 2, 2, 1], "SAME").numpy(), dw.numpy(), rtol=1e-5, atol=1e-5)

@@ -14,6 +14,8 @@ from ..library.convolution import (  # noqa: F401
     conv_transpose,
     convolution,
     depthwise_conv2d,
+    depthwise_conv2d_backprop_filter,
+    depthwise_conv2d_backprop_input,
     separable_conv2d,
 )
 from ..framework.replica_losses import (  # noqa: F401
@@ -46,12 +48,15 @@ from ..library.nn import (  # noqa: F401
     swish,
     weighted_cross_entropy_with_logits,
 )
+from ..library.indexing import top_k  # noqa: F401
 from ..library.normalization import (  # noqa: F401
+    batch_norm_with_global_normalization,
     local_response_normalization,
     moments,
     normalize_moments,
     sufficient_statistics,
     weighted_moments,
+    zero_fraction,
 )
 from ..library.pooling import (  # noqa: F401
     avg_pool,

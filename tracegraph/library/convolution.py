@@ -13,13 +13,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.convolution import conv2d_op, conv3d_op, depthwise_conv2d_op
-from ..ops.convolution_backprop import conv2d_backprop_input_op, conv3d_backprop_input_op
+from ..ops.convolution_backprop import (
+    conv2d_backprop_input_op,
+    conv3d_backprop_input_op,
+    depthwise_conv2d_backprop_filter_op,
+    depthwise_conv2d_backprop_input_op,
+)
 from ..ops.registry import bind, convert_to_tensor
 from .array import expand_dims, reshape, shape, squeeze
 from .join_split import concat, stack
 
 __all__ = ["convolution", "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
            "conv3d_transpose", "conv_transpose", "depthwise_conv2d", "separable_conv2d",
+           "depthwise_conv2d_backprop_input", "depthwise_conv2d_backprop_filter",
            "atrous_conv2d", "atrous_conv2d_transpose", "sequence_arg", "padding_arg"]
 
 CHANNELS_LAST = {"NWC", "NHWC", "NDHWC", "NWHC", "NDWHC", "NHDWC", "NHWDC", "NCHW_VECT_C"}
@@ -302,6 +308,31 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     `DepthwiseConv2dNative` (filter [KH, KW, C, M], output depth C * M)."""
     return bind(depthwise_conv2d_op, (input, filter),
                 _depthwise_attrs(strides, padding, data_format, dilations), name)
+
+
+def _native_depthwise_attrs(strides, padding, data_format, dilations):
+    padding, explicit = padding_arg(padding)
+    return {"strides": tuple(int(s) for s in strides), "padding": padding,
+            "explicit_paddings": tuple(explicit), "data_format": data_format,
+            "dilations": tuple(int(v) for v in dilations)}
+
+
+def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides,  # noqa: A002
+                                    padding, data_format="NHWC", dilations=(1, 1, 1, 1),
+                                    name=None):
+    """The gradient of `depthwise_conv2d` w.r.t. its input of shape `input_sizes` (TensorFlow's
+    `DepthwiseConv2dNativeBackpropInput`, its strides and dilations given in full)."""
+    return bind(depthwise_conv2d_backprop_input_op, (input_sizes, filter, out_backprop),
+                _native_depthwise_attrs(strides, padding, data_format, dilations), name)
+
+
+def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
+                                     padding, data_format="NHWC", dilations=(1, 1, 1, 1),
+                                     name=None):
+    """The gradient of `depthwise_conv2d` w.r.t. its filter of shape `filter_sizes`
+    (`DepthwiseConv2dNativeBackpropFilter`)."""
+    return bind(depthwise_conv2d_backprop_filter_op, (input, filter_sizes, out_backprop),
+                _native_depthwise_attrs(strides, padding, data_format, dilations), name)
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002

@@ -9,11 +9,12 @@ import numpy as np
 from .. import dtypes as d
 from ..ops.nn import lrn_op
 from ..ops.registry import bind, convert_to_tensor
-from .array import shape, squeeze, stop_gradient, zeros_like
+from .array import shape, size, squeeze, stop_gradient, zeros_like
 from .indexing import gather
 from .math import (
     add,
     cast,
+    divide,
     divide_no_nan,
     multiply,
     reciprocal,
@@ -21,10 +22,12 @@ from .math import (
     squared_difference,
     subtract,
 )
-from .reduce import reduce_mean, reduce_prod, reduce_sum
+from .nn import batch_normalization
+from .reduce import count_nonzero, reduce_mean, reduce_prod, reduce_sum
 
 __all__ = ["moments", "weighted_moments", "sufficient_statistics", "normalize_moments",
-           "local_response_normalization"]
+           "local_response_normalization", "batch_norm_with_global_normalization",
+           "zero_fraction"]
 
 
 def _keepdims(keepdims, keep_dims):
@@ -108,3 +111,21 @@ def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0,  # 
     """x / (bias + alpha * sum(x^2 over the `depth_radius` channels on each side))^beta."""
     return bind(lrn_op, (input,), {"depth_radius": int(depth_radius), "bias": float(bias),
                                    "alpha": float(alpha), "beta": float(beta)}, name)
+
+
+def batch_norm_with_global_normalization(input, mean, variance, beta, gamma,  # noqa: A002
+                                         variance_epsilon, scale_after_normalization,
+                                         name=None):
+    """`batch_normalization` with offset `beta`, scaled by `gamma` only when
+    `scale_after_normalization`."""
+    return batch_normalization(input, mean, variance, beta,
+                               gamma if scale_after_normalization else None, variance_epsilon,
+                               name)
+
+
+def zero_fraction(value, name=None):
+    """The fraction of `value`'s elements that are zero, as float32 (NaN when empty)."""
+    value = convert_to_tensor(value)
+    total = size(value, out_type=d.int64)
+    zeros = subtract(total, count_nonzero(value, dtype=d.int64))
+    return divide(cast(zeros, d.float32), cast(total, d.float32), name=name)
