@@ -345,3 +345,14 @@ def test_depthwise_backprops_are_the_gradients_of_depthwise_conv2d():
         [2, 3, 4, 3], w, dy, [1, 2, 2, 1], "SAME").numpy(), dx.numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(tf.nn.depthwise_conv2d_backprop_filter(
         x, [3, 2, 3, 2], dy, [1, 2, 2, 1], "SAME").numpy(), dw.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_top_level_asserts_keras_uses():
+    """tf.assert_equal/greater/less/rank are tf.debugging's (Keras's global max pooling)."""
+    assert tf.assert_greater is tf.debugging.assert_greater
+    assert tf.assert_less is tf.debugging.assert_less
+    assert tf.assert_equal is tf.debugging.assert_equal
+    assert tf.assert_rank is tf.debugging.assert_rank
+    tf.assert_greater(2, 1)
+    with raises(tf.errors.InvalidArgumentError, "Condition x < y did not hold"):
+        tf.assert_less(2, 1)
