@@ -61,7 +61,7 @@ FLOAT32_ONLY = {"max_pool3d", "lrn"}
 # Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
 SPD_INPUT = {"cholesky"}
 # Only the first output is differentiated: the second is the kernel's own gradient.
-FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy"}
+FIRST_OUTPUT_ONLY = {"sparse_softmax_cross_entropy", "softmax_cross_entropy", "ctc_loss"}
 # Samples whose rule is partial: it raises NotImplementedError naming what is missing.
 PARTIAL: dict = {}
 

@@ -14,6 +14,8 @@ X = np.float32([[-3.0, -0.5, 0.0, 0.25], [1.0, 2.5, -1.5, 40.0]])
 Z = np.float32([[0.0, 1.0, 0.5, 1.0], [1.0, 0.0, 0.25, 1.0]])
 DW = rng.standard_normal((3, 2, 3, 2)).astype(np.float32)
 DY = rng.standard_normal((2, 2, 2, 6)).astype(np.float32)
+CTC_LOGITS = rng.standard_normal((2, 6, 5)).astype(np.float32)
+CTC_LABELS = np.int32([[1, 2, 2, 0], [3, 1, 0, 0]])
 
 CASES = {
     "bincount": (lambda tf, x: tf.math.bincount(x), (np.int32([1, 1, 4, 0, 2, 4, 4]),)),
@@ -84,4 +86,13 @@ CASES = {
         x, m, v, m * 2, v + 1, 1e-3, False), (X, X[0], Z[0] + 0.5)),
     "top_k": (lambda tf, x: tf.nn.top_k(x, 2), (X,)),
     "log_softmax": (lambda tf, x: tf.math.log_softmax(x), (X,)),
+    "ctc_loss": (lambda tf, y, x: tf.nn.ctc_loss(y, x, [3, 2], [6, 4], logits_time_major=False),
+                 (CTC_LABELS, CTC_LOGITS)),
+    "ctc_loss_blank_last": (lambda tf, y, x: tf.nn.ctc_loss(
+        y, tf.transpose(x, [1, 0, 2]), [3, 2], [5, 6], blank_index=-1), (CTC_LABELS, CTC_LOGITS)),
+    "ctc_loss_blank_inside": (lambda tf, y, x: tf.nn.ctc_loss(
+        y, x, [3, 2], [6, 6], logits_time_major=False, blank_index=2),
+        (CTC_LABELS, CTC_LOGITS)),
+    "ctc_loss_repeats_and_empty": (lambda tf, y, x: tf.nn.ctc_loss(
+        y, x, [2, 0], [6, 4], logits_time_major=False), (np.int32([[1, 1], [2, 2]]), CTC_LOGITS)),
 }

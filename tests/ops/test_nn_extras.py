@@ -356,3 +356,24 @@ def test_top_level_asserts_keras_uses():
     tf.assert_greater(2, 1)
     with raises(tf.errors.InvalidArgumentError, "Condition x < y did not hold"):
         tf.assert_less(2, 1)
+
+
+def test_ctc_loss_sparse_labels_and_errors():
+    """Sparse labels give the dense labels' loss; TensorFlow's CTCLoss kernel's errors (the
+    dense path of TF 2.21 returns a large finite loss, about 709, where the sequence cannot fit
+    its frames; tracegraph raises the kernel's error there)."""
+    fn, (labels, logits) = CASES["ctc_loss"]
+    sparse = tf.sparse.from_dense(labels[:, :3] * np.int32([[1, 1, 1], [1, 1, 0]]))
+    loss = tf.nn.ctc_loss(sparse, logits, None, [6, 4], logits_time_major=False, blank_index=0)
+    np.testing.assert_allclose(loss.numpy(), REFERENCE["ctc_loss/out0"], rtol=1e-5)
+    with raises(ValueError, "Argument `blank_index` must be provided when `labels` is a "
+                            "`SparseTensor`."):
+        tf.nn.ctc_loss(sparse, logits, None, [6, 4])
+    with raises(tf.errors.InvalidArgumentError,
+                "len(sequence_length) != batch_size.  len(sequence_length):  1 batch_size: 6"):
+        tf.nn.ctc_loss(sparse, logits[:1], None, [6], blank_index=0)
+    with raises(tf.errors.InvalidArgumentError,
+                "Not enough time for target transition sequence (required: 4, available: 3)"):
+        tf.nn.ctc_loss(labels, logits, [3, 2], [3, 4], logits_time_major=False)
+    assert "CTCLoss" in _op_types(lambda x: tf.nn.ctc_loss(labels, x, [3, 2], [6, 4], True),
+                                  tf.TensorSpec([6, 2, 5]))

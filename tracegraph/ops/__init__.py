@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     convolution,
     convolution_backprop,
     counting,
+    ctc,
     indexing,
     join_split,
     linalg,

@@ -91,3 +91,8 @@ def _xent_grad(op, g_loss, g_backprop):
 def _lrn_grad(op, g):                        # the LRNGrad record, from x and y
     attrs = {k: op.attrs[k] for k in ("depth_radius", "bias", "alpha", "beta")}
     return lrn_grad_op(g, op.inputs[0], op.outputs[0], **attrs)
+
+
+@defgrad("CTCLoss")
+def _ctc_loss_grad(op, g_loss, _):           # the kernel's own gradient, per sequence scaled
+    return multiply(expand_dims(expand_dims(g_loss, 0), -1), op.outputs[1]), None, None, None
