@@ -356,6 +356,8 @@ SAMPLES.update({
                   i32(4, 3)), {}),
                  ((IMG[0, :5, :2], np.int64([[0, 0], [1, 0]]), i32(0, 1), i32(5, 2)),
                   {"preprocess_collapse_repeated": True})],
+    "ctc_greedy_decoder": [((IMG[0, :4, :2], i32(4, 2)), {"merge_repeated": True}),
+                           ((IMG[0, :4, :2] * -1, i32(0, 3)), {"blank_index": 0})],
     "in_top_k": [((F, i32(2, 0), np.int32(2)), {}), ((F, np.int64([1, 5]), np.int64(1)), {})],
     "lrn": [((IMG,), {"depth_radius": 1, "bias": 2.0, "alpha": 0.5, "beta": 0.75})],
     "lrn_grad": [((IMG, IMG, IMG), {"depth_radius": 2})],

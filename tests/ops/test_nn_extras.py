@@ -377,3 +377,36 @@ def test_ctc_loss_sparse_labels_and_errors():
         tf.nn.ctc_loss(labels, logits, [3, 2], [3, 4], logits_time_major=False)
     assert "CTCLoss" in _op_types(lambda x: tf.nn.ctc_loss(labels, x, [3, 2], [6, 4], True),
                                   tf.TensorSpec([6, 2, 5]))
+
+
+@pytest.mark.parametrize("blank,merge,indices,values,shape", [
+    (None, True, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [1, 0]], [2, 1, 3, 1, 3, 1], [2, 5]),
+    (0, False, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [1, 0], [1, 1], [1, 2], [1, 3]],
+     [2, 1, 1, 3, 1, 3, 1, 4, 4, 4], [2, 6]),
+    (2, True, [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1]], [1, 3, 1, 3, 1, 4], [2, 4]),
+])
+def test_ctc_greedy_decoder_as_tensorflow(blank, merge, indices, values, shape):
+    """TensorFlow 2.21's decodings of these frames (printed by it, eagerly and in graphs)."""
+    frames = np.random.default_rng(0).standard_normal((6, 2, 5)).astype(np.float32)
+
+    def parts(x):
+        (decoded,), log_probability = tf.nn.ctc_greedy_decoder(x, [6, 4], merge, blank)
+        return decoded.indices, decoded.values, decoded.dense_shape, log_probability
+    for run in (parts, tf.function(parts)):
+        ix, v, sh, lp = run(frames)
+        assert ix.numpy().tolist() == indices and v.numpy().tolist() == values
+        assert sh.numpy().tolist() == shape and v.dtype == tf.int64
+        np.testing.assert_allclose(lp.numpy(), [[-4.75946], [-4.06014]], rtol=1e-5)
+    (decoded,), log_probability = tf.nn.ctc_greedy_decoder(frames, [0, 1])
+    assert decoded.indices.numpy().tolist() == [[1, 0]]
+    assert decoded.dense_shape.numpy().tolist() == [2, 1]
+    np.testing.assert_allclose(log_probability.numpy(), [[0.0], [-1.304]], rtol=1e-4)
+
+
+def test_autopacked_shapes_take_the_dtype_asked_for():
+    """tf.SparseTensor's dense shape from int32 scalars (Keras's ctc_decode): TF's autopacking
+    casts a list's tensors to the dtype asked for."""
+    n, m = tf.constant(2), tf.constant(6)
+    assert tf.convert_to_tensor((n, m), dtype=tf.int64).dtype == tf.int64
+    sparse = tf.SparseTensor([[0, 1]], [3], (n, m))
+    assert sparse.dense_shape.numpy().tolist() == [2, 6]

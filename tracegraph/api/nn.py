@@ -23,6 +23,7 @@ from ..framework.replica_losses import (  # noqa: F401
     scale_regularization_loss,
 )
 from ..library.counting import in_top_k  # noqa: F401
+from ..framework.ctc_decoding import ctc_greedy_decoder  # noqa: F401
 from ..library.ctc import ctc_loss  # noqa: F401
 from ..library.embedding import embedding_lookup  # noqa: F401
 from ..library.math import sigmoid, softplus, softsign, tanh  # noqa: F401

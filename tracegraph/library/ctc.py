@@ -47,3 +47,4 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     loss, _ = bind(ctc_loss_op, (logits, cast(indices, d.int64), values,
                                  cast(logit_length, d.int32)), NO_ATTRS, name)
     return loss
+

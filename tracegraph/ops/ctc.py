@@ -11,7 +11,7 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType
 from .registry import TypeAttr, defop
 
-__all__ = ["ctc_loss_op"]
+__all__ = ["ctc_loss_op", "ctc_greedy_decoder_op"]
 
 
 def _log_softmax(x):
@@ -126,3 +126,50 @@ ctc_loss_op = defop(
            "preprocess_collapse_repeated": False, "ctc_merge_repeated": True,
            "ignore_longer_outputs_than_inputs": False},
     infer=infer_ctc_loss, kernel=kernel_ctc_loss, num_outputs=2, flags={"pure"})
+
+
+# ---- greedy decoding: the best class of each frame, repeats merged, blanks dropped ----------
+
+def kernel_ctc_greedy_decoder(inputs, sequence_length, merge_repeated=False, blank_index=-1):
+    x = np.asarray(inputs)
+    lengths = np.asarray(sequence_length)
+    if x.ndim != 3:
+        raise InvalidArgumentError("inputs is not a 3-Tensor")
+    steps, batch, classes = x.shape
+    if lengths.shape != (batch,):
+        raise InvalidArgumentError(f"len(sequence_length) != batch_size.  len(sequence_length):"
+                                   f"  {lengths.size} batch_size: {batch}")
+    blank = blank_index % classes if blank_index < 0 else blank_index
+    rows, scores = [], np.zeros((batch, 1), x.dtype)
+    for b in range(batch):
+        t = int(lengths[b])
+        if t > steps:
+            raise InvalidArgumentError(f"sequence_length({b}) <= {steps}")
+        best = x[:t, b].argmax(axis=-1) if t else np.zeros(0, np.int64)
+        scores[b, 0] = -x[:t, b].max(axis=-1).sum() if t else 0
+        keep = best != blank
+        if merge_repeated:
+            keep &= np.concatenate([[True], best[1:] != best[:-1]])
+        rows.append(best[keep].astype(np.int64))
+    indices = np.array([[b, i] for b, row in enumerate(rows) for i in range(len(row))],
+                       np.int64).reshape(-1, 2)
+    values = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    shape = np.array([batch, max((len(r) for r in rows), default=0)], np.int64)
+    return indices, values.astype(np.int64), shape, scores
+
+
+def infer_ctc_greedy_decoder(inputs, sequence_length, **_):
+    shape = inputs.shape
+    if shape is not None and len(shape) != 3:
+        raise ValueError(f"Shape must be rank 3 but is rank {len(shape)}")
+    batch = None if shape is None else shape[1]
+    return (TensorType(d.int64, (None, 2)), TensorType(d.int64, (None,)),
+            TensorType(d.int64, (2,)), TensorType(inputs.dtype, (batch, 1)))
+
+
+ctc_greedy_decoder_op = defop(
+    "ctc_greedy_decoder", "CTCGreedyDecoder", inputs=("inputs: T", "sequence_length: int32"),
+    attrs={"T": TypeAttr({d.float32, d.float64}, d.float32), "merge_repeated": False,
+           "blank_index": -1},
+    infer=infer_ctc_greedy_decoder, kernel=kernel_ctc_greedy_decoder, num_outputs=4,
+    flags={"pure", "data_dependent_shape"})
