@@ -31,8 +31,11 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
+    # workers (and the ones that replace a killed worker) run with op determinism: thread
+    # counts then no longer follow the machine's load, so a recomputed block has the same bits
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1", dashboard_address=None,
+                                       env={"TF_DETERMINISTIC_OPS": "1"})
     c = distributed.Client(cluster)
     yield c
     c.close()

@@ -13,12 +13,11 @@ from ..shapes import TensorType, format_dims
 from . import window_kernels as W
 from .geometry import channels_first, check_groups, explicit_pairs, out_size, padding_amounts
 from .geometry import spatial as spatial_of
-from .registry import REQUIRED, TypeAttr, defop
+from .registry import PURE, REQUIRED, TypeAttr, defop
 
 __all__ = ["conv2d_op", "conv3d_op", "depthwise_conv2d_op", "infer_conv2d", "kernel_conv2d",
            "window_geometry", "check_batch_and_depth", "CONV_FLOAT"]
 
-_PURE = {"pure"}
 CONV_FLOAT = frozenset({d.float16, d.bfloat16, d.float32, d.float64})
 
 
@@ -137,12 +136,12 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
                   infer=infer_conv2d, kernel=kernel_conv2d,
-                  flags=_PURE | {"data_format", "float16_allowed"})
+                  flags=PURE | {"data_format", "float16_allowed"})
 conv3d_op = defop("conv3d", "Conv3D", inputs=("input: T", "filter: T"),
                   attrs={"T": TypeAttr(CONV_FLOAT), "strides": REQUIRED, "padding": REQUIRED,
                          "data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)},
                   infer=_infer_conv(5), kernel=kernel_conv3d,
-                  flags=_PURE | {"float16_allowed"})
+                  flags=PURE | {"float16_allowed"})
 
 
 # ---- depthwise: filter [KH, KW, C, M], output depth C * M ---------------------------------------
@@ -189,4 +188,4 @@ depthwise_conv2d_op = defop(
     attrs={"T": TypeAttr(CONV_FLOAT), "strides": REQUIRED, "padding": REQUIRED,
            "explicit_paddings": (), "data_format": "NHWC", "dilations": (1, 1, 1, 1)},
     infer=infer_depthwise_conv2d, kernel=kernel_depthwise_conv2d,
-    flags=_PURE | {"data_format", "float16_allowed"})
+    flags=PURE | {"data_format", "float16_allowed"})

@@ -11,10 +11,9 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from . import infer as I
 from .geometry import bias_axis as _bias_axis
-from .registry import FLOAT, INDEX, REAL, TypeAttr, defop
+from .registry import FLOAT, INDEX, PURE, REAL, TypeAttr, defop
 
 _EW = {"elementwise", "pure", "fresh_output"}
-_PURE = {"pure"}
 _TF = {"T": TypeAttr(FLOAT)}
 _TR = {"T": TypeAttr(REAL)}
 
@@ -110,9 +109,9 @@ def infer_softmax(logits):
 
 
 softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer=infer_softmax,
-                   kernel=kernel_softmax, flags=_PURE)
+                   kernel=kernel_softmax, flags=PURE)
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
-                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE)
+                       infer=infer_softmax, kernel=kernel_log_softmax, flags=PURE)
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -146,7 +145,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE | {"data_format"})
+                    kernel=kernel_bias_add, flags=PURE | {"data_format"})
 
 # ---- losses -------------------------------------------------------------------------------------
 
@@ -157,7 +156,7 @@ def kernel_l2_loss(t):
 
 
 l2_loss_op = defop("l2_loss", "L2Loss", inputs=("t: T",), attrs=_TF,
-                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE)
+                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=PURE)
 
 
 def kernel_sparse_xent(features, labels):
@@ -186,7 +185,7 @@ sparse_xent_op = defop("sparse_softmax_cross_entropy", "SparseSoftmaxCrossEntrop
                        inputs=("features: T", "labels: Tlabels"),
                        attrs={**_TF, "Tlabels": TypeAttr(INDEX, d.int64)},
                        infer=infer_sparse_xent, kernel=kernel_sparse_xent, num_outputs=2,
-                       flags=_PURE)
+                       flags=PURE)
 
 
 def kernel_xent(features, labels):
@@ -202,7 +201,7 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                     TensorType(features.dtype, None if features.shape is None
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
-                kernel=kernel_xent, num_outputs=2, flags=_PURE)
+                kernel=kernel_xent, num_outputs=2, flags=PURE)
 
 
 # ---- local response normalization ---------------------------------------------------------------
@@ -249,6 +248,8 @@ def kernel_lrn_grad(input_grads, input_image, output_image, depth_radius=5, bias
 
 _LRN_ATTRS = {"T": TypeAttr({d.float16, d.bfloat16, d.float32}, d.float32), "depth_radius": 5,
               "bias": 1.0, "alpha": 1.0, "beta": 0.5}
+
+
 def infer_lrn(input, **_):  # noqa: A002
     if input.shape is not None and len(input.shape) != 4:
         raise ValueError(f"Shape must be rank 4 but is rank {len(input.shape)}")
@@ -256,9 +257,9 @@ def infer_lrn(input, **_):  # noqa: A002
 
 
 lrn_op = defop("lrn", "LRN", inputs=("input: T",), attrs=_LRN_ATTRS, infer=infer_lrn,
-               kernel=kernel_lrn, flags=_PURE)
+               kernel=kernel_lrn, flags=PURE)
 lrn_grad_op = defop("lrn_grad", "LRNGrad",
                     inputs=("input_grads: T", "input_image: T", "output_image: T"),
                     attrs=_LRN_ATTRS, infer=lambda input_grads, input_image, output_image, **_:
                     TensorType(input_grads.dtype, input_grads.shape),
-                    kernel=kernel_lrn_grad, flags=_PURE)
+                    kernel=kernel_lrn_grad, flags=PURE)

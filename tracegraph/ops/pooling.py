@@ -15,13 +15,12 @@ from . import window_kernels as W
 from .convolution import infer_windowed
 from .geometry import channels_first, explicit_pairs, padding_amounts
 from .geometry import spatial as spatial_of
-from .registry import FLOAT, REAL, REQUIRED, TypeAttr, defop
+from .registry import FLOAT, PURE, REAL, REQUIRED, TypeAttr, defop
 
 __all__ = ["max_pool_op", "avg_pool_op", "max_pool3d_op", "avg_pool3d_op",
            "max_pool_with_argmax_op", "max_pool_grad_op", "avg_pool_grad_op",
            "max_pool3d_grad_op", "avg_pool3d_grad_op", "POOL_ATTRS"]
 
-_PURE = {"pure"}
 POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
               "data_format": "NHWC"}
 POOL3D_ATTRS = {**POOL_ATTRS, "data_format": "NDHWC"}
@@ -100,7 +99,7 @@ def kernel_avg_pool(input, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,  
                        data_format=data_format)
 
 
-_DATA_FORMAT = _PURE | {"data_format"}
+_DATA_FORMAT = PURE | {"data_format"}
 MAX_POOL_ATTRS = {**POOL_ATTRS, "explicit_paddings": ()}
 
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
@@ -111,10 +110,10 @@ avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     kernel=kernel_avg_pool, flags=_DATA_FORMAT)
 max_pool3d_op = defop("max_pool3d", "MaxPool3D", inputs=("input: T",),
                       attrs={"T": TypeAttr(_HALF_FLOAT), **POOL3D_ATTRS},
-                      infer=_infer_pool(5), kernel=_pool3d_kernel(W.max_pool), flags=_PURE)
+                      infer=_infer_pool(5), kernel=_pool3d_kernel(W.max_pool), flags=PURE)
 avg_pool3d_op = defop("avg_pool3d", "AvgPool3D", inputs=("input: T",),
                       attrs={"T": TypeAttr(FLOAT), **POOL3D_ATTRS},
-                      infer=_infer_pool(5), kernel=_pool3d_kernel(W.avg_pool), flags=_PURE)
+                      infer=_infer_pool(5), kernel=_pool3d_kernel(W.avg_pool), flags=PURE)
 
 
 # ---- max pool with argmax: the flat index of each max, as TensorFlow numbers it ------------------
@@ -149,7 +148,7 @@ max_pool_with_argmax_op = defop(
     attrs={"T": TypeAttr(REAL), "ksize": REQUIRED, "strides": REQUIRED, "Targmax": d.int64,
            "padding": REQUIRED, "include_batch_in_index": False},
     infer=infer_max_pool_with_argmax, kernel=kernel_max_pool_with_argmax, num_outputs=2,
-    flags=_PURE)
+    flags=PURE)
 
 
 # ---- backprop records --------------------------------------------------------------------------
@@ -226,19 +225,19 @@ _GRAD_FLOAT = frozenset({d.float16, d.float32, d.float64})
 max_pool_grad_op = defop(
     "max_pool_grad", "MaxPoolGrad", inputs=("orig_input: T", "orig_output: T", "grad: T"),
     attrs={"T": TypeAttr(_GRAD_FLOAT), **MAX_POOL_ATTRS},
-    infer=_infer_max_grad, kernel=kernel_max_pool_grad, flags=_PURE)
+    infer=_infer_max_grad, kernel=kernel_max_pool_grad, flags=PURE)
 avg_pool_grad_op = defop(
     "avg_pool_grad", "AvgPoolGrad", inputs=("orig_input_shape: int32", "grad: T"),
     attrs={"T": TypeAttr(_GRAD_FLOAT), **POOL_ATTRS},
-    infer=_infer_avg_grad(4), kernel=kernel_avg_pool_grad, flags=_PURE)
+    infer=_infer_avg_grad(4), kernel=kernel_avg_pool_grad, flags=PURE)
 max_pool3d_grad_op = defop(
     "max_pool3d_grad", "MaxPool3DGrad",
     inputs=("orig_input: TInput", "orig_output: TInput", "grad: T"),
     attrs={"T": TypeAttr(_HALF_FLOAT, d.float32), "TInput": TypeAttr(_HALF_FLOAT, d.float32),
            **POOL3D_ATTRS},
-    infer=_infer_max_grad, kernel=kernel_max_pool3d_grad, flags=_PURE)
+    infer=_infer_max_grad, kernel=kernel_max_pool3d_grad, flags=PURE)
 avg_pool3d_grad_op = defop(
     "avg_pool3d_grad", "AvgPool3DGrad", inputs=("orig_input_shape: int32", "grad: T"),
     attrs={"T": TypeAttr(FLOAT), **POOL3D_ATTRS},
-    infer=_infer_avg_grad(5), kernel=kernel_avg_pool3d_grad, flags=_PURE)
+    infer=_infer_avg_grad(5), kernel=kernel_avg_pool3d_grad, flags=PURE)
 
