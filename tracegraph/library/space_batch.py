@@ -43,7 +43,7 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     """(paddings, crops) making `input_shape` plus `base_paddings` divisible by `block_shape`:
     the extra padding goes at the end of each dim and is cropped off again."""
     values = [np.asarray(v) if isinstance(v, (list, tuple, np.ndarray)) else getattr(
-        v, "_value", None) for v in (input_shape, block_shape, base_paddings)]
+        v, "known_value", None) for v in (input_shape, block_shape, base_paddings)]
     block = values[1]
     if all(v is not None for v in values[:2]) and (base_paddings is None or
                                                    values[2] is not None):
@@ -99,7 +99,7 @@ def with_space_to_batch(x, dilations, padding, op, window_shape, spatial_start):
 
 
 def _prepend(rows, pairs):
-    value = getattr(pairs, "_value", None)
+    value = getattr(pairs, "known_value", None)
     if value is not None:
         return np.concatenate([rows, np.asarray(value, np.int32)])
     return concat([rows, pairs], 0)
