@@ -139,7 +139,7 @@ def test_errors(call, error, message):
 
 
 def test_values_tensorflow_documents():
-    """TF 2.21's outputs for the calls of tests/ops probe runs (tfdiff)."""
+    """TensorFlow 2.21's outputs for these calls (printed by it, compared with tfdiff)."""
     assert tf.math.bincount([1.5, 2.0]).numpy().tolist() == [0, 1, 1]   # cast to int32
     assert tf.math.bincount([1, 2], minlength=-1).numpy().tolist() == [0, 1, 1]
     assert tf.math.bincount([True, False]).numpy().tolist() == [1, 1]
