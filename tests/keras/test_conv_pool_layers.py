@@ -14,7 +14,12 @@ from . import conv_pool_layers
 REFERENCE = np.load(pathlib.Path(__file__).with_name("fixtures") / "conv_pool_layers.npz")
 
 
-@pytest.mark.parametrize("name", sorted(conv_pool_layers.cases(tf.keras)))
+# names only: building the layers needs tf.keras, which must not be touched while collecting
+# (it binds the name `tensorflow` for the whole process)
+NAMES = sorted({key.split("/")[0] for key in REFERENCE.files})
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_layer_matches_tensorflow(name):
     layer, shape = conv_pool_layers.cases(tf.keras)[name]
     got = conv_pool_layers.run(tf, layer, shape, name)
