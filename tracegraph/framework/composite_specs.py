@@ -27,6 +27,7 @@ from ..shapes import (
     most_specific_common,
     shapes_compatible,
 )
+from .type_spec_registry import register
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec"]
 
@@ -83,6 +84,7 @@ class _CompositeSpec(TypeSpec):
         return self
 
 
+@register("tf.RaggedTensorSpec")
 class RaggedTensorSpec(_CompositeSpec):
     """`tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)`: shape with None for
     the ragged dims (a known dim after the first is a uniform row length)."""
@@ -167,6 +169,7 @@ class RaggedTensorSpec(_CompositeSpec):
                 f"{self._ragged_rank}, {self._row_splits_dtype!r})")
 
 
+@register("tf.SparseTensorSpec")
 class SparseTensorSpec(_CompositeSpec):
     """`tf.SparseTensorSpec(shape, dtype)`: the dense shape (dims may be None), the values'
     dtype."""

@@ -19,7 +19,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..library import math as m
-from ..library.array import expand_dims, reshape, shape
+from ..library.array import expand_dims, shape
 from ..library.indexing import gather, scatter_nd, where
 from ..library.join_split import concat, stack
 from ..library.reduce import cumsum, reduce_max

@@ -68,8 +68,10 @@ def from_dense(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
         lengths = reduce_max(concat([dense_expand_dims(zeros, 1), place], 1), axis=1)
     elif lengths is not None:
         lengths = m.cast(convert_to_tensor(lengths), _I64)
-    else:
-        lengths = fill(m.cast(dense_expand_dims(dims[0], 0), d.int32), width)
+    else:   # whole rows: a uniform dimension, as TensorFlow keeps it
+        values = reshape(t, concat([convert_to_tensor([-1], dtype=_I64), dims[2:]], 0))
+        return cls.from_uniform_row_length(values, m.cast(width, row_splits_dtype),
+                                           nrows=m.cast(dims[0], row_splits_dtype))
     mask = m.less(dense_expand_dims(m.range_(0, width, 1, dtype=_I64), 0),
                   dense_expand_dims(lengths, 1))
     values = boolean_mask(t, mask)
@@ -289,8 +291,9 @@ def ragged_gather(params, indices, validate_indices=None, axis=None, batch_dims=
     dims = shape(idx, out_type=params.row_splits.dtype)
     for axis_ in range(rank - 1, 0, -1):
         outer = m.cast(reduce_prod_dims(dims[:axis_]), params.row_splits.dtype)
-        flat = RaggedTensor.from_uniform_row_length(flat, dims[axis_], nrows=outer,
-                                                    validate=False)
+        splits = m.range_(0, m.add(m.multiply(outer, dims[axis_]), 1), dims[axis_],
+                          dtype=params.row_splits.dtype)
+        flat = RaggedTensor.from_row_splits(flat, splits, validate=False)
     return flat
 
 
@@ -365,10 +368,8 @@ def ragged_expand_dims(input, axis, name=None):  # noqa: A002
                                                     nrows=convert_to_tensor(1, dtype=dtype),
                                                     validate=False)
     if axis == 1:
-        return rt.with_values(RaggedTensor.from_uniform_row_length(
-            rt.values, convert_to_tensor(1, dtype=dtype), validate=False)) if False else \
-            RaggedTensor.from_uniform_row_length(rt, convert_to_tensor(1, dtype=dtype),
-                                                 validate=False)
+        return RaggedTensor.from_uniform_row_length(rt, convert_to_tensor(1, dtype=dtype),
+                                                    validate=False)
     values = rt.values
     inner = ragged_expand_dims(values, axis - 1) if isinstance(values, RaggedTensor) else \
         dense_expand_dims(values, axis - 1)

@@ -3,7 +3,8 @@ sparse_dense_matmul, reorder), over the records in `ops/sparse.py`.
 
 A SparseTensor is three tensors: int64 `indices` [N, rank], `values` [N] and int64
 `dense_shape` [rank]. Like RaggedTensor it is built from ops, so the functions run eagerly and
-while tracing; passing SparseTensors into or out of a `tf.function` is not supported yet.
+while tracing; a SparseTensor passes into and out of a `tf.function` as its three components
+(`composite_specs.SparseTensorSpec`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..ops.sparse import (
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
+from .composite_specs import SparseTensorSpec
 from .core_types import TF_MODULES, CompositeTensor
 from .tensor import EagerTensor
 
@@ -44,11 +46,12 @@ class SparseTensor(CompositeTensor):
         if self._dense_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1")
 
-    def __reduce__(self):
-        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
         n_i, n_v = self._indices.shape[0], self._values.shape[0]
         if n_i is not None and n_v is not None and n_i != n_v:
             raise ValueError(f"Dimensions {n_i} and {n_v} are not compatible")
+
+    def __reduce__(self):
+        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
 
     @classmethod
     def from_value(cls, value):
@@ -79,6 +82,14 @@ class SparseTensor(CompositeTensor):
     @property
     def ndim(self):
         return self.shape.rank
+
+    @property
+    def _type_spec(self) -> SparseTensorSpec:
+        return SparseTensorSpec.from_value(self)
+
+    def __tf_tracing_type__(self, context):
+        """A sparse argument keys a tf.function by its spec and is fed as its components."""
+        return self._type_spec
 
     def with_values(self, new_values):
         return SparseTensor(self._indices, new_values, self._dense_shape)

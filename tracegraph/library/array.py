@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.allocation import check_allocation
 from ..ops.arguments import int_arg
 from ..ops.array import (
@@ -125,6 +126,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
 
 
+@dispatchable
 def expand_dims(input, axis, name=None):  # noqa: A002
     return bind(expand_dims_op, (input, axis), NO_ATTRS, name)
 

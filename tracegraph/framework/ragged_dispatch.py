@@ -1,0 +1,88 @@
+"""Which TensorFlow functions and ops take ragged and sparse values, and the handler of each
+(TensorFlow's `ragged_dispatch`), plus RaggedTensor's and SparseTensor's Python operators.
+
+Imported once by the package's `__init__` (it registers handlers on the library's
+`@dispatchable` functions and `composite_dispatch`'s op table).
+"""
+
+from __future__ import annotations
+
+from .. import composite_dispatch as cd
+from ..library import array, indexing, join_split, rearrange, reduce
+from ..library import math as m
+from . import ragged_array as ra
+from . import ragged_math as rm
+from .ragged import RaggedTensor
+from .sparse import SparseTensor
+from .sparse_ops import SPARSE_UNARY_OPS, sparse_elementwise
+
+__all__ = ["FUNCTION_HANDLERS"]
+
+
+def _ragged_only(handler, dense):
+    """`handler` when a RaggedTensor is among the arguments; sparse values go to `dense`
+    (whose own checks speak for them)."""
+    def dispatch(*args, **kwargs):
+        values = list(args) + list(kwargs.values())
+        flat = [x for v in values for x in (v if type(v) in (list, tuple) else [v])]
+        if any(isinstance(x, RaggedTensor) for x in flat):
+            return handler(*args, **kwargs)
+        return dense(*args, **kwargs)
+    return dispatch
+
+
+# The library function -> its handler for ragged arguments (rules as a table).
+FUNCTION_HANDLERS = {
+    reduce.reduce_sum: rm.ragged_reduce("sum"),
+    reduce.reduce_mean: rm.ragged_reduce("mean"),
+    reduce.reduce_prod: rm.ragged_reduce("prod"),
+    reduce.reduce_max: rm.ragged_reduce("max"),
+    reduce.reduce_min: rm.ragged_reduce("min"),
+    reduce.reduce_any: rm.ragged_reduce("any"),
+    reduce.reduce_all: rm.ragged_reduce("all"),
+    join_split.concat: ra.ragged_concat,
+    join_split.stack: ra.ragged_stack,
+    indexing.gather: ra.ragged_gather,
+    rearrange.tile: ra.ragged_tile,
+    rearrange.reverse: ra.ragged_reverse,
+    array.expand_dims: ra.ragged_expand_dims,
+}
+
+cd.register_types(RaggedTensor, SparseTensor)
+for _fn, _handler in FUNCTION_HANDLERS.items():
+    cd.register_function(_fn, _ragged_only(_handler, _fn.dense_function))
+cd.register_op(rm.is_ragged_elementwise, rm.apply_elementwise)
+cd.register_op(lambda op: op.tf_type in SPARSE_UNARY_OPS or op.tf_type in ("Mul", "RealDiv"),
+               sparse_elementwise)
+
+
+# ---- operators ------------------------------------------------------------------------------
+
+def _binary(fn):
+    return lambda self, other: fn(self, other)
+
+
+def _reflected(fn):
+    return lambda self, other: fn(other, self)
+
+
+_OPERATORS = {
+    "add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.truediv,
+    "floordiv": m.floordiv, "mod": m.floormod, "pow": m.pow, "and": m.logical_and,
+    "or": m.logical_or, "xor": m.logical_xor,
+}
+for _name, _fn in _OPERATORS.items():
+    setattr(RaggedTensor, f"__{_name}__", _binary(_fn))
+    setattr(RaggedTensor, f"__r{_name}__", _reflected(_fn))
+for _name, _fn in {"lt": m.less, "le": m.less_equal, "gt": m.greater,
+                   "ge": m.greater_equal}.items():
+    setattr(RaggedTensor, f"__{_name}__", _binary(_fn))
+RaggedTensor.__neg__ = lambda self: m.negative(self)
+RaggedTensor.__abs__ = lambda self: m.abs(self)
+RaggedTensor.__invert__ = lambda self: m.logical_not(self)
+
+for _name, _fn in {"mul": m.multiply, "truediv": m.truediv}.items():
+    setattr(SparseTensor, f"__{_name}__", _binary(_fn))
+SparseTensor.__rmul__ = _reflected(m.multiply)
+SparseTensor.__neg__ = lambda self: m.negative(self)
+SparseTensor.__abs__ = lambda self: m.abs(self)
