@@ -4,12 +4,16 @@ Lists, tuples, namedtuples, dicts (in sorted key order, as TensorFlow does), dat
 instances (their fields, in definition order) and objects of TensorFlow's custom nest protocol
 (`__tf_flatten__() -> (metadata, components)` and the classmethod
 `__tf_unflatten__(metadata, components)`, e.g. `tf.TensorArray`) are structures; everything
-else is a leaf.
+else is a leaf. With `expand_composites=True`, composite values (a RaggedTensor, a
+SparseTensor: anything with a `_type_spec` that splits it into components) are structures of
+their component tensors too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+
+from .shapes import TypeSpec
 
 __all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
 
@@ -44,17 +48,24 @@ def children(x) -> list:
     return [getattr(x, f.name) for f in dataclasses.fields(x)]
 
 
+def _is_composite(x) -> bool:
+    return hasattr(type(x), "_type_spec") and not isinstance(x, (TypeSpec, type))
+
+
 def flatten(structure, expand_composites: bool = False) -> list:
     """The leaves of `structure`, depth first (dicts by sorted key)."""
     out: list = []
-    _flatten(structure, out)
+    _flatten(structure, out, expand_composites)
     return out
 
 
-def _flatten(x, out: list) -> None:
+def _flatten(x, out: list, expand: bool = False) -> None:
     if is_nested(x):
         for child in children(x):
-            _flatten(child, out)
+            _flatten(child, out, expand)
+    elif expand and _is_composite(x):
+        for component in x._type_spec._to_components(x):
+            _flatten(component, out, expand)
     else:
         out.append(x)
 
@@ -81,7 +92,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
     """Rebuilds `structure` with its leaves replaced by `flat_sequence`, in order."""
     flat = list(flat_sequence)
     it = iter(flat)
-    result = _pack(structure, it)
+    result = _pack(structure, it, expand_composites)
     rest = list(it)
     if rest:
         raise ValueError(f"Structure had {len(flat) - len(rest)} leaves, but flat_sequence had "
@@ -89,9 +100,13 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
     return result
 
 
-def _pack(template, it):
+def _pack(template, it, expand: bool = False):
     if is_nested(template):
-        return _rebuild(template, [_pack(c, it) for c in children(template)])
+        return _rebuild(template, [_pack(c, it, expand) for c in children(template)])
+    if expand and _is_composite(template):
+        spec = template._type_spec
+        return spec._from_components([_pack(c, it, expand)
+                                      for c in spec._to_components(template)])
     try:
         return next(it)
     except StopIteration:

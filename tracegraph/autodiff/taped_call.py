@@ -22,14 +22,14 @@ def record_call(tape, function, arguments, out) -> None:
     ({input path: argument}) that returned `out`."""
     inputs = []
     for path, _ in function.input_paths:
-        leaf = arguments.get(path)
+        leaf = carried_tensor(arguments.get(path.split("#")[0]), path)
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
     inputs += function.graph.external_captures
     if function.single_output:
         outs = [out]
     else:
-        leaves = flatten(out)
+        leaves = flatten(out, expand_composites=True)
         outs = [leaves[pos] for pos in function.output_positions]
 
     def rule(op, *grads):

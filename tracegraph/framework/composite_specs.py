@@ -209,11 +209,6 @@ class SparseTensorSpec(_CompositeSpec):
     def _from_components(self, components):
         from .sparse import SparseTensor
         indices, values, dense_shape = components
-        if self._shape is not None and None not in self._shape and \
-                getattr(dense_shape, "_value", None) is None:
-            # a known dense shape is a constant of the graph, so shapes stay static
-            from ..ops.registry import convert_to_tensor
-            dense_shape = convert_to_tensor(list(self._shape), dtype=d.int64)
         return SparseTensor(indices, values, dense_shape)
 
     def __eq__(self, other):

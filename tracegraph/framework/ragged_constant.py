@@ -85,7 +85,8 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None,
                  row_splits_dtype=d.int64):
     """`tf.ragged.range`: row `i` is `range(starts[i], limits[i], deltas[i])` (a single
     argument gives the limits, starting at 0); scalars broadcast."""
-    from ..library.array import broadcast_to, shape
+    from ..library.array import shape
+    from ..library.rearrange import broadcast_to
     from .ragged import RaggedTensor, row_positions
     if limits is None:
         starts, limits = 0, starts

@@ -129,7 +129,7 @@ def _spec_structure(canonical: list) -> list:
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
     tensors, as TensorFlow does); None stays None; other objects are an error."""
-    leaves = flatten(result)
+    leaves = flatten(result, expand_composites=True)   # ragged and sparse: their components
     out = []
     for leaf in leaves:
         if leaf is None:
@@ -145,7 +145,9 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
         t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
         graph.outputs.append(t)
         out.append(t)
-    return pack_sequence_as(result, out) if is_nested(result) else out[0]
+    if is_nested(result) or hasattr(type(result), "_type_spec"):
+        return pack_sequence_as(result, out, expand_composites=True)
+    return out[0]
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
