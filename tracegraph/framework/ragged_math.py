@@ -97,7 +97,9 @@ def _broadcast_dense(ref: RaggedTensor, value, dtype):
 def apply_elementwise(op, inputs, attrs, name):
     """An elementwise op on ragged operands: once over the flat values (see the module
     docstring)."""
-    flat_inputs = [x for item in inputs for x in (item if isinstance(item, list) else [item])]
+    is_list = [spec.list_kind is not None for spec in op.inputs]
+    flat_inputs = [x for item, listed in zip(inputs, is_list)
+                   for x in (item if listed else [item])]
     ragged = [x for x in flat_inputs if isinstance(x, RaggedTensor)]
     if not ragged:
         return NotImplemented
@@ -109,8 +111,8 @@ def apply_elementwise(op, inputs, attrs, name):
     def operand(x):
         return x.flat_values if isinstance(x, RaggedTensor) else _broadcast_dense(ref, x, dtype)
 
-    new_inputs = tuple([operand(x) for x in item] if isinstance(item, list) else operand(item)
-                       for item in inputs)
+    new_inputs = tuple([operand(x) for x in item] if listed else operand(item)
+                       for item, listed in zip(inputs, is_list))
     return ref.with_flat_values(bind(op, new_inputs, attrs, name))
 
 

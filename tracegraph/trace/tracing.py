@@ -155,9 +155,10 @@ def trace_function(python_function, name: str, signature, canonical: list,
     """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
     graph = FuncGraph(name)
     input_paths: list = []
-    symbolic = _symbolic_args(graph, canonical, input_paths)
-    args, kwargs = rebuild_call(signature, symbolic)
     ctx = GraphContext(graph, on_variable_created)
+    with context_scope(ctx):   # composite arguments are rebuilt in the graph
+        symbolic = _symbolic_args(graph, canonical, input_paths)
+    args, kwargs = rebuild_call(signature, symbolic)
     call = call_function or python_function
     with context_scope(ctx):
         result = call(*args, **kwargs)
