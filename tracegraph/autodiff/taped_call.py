@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from ..library import array as array_ops
 from ..nest import flatten
+from ..trace.binding import carried_tensor
 from ..trace.function import Function
 from .graph_gradient import graph_gradient
 

@@ -68,6 +68,9 @@ class Signature:
                 if got[0] != want[0] or got[1] != want[1] or \
                         not shapes_compatible(want[2], got[2]):
                     return False
+            elif _is_trace_type(want):   # ragged, sparse, datasets: by subtyping
+                if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
+                    return False
             elif got != want:
                 return False
         return True

@@ -12,6 +12,9 @@ from __future__ import annotations
 import inspect
 
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
+from ...framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
+from ...framework.ragged import RaggedTensor
+from ...framework.sparse import SparseTensor
 from ...graph.tensor import SymbolicTensor
 from ...nest import flatten, is_nested
 from ...shapes import TensorSpec
@@ -23,6 +26,8 @@ from .restored_functions import spec_leaves
 from .value_codec import MAX_DEPTH, Decoder, Encoder, UnsaveableError
 
 __all__ = ["encode_concrete", "decode_concrete"]
+
+_SIGNATURE_SPECS = (TensorSpec, RaggedTensorSpec, SparseTensorSpec)
 
 _KINDS = {k.name: k for k in (inspect.Parameter.POSITIONAL_ONLY,
                               inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -36,6 +41,10 @@ def _structure(enc: Encoder, value, outputs: dict, depth=0):
     """A structure whose leaves may be graph outputs ({"output": i})."""
     if isinstance(value, SymbolicTensor):
         return {"output": outputs[id(value)]}
+    if isinstance(value, (RaggedTensor, SparseTensor)):   # its spec and component outputs
+        spec = value._type_spec
+        return {"composite": {"spec": enc.value(spec), "components": [
+            _structure(enc, c, outputs, depth + 1) for c in spec._to_components(value)]}}
     if depth > MAX_DEPTH:
         raise UnsaveableError("structures nested too deeply cannot be saved")
     if type(value) in (list, tuple) and any(isinstance(v, SymbolicTensor) or is_nested(v)
@@ -146,15 +155,30 @@ def decode_concrete(dec: Decoder, v, field: str,
     if sig is not None:
         input_signature = dec.value(sig, f"{field}.input_signature")
         if not isinstance(input_signature, tuple) or not all(
-                isinstance(s, TensorSpec) for s in flatten(list(input_signature))):
+                isinstance(s, _SIGNATURE_SPECS) for s in flatten(list(input_signature))):
             dec.fail(f"{field}.input_signature", "expected a tuple of TensorSpecs")
     outputs = graph.outputs
-    dec.extra = {"output": lambda p, where: outputs[dec.int(p, where, 0, len(outputs))]}
+
+    def composite(payload, where):
+        dec.obj(payload, where, ("spec", "components"))
+        spec = dec.value(payload["spec"], f"{where}.spec")
+        if not isinstance(spec, (RaggedTensorSpec, SparseTensorSpec)):
+            dec.fail(f"{where}.spec", "expected a ragged or sparse spec")
+        parts = [dec.value(c, f"{where}.components[{i}]")
+                 for i, c in enumerate(dec.list(payload["components"], where, 64))]
+        if len(parts) != len(spec._component_specs()) or not all(
+                isinstance(p, SymbolicTensor) for p in parts):
+            dec.fail(where, "expected one graph output per component")
+        return spec._from_components(parts)
+
+    dec.extra = {"output": lambda p, where: outputs[dec.int(p, where, 0, len(outputs))],
+                 "composite": composite}
     try:
         structured = dec.value(v["structured_outputs"], f"{field}.structured_outputs")
     finally:
         dec.extra = {}
-    leaves = [x for x in flatten(structured) if isinstance(x, SymbolicTensor)]
+    leaves = [x for x in flatten(structured, expand_composites=True)
+              if isinstance(x, SymbolicTensor)]
     if len(leaves) != len(outputs) or any(a is not b for a, b in zip(leaves, outputs)):
         dec.fail(f"{field}.structured_outputs", "must name each graph output once, in order")
     graph.structured_outputs = structured
@@ -172,7 +196,11 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         dec.fail(f"{field}.canonical", f"bad structure ({e})")
     for i, ((path, spec), t) in enumerate(zip(paths, graph.inputs)):
         where = f"{field}.input_paths[{i}]"
-        leaf = leaves.get(path)
+        leaf = leaves.get(path.split("#")[0])
+        if isinstance(leaf, (RaggedTensorSpec, SparseTensorSpec)):   # one of its components
+            index = int(path.split("#")[1]) if "#" in path else 0
+            parts = leaf._component_specs()
+            leaf = parts[index] if index < len(parts) else None
         same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
             leaf.shape._dims == spec.shape._dims if isinstance(spec, TensorSpec)
             else leaf.shape == spec.shape)
