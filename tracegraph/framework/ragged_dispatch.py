@@ -14,7 +14,7 @@ from . import ragged_array as ra
 from . import ragged_math as rm
 from .ragged import RaggedTensor
 from .sparse import SparseTensor
-from .sparse_ops import SPARSE_UNARY_OPS, sparse_elementwise
+from .sparse_ops import SPARSE_DENSE_OPS, SPARSE_UNARY_OPS, sparse_elementwise
 
 __all__ = ["FUNCTION_HANDLERS"]
 
@@ -52,8 +52,7 @@ cd.register_types(RaggedTensor, SparseTensor)
 for _fn, _handler in FUNCTION_HANDLERS.items():
     cd.register_function(_fn, _ragged_only(_handler, _fn.dense_function))
 cd.register_op(rm.is_ragged_elementwise, rm.apply_elementwise)
-cd.register_op(lambda op: op.tf_type in SPARSE_UNARY_OPS or op.tf_type in ("Mul", "RealDiv"),
-               sparse_elementwise)
+cd.register_op(lambda op: op in SPARSE_UNARY_OPS or op in SPARSE_DENSE_OPS, sparse_elementwise)
 
 
 # ---- operators ------------------------------------------------------------------------------

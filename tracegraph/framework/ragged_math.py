@@ -19,25 +19,41 @@ from ..library.array import expand_dims, ones_like, reshape, shape, squeeze
 from ..library.indexing import gather
 from ..library.join_split import concat
 from ..library.rearrange import broadcast_to
+from ..ops.array import identity_op, ones_like_op, stop_gradient_op, zeros_like_op
+from ..ops.indexing import clip_op
+from ..ops.logging import check_numerics_op
+from ..ops.math import cast_op
 from ..ops.registry import bind, convert_to_tensor
+from ..ops.strings import (
+    as_string_op,
+    join_op,
+    length_op,
+    lower_op,
+    regex_replace_op,
+    strip_op,
+    substr_op,
+    to_number_op,
+    upper_op,
+)
+from ..ops.text import regex_full_match_op
 from .ragged import RaggedTensor
 from .tensor import EagerTensor
 
 __all__ = ["ELEMENTWISE_OPS", "apply_elementwise", "is_ragged_elementwise", "ragged_reduce",
            "map_flat_values", "IDENTITY_OF_REDUCTION"]
 
-# TensorFlow op types that act on each element on their own, besides the records flagged
-# `elementwise`: a ragged operand maps over its flat values.
+# The records that act on each element on their own besides those flagged `elementwise` (the
+# string, conversion and identity ops TensorFlow also dispatches elementwise): a ragged operand
+# maps over its flat values.
 ELEMENTWISE_OPS = frozenset({
-    "Cast", "ClipByValue", "ZerosLike", "OnesLike", "Substr", "StringJoin", "StringLength",
-    "StringUpper", "StringLower", "StringStrip", "AsString", "RegexReplace", "StringToNumber",
-    "StringToHashBucketFast", "StringToHashBucketStrong", "StringToHashBucket",
-    "RegexFullMatch", "CheckNumerics", "Identity", "StopGradient",
+    cast_op, clip_op, zeros_like_op, ones_like_op, identity_op, stop_gradient_op,
+    check_numerics_op, substr_op, join_op, length_op, upper_op, lower_op, strip_op,
+    as_string_op, regex_replace_op, to_number_op, regex_full_match_op,
 })
 
 
 def is_ragged_elementwise(op) -> bool:
-    return "elementwise" in op.flags or op.tf_type in ELEMENTWISE_OPS
+    return "elementwise" in op.flags or op in ELEMENTWISE_OPS
 
 
 def _static_splits_equal(a, b) -> bool | None:

@@ -18,6 +18,8 @@ from ..library.indexing import boolean_mask, gather, gather_nd, scatter_nd, wher
 from ..library.join_split import concat, stack
 from ..library.rearrange import broadcast_to
 from ..library.reduce import cumprod, reduce_all, reduce_sum
+from ..ops import math as mo
+from ..ops.array import identity_op
 from ..ops.registry import bind, convert_to_tensor
 from .sparse import SparseTensor, _sparse, reorder
 from .tensor import EagerTensor
@@ -28,26 +30,29 @@ __all__ = ["SPARSE_UNARY_OPS", "sparse_elementwise", "concat_sparse", "slice_spa
 
 _I64 = d.int64
 
-# Ops that keep zero at zero, so they apply to the stored values alone (TensorFlow's list in
-# the guide "Working with sparse tensors", and the casts).
+# The records that keep zero at zero, so they apply to the stored values alone (TensorFlow's
+# list in the guide "Working with sparse tensors", and the casts).
 SPARSE_UNARY_OPS = frozenset({
-    "Abs", "Neg", "Sign", "Square", "Sqrt", "Erf", "Tanh", "Sin", "Sinh", "Asin", "Asinh",
-    "Atan", "Atanh", "Tan", "Expm1", "Log1p", "Floor", "Ceil", "Round", "Rint", "Cast",
-    "Identity", "Real", "Imag", "Conj", "BesselI0e", "BesselI1e",
+    mo.abs_op, mo.negative_op, mo.sign_op, mo.square_op, mo.sqrt_op, mo.erf_op, mo.tanh_op,
+    mo.sin_op, mo.sinh_op, mo.asin_op, mo.asinh_op, mo.atan_op, mo.atanh_op, mo.tan_op,
+    mo.expm1_op, mo.log1p_op, mo.floor_op, mo.ceil_op, mo.round_op, mo.rint_op, mo.cast_op,
+    mo.real_op, mo.imag_op, mo.conj_op, identity_op,
 })
+# `sparse * dense` and `sparse / dense`: the dense operand read at the stored indices.
+SPARSE_DENSE_OPS = frozenset({mo.multiply_op, mo.real_div_op})
 
 
 def sparse_elementwise(op, inputs, attrs, name):
     """A unary zero-keeping op on a SparseTensor's values; `st * dense` and `st / dense` as
     TensorFlow's SparseDenseCwiseMul/Div (the dense operand read at the stored indices)."""
-    if op.tf_type in SPARSE_UNARY_OPS:
+    if op in SPARSE_UNARY_OPS:
         sp = inputs[0]
         if not isinstance(sp, SparseTensor) or len(inputs) != 1:
             return NotImplemented
         return sp.with_values(bind(op, (sp.values,), attrs, name))
     x, y = inputs
     if isinstance(y, SparseTensor) or not isinstance(x, SparseTensor):
-        if op.tf_type == "Mul" and isinstance(y, SparseTensor) and \
+        if op is mo.multiply_op and isinstance(y, SparseTensor) and \
                 not isinstance(x, SparseTensor):
             x, y = y, x
         else:
