@@ -11,8 +11,10 @@ from . import (  # noqa: F401
     logging,
     math,
     nn,
+    ragged,
     rearrange,
     reduce,
     slicing,
+    sparse,
     state,
 )
