@@ -61,9 +61,15 @@ class _CompositeSpec(TypeSpec):
         return value
 
     def is_subtype_of(self, other) -> bool:
-        return (type(other) is type(self) and self._same_kind(other)
-                and shapes_compatible(other._shape, self._shape)
-                and (other._shape is None or self._shape is not None))
+        """Whether every value of this spec is a value of `other` (its known dims agree)."""
+        if type(other) is not type(self) or not self._same_kind(other):
+            return False
+        if other._shape is None:
+            return True
+        if self._shape is None or len(self._shape) != len(other._shape):
+            return False
+        return all(theirs is None or theirs == mine
+                   for mine, theirs in zip(self._shape, other._shape))
 
     def most_specific_common_supertype(self, others):
         shape = self._shape

@@ -14,9 +14,14 @@ from . import ragged_array as ra
 from . import ragged_math as rm
 from .ragged import RaggedTensor
 from .sparse import SparseTensor
-from .sparse_ops import SPARSE_DENSE_OPS, SPARSE_UNARY_OPS, sparse_elementwise
+from .sparse_ops import (
+    SPARSE_DENSE_OPS,
+    SPARSE_UNARY_OPS,
+    sparse_dense_function,
+    sparse_elementwise,
+)
 
-__all__ = ["FUNCTION_HANDLERS"]
+__all__ = ["FUNCTION_HANDLERS", "VALUE_MAPPING_FUNCTIONS"]
 
 
 def _ragged_only(handler, dense):
@@ -29,6 +34,37 @@ def _ragged_only(handler, dense):
             return handler(*args, **kwargs)
         return dense(*args, **kwargs)
     return dispatch
+
+
+def _map_values(fn, sparse_too: bool):
+    """The handler of a function that maps each value on its own: it runs on a ragged
+    value's flat values (and a sparse value's stored values when `sparse_too`)."""
+    def handler(x, *args, **kwargs):
+        if isinstance(x, RaggedTensor):
+            return x.with_flat_values(fn(x.flat_values, *args, **kwargs))
+        if isinstance(x, SparseTensor) and sparse_too:
+            return x.with_values(fn(x.values, *args, **kwargs))
+        return fn(x, *args, **kwargs)
+    return handler
+
+
+# The library functions that map each value on its own, and whether zero stays zero (so a
+# SparseTensor's stored values alone go through).
+VALUE_MAPPING_FUNCTIONS = {m.cast: True, m.saturate_cast: True, m.abs: True,
+                           array.zeros_like: False, array.ones_like: False}
+
+# Binary elementwise functions that convert their operands themselves.
+BINARY_FUNCTIONS = (m.truediv, m.divide_no_nan)
+
+
+def _binary_handler(fn):
+    ragged, sparse = rm.binary_function(fn), sparse_dense_function(fn)
+
+    def handler(x, y, name=None):
+        if isinstance(x, RaggedTensor) or isinstance(y, RaggedTensor):
+            return ragged(x, y)
+        return sparse(x, y)
+    return handler
 
 
 # The library function -> its handler for ragged arguments (rules as a table).
@@ -51,6 +87,10 @@ FUNCTION_HANDLERS = {
 cd.register_types(RaggedTensor, SparseTensor)
 for _fn, _handler in FUNCTION_HANDLERS.items():
     cd.register_function(_fn, _ragged_only(_handler, _fn.dense_function))
+for _fn, _sparse_too in VALUE_MAPPING_FUNCTIONS.items():
+    cd.register_function(_fn, _map_values(_fn.dense_function, _sparse_too))
+for _fn in BINARY_FUNCTIONS:
+    cd.register_function(_fn, _binary_handler(_fn.dense_function))
 cd.register_op(rm.is_ragged_elementwise, rm.apply_elementwise)
 cd.register_op(lambda op: op in SPARSE_UNARY_OPS or op in SPARSE_DENSE_OPS, sparse_elementwise)
 

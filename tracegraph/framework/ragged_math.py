@@ -39,8 +39,8 @@ from ..ops.text import regex_full_match_op
 from .ragged import RaggedTensor
 from .tensor import EagerTensor
 
-__all__ = ["ELEMENTWISE_OPS", "apply_elementwise", "is_ragged_elementwise", "ragged_reduce",
-           "map_flat_values", "IDENTITY_OF_REDUCTION"]
+__all__ = ["ELEMENTWISE_OPS", "apply_elementwise", "binary_function", "is_ragged_elementwise",
+           "ragged_reduce", "map_flat_values", "IDENTITY_OF_REDUCTION"]
 
 # The records that act on each element on their own besides those flagged `elementwise` (the
 # string, conversion and identity ops TensorFlow also dispatches elementwise): a ragged operand
@@ -130,6 +130,23 @@ def apply_elementwise(op, inputs, attrs, name):
     new_inputs = tuple([operand(x) for x in item] if listed else operand(item)
                        for item, listed in zip(inputs, is_list))
     return ref.with_flat_values(bind(op, new_inputs, attrs, name))
+
+
+def binary_function(fn):
+    """The handler of a binary elementwise function that converts its operands itself
+    (`tf.math.truediv`): it runs once on the flat values, the other operand broadcast."""
+    def handler(x, y, name=None):
+        ref = x if isinstance(x, RaggedTensor) else y
+        other = y if ref is x else x
+        if isinstance(other, RaggedTensor):
+            _check_partitions(ref, other)
+            other = other.flat_values
+        else:
+            other = _broadcast_dense(ref, other, ref.dtype)
+        flat = ref.flat_values
+        out = fn(flat, other) if ref is x else fn(other, flat)
+        return ref.with_flat_values(out)
+    return handler
 
 
 def map_flat_values(op, *args, **kwargs):

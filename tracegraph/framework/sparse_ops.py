@@ -24,8 +24,8 @@ from ..ops.registry import bind, convert_to_tensor
 from .sparse import SparseTensor, _sparse, reorder
 from .tensor import EagerTensor
 
-__all__ = ["SPARSE_UNARY_OPS", "sparse_elementwise", "concat_sparse", "slice_sparse",
-           "map_values", "transpose", "reshape_sparse", "reduce_sum_sparse",
+__all__ = ["SPARSE_UNARY_OPS", "sparse_elementwise", "sparse_dense_function", "concat_sparse",
+           "slice_sparse", "map_values", "transpose", "reshape_sparse", "reduce_sum_sparse",
            "reduce_max_sparse", "to_indicator"]
 
 _I64 = d.int64
@@ -61,6 +61,20 @@ def sparse_elementwise(op, inputs, attrs, name):
     if other.shape.rank != 0:
         other = gather_nd(broadcast_to(other, x.dense_shape), x.indices)
     return x.with_values(bind(op, (x.values, other), attrs, name))
+
+
+def sparse_dense_function(fn):
+    """The handler of a binary function of a SparseTensor and a dense tensor (`st / 2`): the
+    dense operand read at the stored indices."""
+    def handler(x, y, name=None):
+        if not isinstance(x, SparseTensor) or isinstance(y, SparseTensor):
+            raise TypeError(f"{fn.__name__} takes a SparseTensor only as its first operand, "
+                            "with a dense tensor as the second")
+        other = convert_to_tensor(y, dtype_hint=x.dtype)
+        if other.shape.rank != 0:
+            other = gather_nd(broadcast_to(other, x.dense_shape), x.indices)
+        return x.with_values(fn(x.values, other))
+    return handler
 
 
 def concat_sparse(axis, sp_inputs, expand_nonconcat_dims=False, concat_dim=None, name=None):

@@ -171,6 +171,7 @@ def ones(shape, dtype=d.float32, name="ones"):
     return bind(fill_op, (_integer_shape(shape), to_array(one, dtype)), NO_ATTRS, name)
 
 
+@dispatchable
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:
@@ -178,6 +179,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
     return bind(zeros_like_op, (t,), NO_ATTRS, name)
 
 
+@dispatchable
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -167,6 +168,7 @@ imag = _u(imag_op)
 conj = _u(conj_op)
 
 
+@dispatchable
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
     x = convert_to_tensor(x)
@@ -197,6 +199,7 @@ def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
+@dispatchable
 def cast(x, dtype, name=None):
     """Casts to `dtype`; floats truncate toward zero when cast to integers."""
     dtype = d.as_dtype(dtype)
@@ -206,6 +209,7 @@ def cast(x, dtype, name=None):
     return bind(cast_op, (x,), {"DstT": dtype}, name)
 
 
+@dispatchable
 def saturate_cast(value, dtype, name=None):
     """Casts, clipping values to the target dtype's range first."""
     dtype = d.as_dtype(dtype)
@@ -270,6 +274,7 @@ def _is_tensor(x) -> bool:
     return isinstance(getattr(x, "dtype", None), d.DType)
 
 
+@dispatchable
 def truediv(x, y, name=None):
     """`x / y`; integer tensors are cast to floating point first, as TensorFlow does (in a
     graph under a `truediv` scope: `truediv/Cast`, and the division itself `truediv`)."""
@@ -278,6 +283,7 @@ def truediv(x, y, name=None):
         return bind(real_div_op, (x, y), NO_ATTRS, scope)
 
 
+@dispatchable
 def divide_no_nan(x, y, name=None):
     """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
     x, y = _division_operands(x, y, "tf.math.divide_no_nan")

@@ -22,7 +22,7 @@ from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.tensor import SymbolicTensor
 from ..nest import is_nested
-from ..shapes import TensorSpec, format_shape
+from ..shapes import TensorSpec, TypeSpec, format_shape
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType
 
@@ -82,8 +82,10 @@ def type_text(value) -> str:
                 f"trainable={value.trainable}, alias_id={value.alias_id})")
     if isinstance(value, WeakArgument):
         return value.text
-    if isinstance(value, TraceType):
+    if isinstance(value, (TraceType, TypeSpec)):
         return repr(value)
+    if hasattr(type(value), "_type_spec"):   # a ragged or sparse value: its spec
+        return repr(value._type_spec)
     trace_type = getattr(value, "__tf_trace_type_text__", None)
     if trace_type is not None:
         return trace_type
