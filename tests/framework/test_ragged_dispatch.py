@@ -166,3 +166,31 @@ def test_gradients_reach_the_flat_values():
         joined = tf.concat([rt, rt[:, -1:]], axis=1)
         y = tf.reduce_sum(tf.gather(joined, [2, 2]).flat_values)
     np.testing.assert_allclose(tape.gradient(y, v).numpy(), [0, 0, 2, 2, 4])
+
+
+def test_more_of_tf_ragged_as_tensorflow():
+    a, b = tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[4]])
+    assert tf.ragged.stack([a, b]).to_list() == [[[1, 2], [3]], [[4]]]
+    mask = [[True, False, True], [False, False, True]]
+    assert tf.ragged.boolean_mask([[1, 2, 3], [4, 5, 6]], mask).to_list() == [[1, 3], [6]]
+    assert tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5]).numpy().tolist() == \
+        [0, 0, 2, 2, 2]
+    assert tf.ragged.segment_ids_to_row_splits([0, 0, 2, 2, 2]).numpy().tolist() == \
+        [0, 2, 2, 5]
+    rt = tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1])
+    assert (rt == 1).to_list() == [[True, False], [False]]
+    assert (rt == None) is False   # noqa: E711 - TensorFlow's tensor_equals
+    assert int(tf.size(rt)) == 3 and int(tf.rank(rt)) == 2
+
+
+def test_graph_printing_shows_the_components():
+    printed = []
+
+    @tf.function
+    def f(x):
+        printed.append(str(x))
+        return x
+
+    f(tf.ragged.constant([[1, 2], [3]]))
+    assert printed == ['tf.RaggedTensor(values=Tensor("x:0", shape=(None,), dtype=int32), '
+                       'row_splits=Tensor("x_1:0", shape=(3,), dtype=int64))']

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..library import math as m
 from ..library.array import expand_dims, shape
 from ..library.indexing import gather, where
@@ -280,10 +281,27 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
         if _is_eager(self):
             with np.printoptions(formatter={"all": _format_rows}):
                 return f"<tf.RaggedTensor {_format_rows(self.numpy())}>"
-        return f"tf.RaggedTensor(values={self._values!r}, row_splits={self._row_splits!r})"
+        return f"tf.RaggedTensor(values={self._values!s}, row_splits={self._row_splits!s})"
 
     __str__ = __repr__
     __hash__ = object.__hash__   # TensorFlow's are unhashable; here they key by identity
+
+    def __eq__(self, other):
+        """Elementwise, as TensorFlow's `tensor_equals`: False for None or values that do not
+        broadcast."""
+        return _compare(m.equal, self, other, False)
+
+    def __ne__(self, other):
+        return _compare(m.not_equal, self, other, True)
+
+
+def _compare(fn, rt, other, default):
+    if other is None:
+        return default
+    try:
+        return fn(rt, other)
+    except (ValueError, TypeError, InvalidArgumentError):
+        return default
 
 
 def _format_rows(x) -> str:

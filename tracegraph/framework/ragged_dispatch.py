@@ -10,7 +10,9 @@ from __future__ import annotations
 from .. import composite_dispatch as cd
 from ..library import array, indexing, join_split, rearrange, reduce
 from ..library import math as m
+from ..ops.array import rank_op, size_op
 from . import ragged_array as ra
+from . import ragged_functions as rf
 from . import ragged_math as rm
 from .ragged import RaggedTensor
 from .sparse import SparseTensor
@@ -92,6 +94,8 @@ for _fn, _sparse_too in VALUE_MAPPING_FUNCTIONS.items():
 for _fn in BINARY_FUNCTIONS:
     cd.register_function(_fn, _binary_handler(_fn.dense_function))
 cd.register_op(rm.is_ragged_elementwise, rm.apply_elementwise)
+cd.register_op(lambda op: op is size_op, rf.ragged_size)
+cd.register_op(lambda op: op is rank_op, rf.ragged_rank_op)
 cd.register_op(lambda op: op in SPARSE_UNARY_OPS or op in SPARSE_DENSE_OPS, sparse_elementwise)
 
 
