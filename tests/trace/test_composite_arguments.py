@@ -147,3 +147,16 @@ def test_saved_model_with_ragged_signature(tmp_path):
     assert out.to_list() == [[100.0, 400.0, 300.0], [200.0]]
     with pytest.raises(ValueError, match="Could not find matching concrete function"):
         loaded.grow(tf.ragged.constant([[1, 2]]))
+
+
+def test_reduce_retracing_relaxes_ragged_and_sparse_specs():
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return x * 2
+
+    for rows in ([[1, 2], [3]], [[1], [2], [3]], [[1], [2], [3], [4]]):
+        assert f(tf.ragged.constant(rows)).to_list() == [[2 * v for v in r] for r in rows]
+    assert f.experimental_get_tracing_count() == 2
+    for n in (2, 3, 4):
+        f(tf.sparse.from_dense(tf.ones([n, 2])))
+    assert f.experimental_get_tracing_count() == 4

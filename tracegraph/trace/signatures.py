@@ -96,6 +96,12 @@ class Signature:
                 if not _is_tensor(got) or got[1] != want[1]:
                     return None
                 relaxed[path] = TensorSpec(most_specific_common(want[2], got[2]), got[1])
+            elif _is_trace_type(want) and _is_trace_type(got) and got != want:
+                common = getattr(got[1], "most_specific_common_supertype", None)
+                common = None if common is None else common([want[1]])
+                if common is None or not hasattr(common, "flatten"):
+                    return None
+                relaxed[path] = common    # a ragged or sparse spec with relaxed dims
             elif got != want:
                 return None
         return _replace_leaves(canonical, relaxed)
