@@ -5,3 +5,8 @@ from ..data import Optional
 from . import dtensor
 
 __all__ = ["Optional", "dtensor"]
+
+# tf.experimental.RowPartition: a ragged dimension's row partition (Keras slices sparse batches)
+from ..framework.row_partition import RowPartition  # noqa: E402
+
+__all__ += ["RowPartition"]

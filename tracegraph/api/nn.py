@@ -1,5 +1,6 @@
 """`tf.nn`."""
 
+from ..framework.sparse_lookup import embedding_lookup_sparse  # noqa: F401
 from ..library.math import sigmoid, softplus, softsign, tanh  # noqa: F401
 from ..library.nn import (  # noqa: F401
     avg_pool,

@@ -11,6 +11,7 @@ from ..framework.sparse import (  # noqa: F401
     sparse_dense_matmul,
     to_dense,
 )
+from ..framework.sparse_lookup import fill_empty_rows  # noqa: F401
 from ..framework.sparse_ops import (  # noqa: F401
     map_values,
     to_indicator,

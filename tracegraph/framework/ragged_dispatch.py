@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import composite_dispatch as cd
 from ..library import array, indexing, join_split, rearrange, reduce
 from ..library import math as m
-from ..ops.array import rank_op, size_op
+from ..ops.array import rank_op, shape_op, size_op
 from . import ragged_array as ra
 from . import ragged_functions as rf
 from . import ragged_math as rm
@@ -21,6 +21,7 @@ from .sparse_ops import (
     SPARSE_UNARY_OPS,
     sparse_dense_function,
     sparse_elementwise,
+    sparse_shape,
 )
 
 __all__ = ["FUNCTION_HANDLERS", "VALUE_MAPPING_FUNCTIONS"]
@@ -96,6 +97,7 @@ for _fn in BINARY_FUNCTIONS:
 cd.register_op(rm.is_ragged_elementwise, rm.apply_elementwise)
 cd.register_op(lambda op: op is size_op, rf.ragged_size)
 cd.register_op(lambda op: op is rank_op, rf.ragged_rank_op)
+cd.register_op(lambda op: op is shape_op, sparse_shape)
 cd.register_op(lambda op: op in SPARSE_UNARY_OPS or op in SPARSE_DENSE_OPS, sparse_elementwise)
 
 

@@ -33,12 +33,13 @@ __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul
 class SparseTensor(CompositeTensor):
     """`SparseTensor(indices, values, dense_shape)`: the non-default entries of a tensor."""
 
-    __slots__ = ("_indices", "_values", "_dense_shape")
+    __slots__ = ("_indices", "_values", "_dense_shape", "_static_shape")
 
     def __init__(self, indices, values, dense_shape):
         self._indices = convert_to_tensor(indices, dtype=d.int64)
         self._values = convert_to_tensor(values)
-        self._dense_shape = convert_to_tensor(dense_shape, dtype=d.int64)
+        self._dense_shape = _as_dense_shape(dense_shape)
+        self._static_shape = None   # what set_shape added to the known dims
         if self._indices.shape.rank not in (None, 2):
             raise ValueError(f"Shape {self._indices.shape} must have rank 2")
         if self._values.shape.rank not in (None, 1):
@@ -66,7 +67,20 @@ class SparseTensor(CompositeTensor):
 
     @property
     def shape(self) -> TensorShape:
-        """The dense shape, statically known when `dense_shape` is a known value."""
+        """The dense shape, statically known when `dense_shape` is a known value (and as
+        `set_shape` refined it)."""
+        if self._static_shape is not None:
+            return self._static_shape.merge_with(self._dense_shape_known())
+        return self._dense_shape_known()
+
+    def set_shape(self, shape) -> None:
+        """Refines the static dense shape (TensorFlow's SparseTensor.set_shape)."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {self.shape} and {shape} are incompatible")
+        self._static_shape = self.shape.merge_with(shape)
+
+    def _dense_shape_known(self) -> TensorShape:
         if isinstance(self._dense_shape, EagerTensor):
             return TensorShape([int(v) for v in self._dense_shape.numpy()])
         value = getattr(self._dense_shape, "tensor_type", None)
@@ -99,6 +113,18 @@ class SparseTensor(CompositeTensor):
                 f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
+
+
+def _as_dense_shape(dense_shape):
+    """The int64 dense shape; a list may hold int32 scalar tensors (Keras builds
+    `(tf.shape(x)[0], 4)`), cast as TensorFlow packs them."""
+    if isinstance(dense_shape, (list, tuple)) and any(
+            getattr(x, "dtype", None) is d.int32 for x in dense_shape):
+        from ..library.join_split import stack
+        from ..library.math import cast
+        return stack([cast(convert_to_tensor(x, dtype_hint=d.int64), d.int64)
+                      for x in dense_shape])
+    return convert_to_tensor(dense_shape, dtype=d.int64)
 
 
 SparseTensor.__module__ = TF_MODULES["SparseTensor"]   # as Keras recognises it

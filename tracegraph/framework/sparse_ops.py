@@ -253,3 +253,11 @@ def to_indicator(sp_input, vocab_size, name=None):
     dims = concat([sp.dense_shape[:-1], m.cast(convert_to_tensor(vocab_size), _I64)[None]], 0)
     counts = scatter_nd(indices, ones_like(ids, dtype=d.int32), dims)
     return m.greater(counts, 0)
+
+
+def sparse_shape(op, inputs, attrs, name):
+    """`tf.shape` of a SparseTensor: its dense shape (in `out_type`)."""
+    sp = inputs[0]
+    if not isinstance(sp, SparseTensor):
+        return NotImplemented
+    return m.cast(sp.dense_shape, attrs.get("out_type", d.int32))
