@@ -160,3 +160,39 @@ def test_reduce_retracing_relaxes_ragged_and_sparse_specs():
     for n in (2, 3, 4):
         f(tf.sparse.from_dense(tf.ones([n, 2])))
     assert f.experimental_get_tracing_count() == 4
+
+
+def test_ragged_and_sparse_values_in_cond_and_while_loops():
+    rt = tf.ragged.constant([[1, 2], [3]])
+
+    @tf.function
+    def pick(x, p):
+        return tf.cond(p, lambda: x * 2, lambda: x + 1)
+
+    assert pick(rt, tf.constant(True)).to_list() == [[2, 4], [6]]
+    assert pick(rt, tf.constant(False)).to_list() == [[2, 3], [4]]
+
+    @tf.function
+    def grow(x):   # rows grow in an AutoGraph loop: the flat values' length varies
+        for _ in tf.range(2):
+            x = tf.concat([x, x[:, -1:] + 1], axis=1)
+        return x
+
+    assert grow(tf.ragged.constant([[1, 2], [5]])).to_list() == [[1, 2, 3, 4], [5, 6, 7]]
+
+    @tf.function
+    def loop(x):
+        return tf.while_loop(lambda i, r: i < 3, lambda i, r: (i + 1, r * 2), (0, x))
+
+    i, out = loop(tf.ragged.constant([[1], [2, 3]]))
+    assert int(i) == 3 and out.to_list() == [[8], [16, 24]]
+
+    @tf.function
+    def scale(s, p):
+        return tf.cond(p, lambda: s * 2, lambda: s)
+
+    st = tf.sparse.from_dense([[1, 0], [0, 2]])
+    assert tf.sparse.to_dense(scale(st, tf.constant(True))).numpy().tolist() == [[2, 0], [0, 4]]
+    with pytest.raises(Exception, match="same number, type"):
+        tf.function(lambda p: tf.cond(p, lambda: rt, lambda: tf.constant([1])))(
+            tf.constant(True))

@@ -138,8 +138,8 @@ def _as_loop_var(name, value):
     if is_nested(value):
         return pack_sequence_as(value, [_as_loop_var(name, v) for v in flatten(value)])
     if isinstance(value, (Tensor, bool, int, float, np.ndarray, np.generic)) or \
-            hasattr(value, "read_value"):
-        return value
+            hasattr(value, "read_value") or hasattr(type(value), "_type_spec"):
+        return value   # (a ragged or sparse value loops as its components)
     raise StagingTypeError(f"'{name}' is a {type(value).__name__} and cannot be a loop variable "
                            f"of a tensor-dependent loop; only tensors and Python numbers can."
                            f"{cf._where()}")

@@ -193,7 +193,8 @@ def _concat_within_rows(rts: list):
         prefix = length if prefix is None else m.add(prefix, length)
     pos = concat(pos_parts, 0)
     n = shape(pos, out_type=_I64)
-    inverse = scatter_nd(dense_expand_dims(pos, 1), m.range_(0, n[0], 1, dtype=_I64), n)
+    inverse = reshape(scatter_nd(dense_expand_dims(pos, 1), m.range_(0, n[0], 1, dtype=_I64),
+                                 n), [-1])   # (a vector, whatever ScatterNd infers)
     values = [rt.values for rt in rts]
     joined = _concat_rows(values) if isinstance(values[0], RaggedTensor) else concat(values, 0)
     return RaggedTensor.from_row_lengths(_gather_values(joined, inverse),

@@ -25,7 +25,7 @@ from ..ops.sparse import (
 from ..shapes import TensorShape
 from .composite_specs import SparseTensorSpec
 from .core_types import TF_MODULES, CompositeTensor
-from .tensor import EagerTensor
+from .tensor import EagerTensor, Tensor
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul", "reorder"]
 
@@ -36,9 +36,12 @@ class SparseTensor(CompositeTensor):
     __slots__ = ("_indices", "_values", "_dense_shape", "_static_shape")
 
     def __init__(self, indices, values, dense_shape):
-        self._indices = convert_to_tensor(indices, dtype=d.int64)
-        self._values = convert_to_tensor(values)
-        self._dense_shape = _as_dense_shape(dense_shape)
+        # tensors are kept as they are (a branch's outputs are rebuilt outside its graph)
+        self._indices = indices if _is_tensor_of(indices, d.int64) else \
+            convert_to_tensor(indices, dtype=d.int64)
+        self._values = values if isinstance(values, Tensor) else convert_to_tensor(values)
+        self._dense_shape = dense_shape if _is_tensor_of(dense_shape, d.int64) else \
+            _as_dense_shape(dense_shape)
         self._static_shape = None   # what set_shape added to the known dims
         if self._indices.shape.rank not in (None, 2):
             raise ValueError(f"Shape {self._indices.shape} must have rank 2")
@@ -113,6 +116,10 @@ class SparseTensor(CompositeTensor):
                 f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
+
+
+def _is_tensor_of(x, dtype) -> bool:
+    return isinstance(x, Tensor) and x.dtype is dtype
 
 
 def _as_dense_shape(dense_shape):

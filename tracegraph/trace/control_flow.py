@@ -68,16 +68,22 @@ def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
     with context_scope(ctx):
         result = fn(*args)
         leaves = []
-        for leaf in flatten(result):
+        for leaf in flatten(result, expand_composites=True):   # ragged, sparse: components
             if not _is_output(leaf):
                 leaves.append(leaf)
                 continue
             t = ctx.convert(leaf, None, None, None)
             graph.outputs.append(t)
             leaves.append(t)
-    structure = pack_sequence_as(result, leaves) if is_nested(result) else leaves[0]
+    structure = pack_sequence_as(result, leaves, expand_composites=True) \
+        if _structured(result) else leaves[0]
     graph.structured_outputs = structure
     return graph, structure
+
+
+def _structured(value) -> bool:
+    """A nested structure or a composite value (ragged, sparse), rebuilt from its leaves."""
+    return is_nested(value) or hasattr(type(value), "_type_spec")
 
 
 def _is_output(leaf) -> bool:
@@ -156,7 +162,13 @@ def check_branch_outputs(then_s, else_s, names=None) -> None:
         raise StagingValueError(
             f"true_fn and false_fn arguments to tf.cond must have the same number, type, and "
             f"overall structure of return values.{_where()}\n{e}") from None
-    leaves_t, leaves_f = flatten(then_s), flatten(else_s)
+    leaves_t = flatten(then_s, expand_composites=True)
+    leaves_f = flatten(else_s, expand_composites=True)
+    if len(leaves_t) != len(leaves_f):
+        raise StagingValueError(
+            f"true_fn and false_fn arguments to tf.cond must have the same number, type, and "
+            f"overall structure of return values (a ragged or sparse value in one branch is "
+            f"one in the other, with the same ragged rank).{_where()}")
     for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
         label = f"'{names[i]}'" if names else f"output {i}"
         if isinstance(a, Tensor) != isinstance(b, Tensor):
@@ -186,8 +198,10 @@ def stage_if(pred, then_g, else_g, structure, name=None):
                 name or "cond")
     outs = outs if isinstance(outs, list) else []
     it = iter(outs)
-    leaves = [next(it) if isinstance(leaf, Tensor) else leaf for leaf in flatten(structure)]
-    return pack_sequence_as(structure, leaves) if is_nested(structure) else leaves[0]
+    leaves = [next(it) if isinstance(leaf, Tensor) else leaf
+              for leaf in flatten(structure, expand_composites=True)]
+    return pack_sequence_as(structure, leaves, expand_composites=True) \
+        if _structured(structure) else leaves[0]
 
 
 # ---- while_loop -------------------------------------------------------------------------------
@@ -286,9 +300,9 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 
 def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None,
                 name=None, var_names=None):
-    flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                 for v in flatten(loop_vars)]
-    shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
+    flat_init, default_shapes = _loop_values(loop_vars)
+    shapes = default_shapes if shape_invariants is None else \
+        _invariant_shapes(flat_init, loop_vars, shape_invariants)
     counted = maximum_iterations is not None
     if counted:
         max_t = convert_to_tensor(maximum_iterations, dtype=d.int32)
@@ -299,7 +313,8 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
 
     def unpack(placeholders):
         user = placeholders[1:] if counted else placeholders
-        return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
+        return pack_sequence_as(loop_vars, user, expand_composites=True) \
+            if _structured(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
         from ..library.math import less, logical_and
@@ -322,7 +337,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
             raise StagingValueError(f"The loop body must return the same structure as the loop "
                                     f"variables.{_where()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                for v in flatten(result)]
+                for v in flatten(result, expand_composites=True)]
         if counted:
             outs = [add(placeholders[0], 1)] + outs
         return outs
@@ -337,9 +352,25 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
     results = outs[1:len(flat_init)] if counted else outs[:n_user]
-    if is_nested(loop_vars):
-        return pack_sequence_as(loop_vars, results)
+    if _structured(loop_vars):
+        return pack_sequence_as(loop_vars, results, expand_composites=True)
     return results[0]
+
+
+def _loop_values(loop_vars) -> tuple[list, list]:
+    """The loop's flat tensors and their default shapes: a ragged or sparse loop variable is
+    its components, shaped by its spec (rows may grow: its flat values' first dim is None)."""
+    flat, shapes = [], []
+    for v in flatten(loop_vars):
+        spec = getattr(v, "_type_spec", None) if hasattr(type(v), "_type_spec") else None
+        if spec is not None and hasattr(spec, "_to_components"):
+            flat += spec._to_components(v)
+            shapes += [c.shape._dims for c in spec._component_specs()]
+            continue
+        t = convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
+        flat.append(t)
+        shapes.append(t._shape)
+    return flat, shapes
 
 
 def _invariant_shapes(flat_init, loop_vars, shape_invariants) -> list:
