@@ -194,3 +194,11 @@ def test_graph_printing_shows_the_components():
     f(tf.ragged.constant([[1, 2], [3]]))
     assert printed == ['tf.RaggedTensor(values=Tensor("x:0", shape=(None,), dtype=int32), '
                        'row_splits=Tensor("x_1:0", shape=(3,), dtype=int64))']
+
+
+def test_reducing_the_sub_rows_of_two_ragged_dimensions():
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]], [], [[], [7]]])
+    assert both_ways(lambda x: tf.reduce_sum(x, axis=1), rt).to_list() == \
+        [[4, 2], [4, 5, 6], [], [7]]
+    assert tf.reduce_max(rt, axis=1).to_list() == [[3, 2], [4, 5, 6], [], [7]]
+    assert tf.reduce_mean(rt, axis=1).to_list() == [[2.0, 2.0], [4.0, 5.0, 6.0], [], [7.0]]

@@ -208,10 +208,6 @@ def _reduce_axis(kind, rt, axis, keepdims):
             isinstance(values, RaggedTensor) else _dense_reduce(kind, values, axis - 1,
                                                                 keepdims)
         return rt.with_values(inner)
-    if rt.ragged_rank != 1:
-        raise NotImplementedError(f"reducing axis {axis} of a RaggedTensor of ragged_rank "
-                                  f"{rt.ragged_rank} is not supported in tracegraph; reduce "
-                                  "the inner axes first, or the whole tensor (axis=None)")
     if kind == "mean":
         dtype = _mean_dtype(rt.dtype)
         total = _reduce_axis("sum", rt.with_flat_values(m.cast(rt.flat_values, dtype)), axis,
@@ -219,8 +215,28 @@ def _reduce_axis(kind, rt, axis, keepdims):
         count = _reduce_axis("sum", rt.with_flat_values(ones_like(rt.flat_values, dtype)),
                              axis, keepdims)
         return m.truediv(total, count)
+    if axis == 1 and rt.ragged_rank == 2 and not keepdims:
+        return _reduce_sub_rows(kind, rt)
+    if rt.ragged_rank != 1:
+        raise NotImplementedError(f"reducing axis {axis} of a RaggedTensor of ragged_rank "
+                                  f"{rt.ragged_rank} is not supported in tracegraph; reduce "
+                                  "the inner axes first, or the whole tensor (axis=None)")
     dense = rt.to_tensor(default_value=_identity(kind, rt.dtype))
     return _dense_reduce(kind, dense, axis, keepdims)
+
+
+def _reduce_sub_rows(kind, rt):
+    """Axis 1 of `[n, (r1), (r2), ...]`: row i combines its sub-rows position by position,
+    as long as its longest sub-row (a ragged `[n, (r2), ...]`)."""
+    identity = _identity(kind, rt.dtype)
+    inner = rt.values
+    padded = inner.to_tensor(default_value=identity)
+    outer = RaggedTensor.from_row_splits(padded, rt.row_splits, validate=False)
+    dense = _dense_reduce(kind, outer.to_tensor(default_value=identity), 1, False)
+    lengths = RaggedTensor.from_row_splits(inner.row_lengths(), rt.row_splits, validate=False)
+    longest = m.maximum(_reduce_axis("max", lengths, 1, False), 0)
+    return RaggedTensor.from_tensor(dense, lengths=longest,
+                                    row_splits_dtype=rt.row_splits.dtype)
 
 
 def ragged_reduce(kind: str):
