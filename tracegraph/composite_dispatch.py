@@ -22,49 +22,68 @@ import functools
 __all__ = ["dispatchable", "register_function", "register_types", "register_op",
            "dispatch_op", "has_composite"]
 
-_TYPES: tuple = ()                 # composite classes that have handlers
+_TYPES: frozenset = frozenset()    # composite classes that have handlers
 _OP_HANDLERS: list = []            # [(predicate(op) -> bool, handler(op, inputs, attrs, name))]
 
 
 def register_types(*classes) -> None:
-    """Marks `classes` as composite values that dispatch (each once)."""
+    """Marks `classes` as composite values that dispatch (each once; checked by exact type,
+    so the normal path costs a set lookup per argument)."""
     global _TYPES
-    _TYPES = tuple(dict.fromkeys(_TYPES + classes))
+    _TYPES = frozenset(_TYPES | set(classes))
 
 
 def has_composite(args, kwargs=None) -> bool:
     """Whether a registered composite value is among `args`/`kwargs` or one level inside a
     list or tuple argument."""
     types = _TYPES
-    if not types:
-        return False
-    values = list(args) + (list(kwargs.values()) if kwargs else [])
-    for v in values:
-        if isinstance(v, types):
+    for v in args:
+        t = type(v)
+        if t in types or ((t is list or t is tuple) and _holds(v, types)):
             return True
-        if type(v) in (list, tuple) and any(isinstance(x, types) for x in v):
+    if kwargs:
+        for v in kwargs.values():
+            t = type(v)
+            if t in types or ((t is list or t is tuple) and _holds(v, types)):
+                return True
+    return False
+
+
+def _holds(values, types) -> bool:
+    for x in values:
+        if type(x) in types:
             return True
     return False
 
 
 def dispatchable(fn):
-    """Decorator: `fn` runs its registered composite handler when given a composite value."""
+    """Decorator: `fn` runs its registered composite handler when given a composite value
+    (the normal path checks each argument's type against a set)."""
+    slot = [None]   # the handler, set by register_function
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        handler = wrapper.composite_handler
-        if handler is not None and has_composite(args, kwargs):
-            return handler(*args, **kwargs)
+        handler = slot[0]
+        if handler is not None:
+            types = _TYPES
+            for v in args:
+                t = type(v)
+                if t in types or ((t is list or t is tuple) and _holds(v, types)):
+                    return handler(*args, **kwargs)
+            if kwargs and has_composite((), kwargs):
+                return handler(*args, **kwargs)
         return fn(*args, **kwargs)
-    wrapper.composite_handler = None
+    wrapper.composite_slot = slot
     wrapper.dense_function = fn
     return wrapper
 
 
 def register_function(fn, handler) -> None:
     """Registers `handler(*args, **kwargs)` for the `@dispatchable` function `fn`."""
-    if not hasattr(fn, "composite_handler"):
+    slot = getattr(fn, "composite_slot", None)
+    if slot is None:
         raise TypeError(f"{getattr(fn, '__name__', fn)!r} is not @dispatchable")
-    fn.composite_handler = handler
+    slot[0] = handler
 
 
 def register_op(predicate, handler) -> None:
