@@ -129,3 +129,12 @@ def test_datasets_from_a_function_give_each_replica_its_own_elements():
     elements = list(strategy.distribute_datasets_from_function(dataset_fn))
     assert [[t.numpy().tolist() for t in e.values] for e in elements] == \
         [[[0, 1], [2, 3]], [[4, 5], [6, 7]]]
+
+
+def test_values_from_a_function_one_per_replica():
+    strategy = tf.distribute.MirroredStrategy(TWO_CPUS)
+    values = strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(ctx.replica_id_in_sync_group))
+    assert isinstance(tf.distribute.experimental.ValueContext(), object)
+    out = strategy.run(lambda x: x * 10, args=(values,))
+    assert [int(v) for v in strategy.experimental_local_results(out)] == [0, 10]

@@ -31,6 +31,7 @@ from ..framework.distribution import (
     has_strategy,
     in_cross_replica_context,
 )
+from . import experimental
 from .blocks import map_blocks, map_partitions
 from .one_machine import InputContext, MirroredStrategy, OneDeviceStrategy
 from .shipping import GraphBundle, bundle_concrete, cache_info, load_bundle
@@ -41,4 +42,5 @@ __all__ = ["get_strategy", "has_strategy", "get_replica_context", "in_cross_repl
            "DistributedIterator", "DistributedDataset", "TPUStrategy",
            "MultiWorkerMirroredStrategy", "map_blocks", "map_partitions", "DaskStrategy",
            "ReduceOp", "PerReplica", "MirroredStrategy", "OneDeviceStrategy", "InputContext",
+           "experimental",
            "GraphBundle", "bundle_concrete", "load_bundle", "cache_info"]

@@ -31,7 +31,8 @@ from ..library.math import add_n, cast, truediv
 from ..library.reduce import reduce_sum
 from ..ops.registry import context_scope, convert_to_tensor, current_context
 
-__all__ = ["PerReplica", "MirroredStrategy", "OneDeviceStrategy", "InputContext"]
+__all__ = ["PerReplica", "MirroredStrategy", "OneDeviceStrategy", "InputContext",
+           "ValueContext"]
 
 
 class PerReplica(dist.DistributedValues):
@@ -208,6 +209,14 @@ class InputContext:
         return global_batch_size // self.num_replicas_in_sync
 
 
+class ValueContext:
+    """`tf.distribute.experimental.ValueContext`: which replica a value function makes."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
 class _DistributedDataset(dist.DistributedDataset):
     """Each element of `dataset` split over the replicas (or `per_replica` consecutive
     elements, one per replica, for `distribute_datasets_from_function`)."""
@@ -335,6 +344,12 @@ class _OneMachineStrategy(dist.Strategy):
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         n = self.num_replicas_in_sync
         return _DistributedDataset(dataset_fn(InputContext(1, 0, n)), n, split=False)
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        """`value_fn(ValueContext)` once per replica, as a PerReplica value."""
+        n = self.num_replicas_in_sync
+        values = [value_fn(ValueContext(i, n)) for i in range(n)]
+        return values[0] if n == 1 else PerReplica(values)
 
     def gather(self, value, axis):
         if isinstance(value, dist.DistributedValues):
