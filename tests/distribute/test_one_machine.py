@@ -135,6 +135,7 @@ def test_values_from_a_function_one_per_replica():
     strategy = tf.distribute.MirroredStrategy(TWO_CPUS)
     values = strategy.experimental_distribute_values_from_function(
         lambda ctx: tf.constant(ctx.replica_id_in_sync_group))
-    assert isinstance(tf.distribute.experimental.ValueContext(), object)
+    context = tf.distribute.experimental.ValueContext(1, 2)
+    assert (context.replica_id_in_sync_group, context.num_replicas_in_sync) == (1, 2)
     out = strategy.run(lambda x: x * 10, args=(values,))
     assert [int(v) for v in strategy.experimental_local_results(out)] == [0, 10]
