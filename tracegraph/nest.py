@@ -15,7 +15,8 @@ import dataclasses
 
 from .shapes import TypeSpec
 
-__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
+__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
+           "composite_spec", "is_composite"]
 
 
 def _is_namedtuple(x) -> bool:
@@ -48,8 +49,17 @@ def children(x) -> list:
     return [getattr(x, f.name) for f in dataclasses.fields(x)]
 
 
-def _is_composite(x) -> bool:
-    return hasattr(type(x), "_type_spec") and not isinstance(x, (TypeSpec, type))
+def composite_spec(x):
+    """The spec of a composite value (a RaggedTensor, a SparseTensor: its
+    `__tf_composite_spec__()`), or None for anything else."""
+    if isinstance(x, (TypeSpec, type)) or \
+            getattr(type(x), "__tf_composite_spec__", None) is None:
+        return None
+    return x.__tf_composite_spec__()
+
+
+def is_composite(x) -> bool:
+    return composite_spec(x) is not None
 
 
 def flatten(structure, expand_composites: bool = False) -> list:
@@ -63,8 +73,8 @@ def _flatten(x, out: list, expand: bool = False) -> None:
     if is_nested(x):
         for child in children(x):
             _flatten(child, out, expand)
-    elif expand and _is_composite(x):
-        for component in x._type_spec._to_components(x):
+    elif expand and is_composite(x):
+        for component in composite_spec(x).to_tensors(x):
             _flatten(component, out, expand)
     else:
         out.append(x)
@@ -103,10 +113,10 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
 def _pack(template, it, expand: bool = False):
     if is_nested(template):
         return _rebuild(template, [_pack(c, it, expand) for c in children(template)])
-    if expand and _is_composite(template):
-        spec = template._type_spec
-        return spec._from_components([_pack(c, it, expand)
-                                      for c in spec._to_components(template)])
+    if expand and is_composite(template):
+        spec = composite_spec(template)
+        return spec.from_tensors(iter([_pack(c, it, expand)
+                                       for c in spec.to_tensors(template)]))
     try:
         return next(it)
     except StopIteration:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
-from ..shapes import TensorShape, TensorSpec, as_shape_tuple, shapes_compatible
+from ..shapes import TensorSpec, as_shape_tuple, shape_from_tuple, shapes_compatible
 from ..trace.trace_type import TraceType
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec",
@@ -21,7 +21,7 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec"
 
 
 def _shape_text(shape: tuple | None) -> str:
-    return repr(TensorShape._from_tuple(shape))
+    return repr(shape_from_tuple(shape))
 
 
 class DatasetSpec(TraceType):
@@ -35,7 +35,7 @@ class DatasetSpec(TraceType):
         self._dataset_shape = as_shape_tuple(dataset_shape)
 
     element_spec = property(lambda self: self._element_spec)
-    shape = property(lambda self: TensorShape._from_tuple(self._dataset_shape))
+    shape = property(lambda self: shape_from_tuple(self._dataset_shape))
 
     @property
     def value_type(self):
@@ -172,7 +172,7 @@ def spec_is_compatible(value_spec, spec) -> bool:
         return False
     if isinstance(spec, RaggedTensorSpec) and value_spec.ragged_rank != spec.ragged_rank:
         return False
-    return shapes_compatible(value_spec._shape, spec._shape)
+    return shapes_compatible(value_spec.shape.as_tuple(), spec.shape.as_tuple())
 
 
 def most_specific_spec(a, b):
@@ -184,7 +184,7 @@ def most_specific_spec(a, b):
         return a.most_specific_common_supertype([b])
     if a.dtype != b.dtype:
         return None
-    shape = most_specific_common(a._shape, b._shape)
+    shape = most_specific_common(a.shape.as_tuple(), b.shape.as_tuple())
     if isinstance(a, TensorSpec):
         return TensorSpec(shape, a.dtype)
     if isinstance(a, RaggedTensorSpec):

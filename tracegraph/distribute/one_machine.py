@@ -129,7 +129,7 @@ def _regroup(values: list):
 
 
 def _combine(reduce_op, values: list):
-    op = dist._reduce_op(reduce_op)
+    op = dist.as_reduce_op(reduce_op)
 
     def leaf(*xs):
         xs = [convert_to_tensor(x) for x in xs]
@@ -173,7 +173,7 @@ class _MirroredReplicaContext(dist.ReplicaContext):
         def combine(slots):
             merged_args = _regroup([a for a, _ in slots])
             merged_kwargs = _regroup([k for _, k in slots])
-            with dist._mode(self._strategy, None):
+            with dist.replica_mode(self._strategy, None):
                 return merge_fn(self._strategy, *merged_args, **merged_kwargs)
         out = self._turns.exchange(self._replica_id, (tuple(args), dict(kwargs or {})), combine)
         return _part(out, self._replica_id)
@@ -315,7 +315,7 @@ class _OneMachineStrategy(dist.Strategy):
 
     def reduce(self, reduce_op, value, axis=None):
         """`value`'s replicas combined (each first reduced over `axis` when given)."""
-        op = dist._reduce_op(reduce_op)
+        op = dist.as_reduce_op(reduce_op)
         if not isinstance(value, dist.DistributedValues):
             values = nest.flatten(value)
             if any(isinstance(v, dist.DistributedValues) for v in values):
@@ -358,7 +358,7 @@ class _OneMachineStrategy(dist.Strategy):
 
     @contextlib.contextmanager
     def scope(self):
-        with dist._mode(self, None):
+        with dist.replica_mode(self, None):
             yield self
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..shapes import (
-    TensorShape,
     TensorSpec,
     TypeSpec,
     as_shape_tuple,
     most_specific_common,
+    shape_from_tuple,
     shapes_compatible,
 )
 from .type_spec_registry import register
@@ -33,13 +33,14 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec"]
 
 
 def _shape_text(shape: tuple | None) -> str:
-    return repr(TensorShape._from_tuple(shape))
+    return repr(shape_from_tuple(shape))
 
 
 class _CompositeSpec(TypeSpec):
     """What both specs share: the trace-type protocol over `_component_specs`."""
 
     __slots__ = ()
+    value_class = None   # RaggedTensor / SparseTensor: set where that class is defined
 
     def __tf_tracing_type__(self, context):
         return self
@@ -122,7 +123,7 @@ class RaggedTensorSpec(_CompositeSpec):
     def from_value(cls, value) -> RaggedTensorSpec:
         return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
 
-    shape = property(lambda self: TensorShape._from_tuple(self._shape))
+    shape = property(lambda self: shape_from_tuple(self._shape))
     dtype = property(lambda self: self._dtype)
     ragged_rank = property(lambda self: self._ragged_rank)
     row_splits_dtype = property(lambda self: self._row_splits_dtype)
@@ -130,8 +131,7 @@ class RaggedTensorSpec(_CompositeSpec):
 
     @property
     def value_type(self):
-        from .ragged import RaggedTensor
-        return RaggedTensor
+        return self.value_class
 
     def _same_kind(self, other) -> bool:
         return (self._dtype == other._dtype and self._ragged_rank == other._ragged_rank
@@ -159,9 +159,8 @@ class RaggedTensorSpec(_CompositeSpec):
     def _from_components(self, components):
         if self._ragged_rank == 0:
             return components[0]
-        from .ragged import RaggedTensor
         uniform = None if self._shape is None else self._shape[1:self._ragged_rank + 1]
-        return RaggedTensor._from_components(components[0], list(components[1:]), uniform)
+        return self.value_class.from_components(components[0], list(components[1:]), uniform)
 
     def __eq__(self, other):
         return (type(other) is RaggedTensorSpec and self._shape == other._shape and
@@ -190,13 +189,12 @@ class SparseTensorSpec(_CompositeSpec):
     def from_value(cls, value) -> SparseTensorSpec:
         return cls(value.shape, value.dtype)
 
-    shape = property(lambda self: TensorShape._from_tuple(self._shape))
+    shape = property(lambda self: shape_from_tuple(self._shape))
     dtype = property(lambda self: self._dtype)
 
     @property
     def value_type(self):
-        from .sparse import SparseTensor
-        return SparseTensor
+        return self.value_class
 
     def _same_kind(self, other) -> bool:
         return self._dtype == other._dtype
@@ -213,9 +211,8 @@ class SparseTensorSpec(_CompositeSpec):
         return [value.indices, value.values, value.dense_shape]
 
     def _from_components(self, components):
-        from .sparse import SparseTensor
         indices, values, dense_shape = components
-        return SparseTensor(indices, values, dense_shape)
+        return self.value_class(indices, values, dense_shape)
 
     def __eq__(self, other):
         return (type(other) is SparseTensorSpec and self._shape == other._shape and

@@ -62,7 +62,7 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
         return _rebuild_ragged, (self._values, self._row_splits, self._uniform_row_length)
 
     @classmethod
-    def _from_components(cls, flat_values, nested_splits, uniform=None):
+    def from_components(cls, flat_values, nested_splits, uniform=None):
         """A ragged value of the given components; `uniform` holds a static row length (or
         None) for each ragged dimension, as a RaggedTensorSpec's shape gives them."""
         out = flat_values
@@ -136,6 +136,10 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
     @property
     def _type_spec(self) -> RaggedTensorSpec:
         return RaggedTensorSpec.from_value(self)
+
+    def __tf_composite_spec__(self):
+        """The spec that splits this value into component tensors (nest, tf.function)."""
+        return self._type_spec
 
     def __tf_tracing_type__(self, context):
         """A ragged argument keys a tf.function by its spec and is fed as its components."""
@@ -232,12 +236,6 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
             attrs = {"shape": TensorShape(shape).dims}
         return bind(ragged_to_tensor_op, (flat, default, splits), attrs, name)
 
-    def to_sparse(self, name=None):
-        """The SparseTensor of the same values: each value's index is its row and column
-        numbers (and inner positions), `dense_shape` the bounding shape."""
-        from .ragged_array import to_sparse
-        return to_sparse(self)
-
     def to_list(self) -> list:
         """The rows as nested Python lists (eager only), like `Tensor.numpy().tolist()`."""
         values = self._values.to_list() if isinstance(self._values, RaggedTensor) else \
@@ -261,10 +259,6 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
         return np.array(rows)
 
     # --- Python protocol ---------------------------------------------------------------------
-    def __getitem__(self, key):
-        from .ragged_getitem import getitem
-        return getitem(self, key)
-
     def _static_nrows(self) -> int:
         n = self._row_splits.shape[0]
         if n is None:
@@ -331,6 +325,7 @@ def _eager(t, what):
 
 
 RaggedTensor.__module__ = TF_MODULES["RaggedTensor"]   # as Keras recognises it
+RaggedTensorSpec.value_class = RaggedTensor
 
 
 def _rebuild_ragged(values, row_splits, uniform_row_length=None) -> RaggedTensor:

@@ -14,14 +14,16 @@ from ..errors import InvalidArgumentError
 from ..library import math as m
 from ..library.array import expand_dims as dense_expand_dims
 from ..library.array import fill, reshape, shape
-from ..library.indexing import boolean_mask, gather, scatter_nd, where
-from ..library.join_split import concat
-from ..library.reduce import cumsum, reduce_all, reduce_max
+from ..library.indexing import gather, scatter_nd, where
+from ..library.join_split import concat, stack
+from ..library.rearrange import reverse, tile
+from ..library.reduce import cumsum, reduce_max, reduce_prod
 from ..ops.registry import convert_to_tensor
 from .ragged import RaggedTensor, row_positions
+from .sparse import SparseTensor
 from .tensor import EagerTensor
 
-__all__ = ["from_dense", "to_sparse", "gather_rows", "ragged_concat", "ragged_stack",
+__all__ = ["to_sparse", "gather_rows", "ragged_concat", "ragged_stack",
            "ragged_gather", "ragged_tile", "ragged_reverse", "ragged_expand_dims",
            "as_ragged_like", "static_rank"]
 
@@ -41,43 +43,6 @@ def _zero_one():
 
 # ---- dense <-> ragged <-> sparse ------------------------------------------------------------
 
-def from_dense(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
-    """`RaggedTensor.from_tensor` (see there)."""
-    t = convert_to_tensor(tensor)
-    rank = static_rank(t)
-    if lengths is not None and padding is not None:
-        raise ValueError("Specify argument `lengths` or `padding`, but not both.")
-    if not 0 < ragged_rank < rank:
-        raise ValueError(f"ragged_rank must be greater than 0 and less than rank(tensor) "
-                         f"({rank}); got {ragged_rank}")
-    dims = shape(t, out_type=_I64)
-    if ragged_rank > 1:
-        inner = reshape(t, concat([convert_to_tensor([-1], dtype=_I64), dims[2:]], 0))
-        inner = from_dense(cls, inner, lengths, padding, ragged_rank - 1, row_splits_dtype)
-        return cls.from_uniform_row_length(inner, m.cast(dims[1], row_splits_dtype),
-                                           nrows=m.cast(dims[0], row_splits_dtype))
-    width = dims[1]
-    if padding is not None:
-        pad = convert_to_tensor(padding, dtype=t.dtype)
-        keep = m.logical_not(m.equal(t, pad))
-        if rank > 2:
-            keep = m.logical_not(reduce_all(m.logical_not(keep), axis=list(range(2, rank))))
-        place = m.multiply(m.cast(keep, _I64), m.range_(1, width + 1, 1, dtype=_I64))
-        zeros = fill(m.cast(dense_expand_dims(dims[0], 0), d.int32), convert_to_tensor(
-            0, dtype=_I64))
-        lengths = reduce_max(concat([dense_expand_dims(zeros, 1), place], 1), axis=1)
-    elif lengths is not None:
-        lengths = m.cast(convert_to_tensor(lengths), _I64)
-    else:   # whole rows: a uniform dimension, as TensorFlow keeps it
-        values = reshape(t, concat([convert_to_tensor([-1], dtype=_I64), dims[2:]], 0))
-        return cls.from_uniform_row_length(values, m.cast(width, row_splits_dtype),
-                                           nrows=m.cast(dims[0], row_splits_dtype))
-    mask = m.less(dense_expand_dims(m.range_(0, width, 1, dtype=_I64), 0),
-                  dense_expand_dims(lengths, 1))
-    values = boolean_mask(t, mask)
-    return cls.from_row_lengths(values, m.cast(lengths, row_splits_dtype), validate=False)
-
-
 def _levels(rt) -> list:
     out = []
     while isinstance(rt, RaggedTensor):
@@ -88,7 +53,6 @@ def _levels(rt) -> list:
 
 def to_sparse(rt):
     """`RaggedTensor.to_sparse` (see there)."""
-    from .sparse import SparseTensor
     levels = _levels(rt)
     positions = [row_positions(level.row_starts(), level.row_lengths())[:2] for level in levels]
     flat = rt.flat_values
@@ -99,7 +63,6 @@ def to_sparse(rt):
         columns.insert(0, gather(cols, r))
         r = gather(rows, r)
     columns.insert(0, r)
-    from ..library.join_split import stack
     indices = stack(columns, axis=1)
     values = flat
     inner_rank = static_rank(flat) - 1
@@ -252,7 +215,6 @@ def ragged_stack(values, axis=0, name=None):
     dtype = rts[0].row_splits.dtype
     if axis == 0:
         counts = [m.cast(rt.nrows(), dtype) for rt in rts]
-        from ..library.join_split import stack
         splits = concat([convert_to_tensor([0], dtype=dtype), cumsum(stack(counts))], 0)
         return RaggedTensor.from_row_splits(_concat_rows(rts), splits, validate=False)
     if axis == 1:
@@ -267,7 +229,6 @@ def ragged_stack(values, axis=0, name=None):
                                                     nrows=m.cast(n, dtype), validate=False)
     _check_same_partitions(rts)
     inner = [rt.values for rt in rts]
-    from ..library.join_split import stack
     joined = ragged_stack(inner, axis - 1) if isinstance(inner[0], RaggedTensor) else \
         stack(inner, axis - 1)
     return rts[0].with_values(joined)
@@ -286,8 +247,7 @@ def ragged_gather(params, indices, validate_indices=None, axis=None, batch_dims=
     idx = convert_to_tensor(indices)
     rank = static_rank(idx)
     if rank == 0:
-        from .ragged_getitem import getitem
-        return getitem(params, idx)
+        return params[idx]
     flat = gather_rows(params, reshape(idx, [-1]))
     dims = shape(idx, out_type=params.row_splits.dtype)
     for axis_ in range(rank - 1, 0, -1):
@@ -299,7 +259,6 @@ def ragged_gather(params, indices, validate_indices=None, axis=None, batch_dims=
 
 
 def reduce_prod_dims(dims):
-    from ..library.reduce import reduce_prod
     return reduce_prod(dims)
 
 
@@ -317,7 +276,6 @@ def ragged_tile(input, multiples, name=None):  # noqa: A002
     src = m.add(gather(starts, rows), m.floormod(cols, m.maximum(gather(lengths, rows), 1)))
     values = gather(rt.values, src)
     if static_rank(rt.values) > 1:
-        from ..library.rearrange import tile
         values = tile(values, concat([convert_to_tensor([1], dtype=_I64), multiples[2:]], 0))
     dtype = rt.row_splits.dtype
     out = RaggedTensor.from_row_lengths(values, m.cast(m.multiply(lengths, multiples[1]),
@@ -351,7 +309,6 @@ def ragged_reverse(tensor, axis, name=None):
             if isinstance(values, RaggedTensor):
                 rt = rt.with_values(ragged_reverse(values, [a - 1]))
             else:
-                from ..library.rearrange import reverse
                 rt = rt.with_values(reverse(values, [a - 1]))
     return rt
 

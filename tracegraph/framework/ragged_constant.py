@@ -7,7 +7,12 @@ import numpy as np
 
 from .. import dtypes as d
 from ..library import math as m
+from ..library.array import constant as dense
+from ..library.array import shape
+from ..library.indexing import gather
+from ..library.rearrange import broadcast_to
 from ..ops.registry import convert_to_tensor
+from .ragged import RaggedTensor, row_positions
 
 __all__ = ["constant", "ragged_range"]
 
@@ -16,8 +21,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
              row_splits_dtype=d.int64):
     """The RaggedTensor of `pylist`: its lists nest `ragged_rank` times (default: all but the
     scalars' level), every scalar at the same depth."""
-    from ..library.array import constant as dense
-    from .ragged import RaggedTensor
     if isinstance(pylist, np.ndarray):
         pylist = pylist.tolist()
     if not isinstance(pylist, (list, tuple)):
@@ -85,9 +88,6 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None,
                  row_splits_dtype=d.int64):
     """`tf.ragged.range`: row `i` is `range(starts[i], limits[i], deltas[i])` (a single
     argument gives the limits, starting at 0); scalars broadcast."""
-    from ..library.array import shape
-    from ..library.rearrange import broadcast_to
-    from .ragged import RaggedTensor, row_positions
     if limits is None:
         starts, limits = 0, starts
     limits = convert_to_tensor(limits, dtype=dtype)
@@ -100,7 +100,6 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None,
     span = m.cast(m.subtract(limits, starts), d.float64)
     lengths = m.maximum(m.cast(m.ceil(m.truediv(span, m.cast(deltas, d.float64))), d.int64), 0)
     rows, cols, _ = row_positions(m.range_(0, n[0], 1, dtype=d.int64), lengths)
-    from ..library.indexing import gather
     values = m.add(gather(starts, rows), m.multiply(m.cast(cols, limits.dtype),
                                                      gather(deltas, rows)))
     splits_dtype = d.as_dtype(row_splits_dtype)

@@ -15,6 +15,7 @@ from . import ragged_array as ra
 from . import ragged_functions as rf
 from . import ragged_math as rm
 from .ragged import RaggedTensor
+from .ragged_getitem import getitem
 from .sparse import SparseTensor
 from .sparse_ops import (
     SPARSE_DENSE_OPS,
@@ -122,6 +123,8 @@ for _name, _fn in _OPERATORS.items():
 for _name, _fn in {"lt": m.less, "le": m.less_equal, "gt": m.greater,
                    "ge": m.greater_equal}.items():
     setattr(RaggedTensor, f"__{_name}__", _binary(_fn))
+RaggedTensor.__getitem__ = getitem            # indexing and to_sparse live beside the ops
+RaggedTensor.to_sparse = lambda self, name=None: ra.to_sparse(self)
 RaggedTensor.__neg__ = lambda self: m.negative(self)
 RaggedTensor.__abs__ = lambda self: m.abs(self)
 RaggedTensor.__invert__ = lambda self: m.logical_not(self)

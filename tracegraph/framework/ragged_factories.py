@@ -12,10 +12,10 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..library import math as m
-from ..library.array import expand_dims, shape
-from ..library.indexing import scatter_nd
+from ..library.array import expand_dims, fill, reshape, shape
+from ..library.indexing import boolean_mask, scatter_nd
 from ..library.join_split import concat
-from ..library.reduce import cumsum, reduce_max
+from ..library.reduce import cumsum, reduce_all, reduce_max
 from ..ops.registry import convert_to_tensor
 from .tensor import EagerTensor
 
@@ -134,8 +134,7 @@ class RaggedFactories:
                     row_splits_dtype=d.int64):
         """Rows of a dense tensor: whole (the default), cut to `lengths`, or without their
         trailing `padding` values; `ragged_rank` > 1 makes the leading dims ragged too."""
-        from .ragged_array import from_dense
-        return from_dense(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype)
+        return _from_dense(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype)
 
     @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=d.int64):
@@ -193,3 +192,46 @@ def _validate_splits(splits, values, cls) -> None:
             raise InvalidArgumentError("Arguments to from_row_splits do not form a valid "
                                        "RaggedTensor: row_splits must start at 0, be sorted and "
                                        "end at the number of values")
+
+
+def _from_dense(cls, tensor, lengths, padding, ragged_rank, row_splits_dtype):
+    """`RaggedTensor.from_tensor` (see there)."""
+    t = convert_to_tensor(tensor)
+    rank = _static_rank(t)
+    if lengths is not None and padding is not None:
+        raise ValueError("Specify argument `lengths` or `padding`, but not both.")
+    if not 0 < ragged_rank < rank:
+        raise ValueError(f"ragged_rank must be greater than 0 and less than rank(tensor) "
+                         f"({rank}); got {ragged_rank}")
+    dims = shape(t, out_type=d.int64)
+    if ragged_rank > 1:
+        inner = reshape(t, concat([convert_to_tensor([-1], dtype=d.int64), dims[2:]], 0))
+        inner = _from_dense(cls, inner, lengths, padding, ragged_rank - 1, row_splits_dtype)
+        return cls.from_uniform_row_length(inner, m.cast(dims[1], row_splits_dtype),
+                                           nrows=m.cast(dims[0], row_splits_dtype))
+    width = dims[1]
+    if padding is not None:
+        pad = convert_to_tensor(padding, dtype=t.dtype)
+        keep = m.logical_not(m.equal(t, pad))
+        if rank > 2:
+            keep = m.logical_not(reduce_all(m.logical_not(keep), axis=list(range(2, rank))))
+        place = m.multiply(m.cast(keep, d.int64), m.range_(1, width + 1, 1, dtype=d.int64))
+        zeros = fill(m.cast(expand_dims(dims[0], 0), d.int32), convert_to_tensor(
+            0, dtype=d.int64))
+        lengths = reduce_max(concat([expand_dims(zeros, 1), place], 1), axis=1)
+    elif lengths is not None:
+        lengths = m.cast(convert_to_tensor(lengths), d.int64)
+    else:   # whole rows: a uniform dimension, as TensorFlow keeps it
+        values = reshape(t, concat([convert_to_tensor([-1], dtype=d.int64), dims[2:]], 0))
+        return cls.from_uniform_row_length(values, m.cast(width, row_splits_dtype),
+                                           nrows=m.cast(dims[0], row_splits_dtype))
+    mask = m.less(expand_dims(m.range_(0, width, 1, dtype=d.int64), 0),
+                  expand_dims(lengths, 1))
+    values = boolean_mask(t, mask)
+    return cls.from_row_lengths(values, m.cast(lengths, row_splits_dtype), validate=False)
+
+
+def _static_rank(t) -> int:
+    if t.shape.rank is None:
+        raise ValueError("RaggedTensor.from_tensor needs a tensor of known rank")
+    return t.shape.rank

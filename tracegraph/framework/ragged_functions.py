@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..library import math as m
+from ..library.array import size
 from ..library.indexing import boolean_mask as dense_boolean_mask
+from ..library.join_split import stack as dense_stack
 from ..library.reduce import reduce_sum
 from ..ops.registry import convert_to_tensor
 from .ragged import RaggedTensor
@@ -22,7 +24,6 @@ def stack(values, axis=0, name=None):
         values = [RaggedTensor.from_tensor(v) if static_rank(convert_to_tensor(v)) > 1
                   else convert_to_tensor(v) for v in values]
         if not any(isinstance(v, RaggedTensor) for v in values):
-            from ..library.join_split import stack as dense_stack
             return dense_stack(values, axis)
     return ragged_stack(values, axis)
 
@@ -70,7 +71,6 @@ def ragged_size(op, inputs, attrs, name):
     rt = inputs[0]
     if not isinstance(rt, RaggedTensor):
         return NotImplemented
-    from ..library.array import size
     return size(rt.flat_values, out_type=attrs.get("out_type", d.int32), name=name)
 
 

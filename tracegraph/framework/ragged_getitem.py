@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..library import math as m
+from ..library.indexing import gather, where
 from ..ops.registry import convert_to_tensor
 from .ragged import RaggedTensor, row_positions
+from .ragged_array import gather_rows
 
 __all__ = ["getitem"]
 
@@ -56,12 +58,10 @@ def _row(rt: RaggedTensor, index):
     else:
         index = m.cast(convert_to_tensor(index), rt.row_splits.dtype)
         nrows = rt.nrows()
-        from ..library.indexing import where
         index = where(m.less(index, 0), m.add(index, nrows), index)
     start, stop = rt.row_splits[index], rt.row_splits[index + 1]
     values = rt.values
     if isinstance(values, RaggedTensor):
-        from .ragged_array import gather_rows
         return gather_rows(values, m.range_(start, stop, 1, dtype=_I64))
     return values[start:stop]
 
@@ -69,7 +69,6 @@ def _row(rt: RaggedTensor, index):
 def _slice_rows(rt: RaggedTensor, key: slice):
     if key == slice(None):
         return rt
-    from .ragged_array import gather_rows
     n = m.cast(rt.nrows(), _I64)
     return gather_rows(rt, m.range_(0, n, 1, dtype=_I64)[key])
 
@@ -81,7 +80,6 @@ def _bound(value, lengths, default):
     v = m.cast(convert_to_tensor(value), _I64)
     v = m.add(v, lengths) if isinstance(value, int) and value < 0 else v
     if not isinstance(value, int):
-        from ..library.indexing import where
         v = where(m.less(v, 0), m.add(v, lengths), v)
     return m.minimum(m.maximum(v, 0), lengths)
 
@@ -109,10 +107,8 @@ def _slice_inner(rt: RaggedTensor, rest: tuple):
     _, _, pos = row_positions(m.add(starts, begin), new_lengths)
     values = rt.values
     if isinstance(values, RaggedTensor):
-        from .ragged_array import gather_rows
         values = gather_rows(values, pos)
     else:
-        from ..library.indexing import gather
         values = gather(values, pos)
     more = rest[1:]
     if more:

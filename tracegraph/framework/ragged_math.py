@@ -15,10 +15,12 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..library import math as m
+from ..library import reduce as r
 from ..library.array import expand_dims, ones_like, reshape, shape, squeeze
 from ..library.indexing import gather
 from ..library.join_split import concat
 from ..library.rearrange import broadcast_to
+from ..nest import flatten, pack_sequence_as
 from ..ops.array import identity_op, ones_like_op, stop_gradient_op, zeros_like_op
 from ..ops.indexing import clip_op
 from ..ops.logging import check_numerics_op
@@ -152,7 +154,6 @@ def binary_function(fn):
 def map_flat_values(op, *args, **kwargs):
     """`tf.ragged.map_flat_values(op, *args, **kwargs)`: `op` on the flat values of the ragged
     arguments (which share their row partitions); the result has their rows."""
-    from ..nest import flatten, pack_sequence_as
     leaves = flatten([args, kwargs])
     ragged = [x for x in leaves if isinstance(x, RaggedTensor)]
     if not ragged:
@@ -188,7 +189,6 @@ IDENTITY_OF_REDUCTION = _identity
 
 
 def _dense_reduce(kind, x, axis, keepdims):
-    from ..library import reduce as r
     fn = {"sum": r.reduce_sum, "prod": r.reduce_prod, "max": r.reduce_max,
           "min": r.reduce_min, "any": r.reduce_any, "all": r.reduce_all,
           "mean": r.reduce_mean}[kind]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..library import math as m
+from ..library.array import shape
+from ..library.reduce import reduce_sum
 from .ragged import RaggedTensor
 
 __all__ = ["RowPartition"]
@@ -30,7 +32,6 @@ class RowPartition:
 
     @classmethod
     def from_row_lengths(cls, row_lengths, validate=True, dtype=None, dtype_hint=None):
-        from ..library.reduce import reduce_sum
         values = m.range_(0, reduce_sum(m.cast(row_lengths, d.int64)), 1, dtype=d.int64)
         return cls(RaggedTensor.from_row_lengths(values, row_lengths, validate=validate),
                    internal=True)
@@ -38,7 +39,6 @@ class RowPartition:
     @classmethod
     def from_value_rowids(cls, value_rowids, nrows=None, validate=True, dtype=None,
                           dtype_hint=None):
-        from ..library.array import shape
         values = m.range_(0, shape(value_rowids, out_type=d.int64)[0], 1, dtype=d.int64)
         return cls(RaggedTensor.from_value_rowids(values, value_rowids, nrows,
                                                   validate=validate), internal=True)

@@ -12,6 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..library.array import shape, transpose, zeros_like
+from ..library.indexing import gather_nd, where
+from ..library.join_split import stack
+from ..library.math import cast, not_equal
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..ops.sparse import (
     sparse_add_op,
@@ -104,6 +108,10 @@ class SparseTensor(CompositeTensor):
     def _type_spec(self) -> SparseTensorSpec:
         return SparseTensorSpec.from_value(self)
 
+    def __tf_composite_spec__(self):
+        """The spec that splits this value into component tensors (nest, tf.function)."""
+        return self._type_spec
+
     def __tf_tracing_type__(self, context):
         """A sparse argument keys a tf.function by its spec and is fed as its components."""
         return self._type_spec
@@ -127,14 +135,13 @@ def _as_dense_shape(dense_shape):
     `(tf.shape(x)[0], 4)`), cast as TensorFlow packs them."""
     if isinstance(dense_shape, (list, tuple)) and any(
             getattr(x, "dtype", None) is d.int32 for x in dense_shape):
-        from ..library.join_split import stack
-        from ..library.math import cast
         return stack([cast(convert_to_tensor(x, dtype_hint=d.int64), d.int64)
                       for x in dense_shape])
     return convert_to_tensor(dense_shape, dtype=d.int64)
 
 
-SparseTensor.__module__ = TF_MODULES["SparseTensor"]   # as Keras recognises it
+SparseTensor.__module__ = TF_MODULES["SparseTensor"]
+SparseTensorSpec.value_class = SparseTensor   # as Keras recognises it
 
 
 def _rebuild_sparse(indices, values, dense_shape) -> SparseTensor:
@@ -159,9 +166,6 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
 
 def from_dense(tensor, name=None):
     """`tf.sparse.from_dense`: the non-zero entries of a dense tensor, in row-major order."""
-    from ..library.array import shape, zeros_like
-    from ..library.indexing import gather_nd, where
-    from ..library.math import not_equal
     t = convert_to_tensor(tensor)
     indices = where(not_equal(t, zeros_like(t)))
     return SparseTensor(indices, gather_nd(t, indices), shape(t, out_type=d.int64))
@@ -186,7 +190,6 @@ def add(a, b, threshold=0, name=None):
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`tf.sparse.sparse_dense_matmul`: a sparse matrix times a dense one (either side)."""
-    from ..library.array import transpose
     if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
         # dense @ sparse == (sparse^T @ dense^T)^T
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)

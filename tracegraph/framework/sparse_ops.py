@@ -17,11 +17,13 @@ from ..library.array import ones_like, reshape
 from ..library.indexing import boolean_mask, gather, gather_nd, scatter_nd, where
 from ..library.join_split import concat, stack
 from ..library.rearrange import broadcast_to
-from ..library.reduce import cumprod, reduce_all, reduce_sum
+from ..library.reduce import cumprod, reduce_all, reduce_max, reduce_sum
+from ..nest import flatten, pack_sequence_as
 from ..ops import math as mo
 from ..ops.array import identity_op
 from ..ops.registry import bind, convert_to_tensor
-from .sparse import SparseTensor, _sparse, reorder
+from .ragged_math import IDENTITY_OF_REDUCTION
+from .sparse import SparseTensor, _sparse, reorder, to_dense
 from .tensor import EagerTensor
 
 __all__ = ["SPARSE_UNARY_OPS", "sparse_elementwise", "sparse_dense_function", "concat_sparse",
@@ -95,7 +97,6 @@ def concat_sparse(axis, sp_inputs, expand_nonconcat_dims=False, concat_dim=None,
         values.append(sp.values)
         offset = m.add(offset, sp.dense_shape)
     shapes = stack([sp.dense_shape for sp in inputs])
-    from ..library.reduce import reduce_max
     others = reduce_max(shapes, axis=0) if expand_nonconcat_dims else inputs[0].dense_shape
     _check_other_dims(inputs, axis, expand_nonconcat_dims)
     dense_shape = m.add(m.multiply(others, m.subtract(1, one_hot_axis)),
@@ -133,7 +134,6 @@ def slice_sparse(sp_input, start, size, name=None):
 def map_values(op, *args, **kwargs):
     """`tf.sparse.map_values(op, *args, **kwargs)`: `op` on the values of the SparseTensor
     arguments (which share their indices and dense shape); the result keeps those."""
-    from ..nest import flatten, pack_sequence_as
     leaves = flatten([args, kwargs])
     sparse = [x for x in leaves if isinstance(x, SparseTensor)]
     if not sparse:
@@ -224,12 +224,9 @@ def reduce_max_sparse(sp_input, axis=None, keepdims=None, output_is_sparse=False
     sp = _sparse(sp_input, "tf.sparse.reduce_max")
     axis = reduction_axes if axis is None else axis
     keepdims = bool(keepdims or keep_dims)
-    from ..library.reduce import reduce_max
     if axis is None:
         out = reduce_max(sp.values)
         return reshape(out, [1] * sp.shape.rank) if keepdims else out
-    from .ragged_math import IDENTITY_OF_REDUCTION
-    from .sparse import to_dense
     lowest = IDENTITY_OF_REDUCTION("max", sp.dtype)
     dense = reduce_max(to_dense(reorder(sp), default_value=lowest), axis=axis,
                        keepdims=keepdims)

@@ -21,7 +21,7 @@ import inspect
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.tensor import SymbolicTensor
-from ..nest import is_nested
+from ..nest import composite_spec, is_composite, is_nested
 from ..shapes import TensorSpec, TypeSpec, format_shape
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType
@@ -77,7 +77,7 @@ class FunctionType(inspect.Signature):
 def type_text(value) -> str:
     """How TensorFlow 2.21 prints the trace type of one (possibly nested) value."""
     if isinstance(value, SymbolicTensor):
-        return repr(TensorSpec(value._shape, value.dtype))
+        return repr(TensorSpec(value.dims, value.dtype))
     if isinstance(value, TensorSpec):
         return repr(value)
     if isinstance(value, VariableSpec):
@@ -87,8 +87,8 @@ def type_text(value) -> str:
         return value.text
     if isinstance(value, (TraceType, TypeSpec)):
         return repr(value)
-    if hasattr(type(value), "_type_spec"):   # a ragged or sparse value: its spec
-        return repr(value._type_spec)
+    if is_composite(value):   # a ragged or sparse value: its spec
+        return repr(composite_spec(value))
     trace_type = getattr(value, "__tf_trace_type_text__", None)
     if trace_type is not None:
         return trace_type
@@ -137,7 +137,7 @@ def function_type_of(signature, canonical: list, outputs, captures) -> FunctionT
         if isinstance(value, ResourceHandle):
             text = repr(TensorSpec((), d.resource))
         else:
-            arr = value._value
+            arr = value.known_value
             text = repr(TensorSpec(arr.shape, d.NUMPY_TO_DTYPE.get(arr.dtype, d.string)))
         caps.append((id(value), text))
     return FunctionType(out, TypeText(type_text(outputs)), caps, names)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ... import dtypes as d
 from ...framework.ragged import row_positions
+from ...library import math as m
 from ...library.array import reshape, shape
 from ...library.indexing import gather, gather_nd
 from ...library.join_split import stack
@@ -19,7 +20,6 @@ def _positions(splits: list, n):
     for s in splits:
         s = cast(s, d.int64)
         levels.append(row_positions(s[:-1], subtract(s[1:], s[:-1]))[:2])
-    from ...library import math as m
     r = m.range_(0, n, 1, dtype=d.int64)
     columns = []
     for rows, cols in reversed(levels):

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
 from ...framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
 from ...framework.ragged import RaggedTensor
 from ...framework.sparse import SparseTensor
 from ...graph.tensor import SymbolicTensor
-from ...nest import flatten, is_nested
+from ...nest import composite_spec, flatten, is_nested
 from ...shapes import TensorSpec
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
 from .graph_codec import safe_name
@@ -42,9 +42,9 @@ def _structure(enc: Encoder, value, outputs: dict, depth=0):
     if isinstance(value, SymbolicTensor):
         return {"output": outputs[id(value)]}
     if isinstance(value, (RaggedTensor, SparseTensor)):   # its spec and component outputs
-        spec = value._type_spec
+        spec = composite_spec(value)
         return {"composite": {"spec": enc.value(spec), "components": [
-            _structure(enc, c, outputs, depth + 1) for c in spec._to_components(value)]}}
+            _structure(enc, c, outputs, depth + 1) for c in spec.to_tensors(value)]}}
     if depth > MAX_DEPTH:
         raise UnsaveableError("structures nested too deeply cannot be saved")
     if type(value) in (list, tuple) and any(isinstance(v, SymbolicTensor) or is_nested(v)
@@ -126,7 +126,7 @@ def decode_concrete(dec: Decoder, v, field: str,
     executor = v["executor"]
     if executor not in EXECUTORS:
         dec.fail(f"{field}.executor", f"unknown executor {executor!r:.40}")
-    forced = getattr(function_module, "FORCE_EXECUTOR", None)  # the test suite's modes
+    forced = config.forced_executor()  # the test suite's modes
     if executor == "codegen" and forced:
         executor = forced
     name = dec.str(v["name"], f"{field}.name")
@@ -166,10 +166,10 @@ def decode_concrete(dec: Decoder, v, field: str,
             dec.fail(f"{where}.spec", "expected a ragged or sparse spec")
         parts = [dec.value(c, f"{where}.components[{i}]")
                  for i, c in enumerate(dec.list(payload["components"], where, 64))]
-        if len(parts) != len(spec._component_specs()) or not all(
+        if len(parts) != len(spec.flatten()) or not all(
                 isinstance(p, SymbolicTensor) for p in parts):
             dec.fail(where, "expected one graph output per component")
-        return spec._from_components(parts)
+        return spec.from_tensors(iter(parts))
 
     dec.extra = {"output": lambda p, where: outputs[dec.int(p, where, 0, len(outputs))],
                  "composite": composite}
@@ -199,16 +199,16 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         leaf = leaves.get(path.split("#")[0])
         if isinstance(leaf, (RaggedTensorSpec, SparseTensorSpec)):   # one of its components
             index = int(path.split("#")[1]) if "#" in path else 0
-            parts = leaf._component_specs()
+            parts = leaf.flatten()
             leaf = parts[index] if index < len(parts) else None
         same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
-            leaf.shape._dims == spec.shape._dims if isinstance(spec, TensorSpec)
+            leaf.shape.as_tuple() == spec.shape.as_tuple() if isinstance(spec, TensorSpec)
             else leaf.shape == spec.shape)
         if not same:
             dec.fail(where, f"path {path!r:.80} is not a tensor argument of the function")
         if isinstance(spec, VariableSpec):
             ok = t.dtype.name == "resource"
         else:
-            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape._dims
+            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape.as_tuple()
         if not ok:
             dec.fail(where, "spec does not match the graph input")
