@@ -202,3 +202,11 @@ def test_reducing_the_sub_rows_of_two_ragged_dimensions():
         [[4, 2], [4, 5, 6], [], [7]]
     assert tf.reduce_max(rt, axis=1).to_list() == [[3, 2], [4, 5, 6], [], [7]]
     assert tf.reduce_mean(rt, axis=1).to_list() == [[2.0, 2.0], [4.0, 5.0, 6.0], [], [7.0]]
+
+
+def test_text_functions_split_every_string_of_a_ragged_value():
+    rt = tf.ragged.constant([["a b", "c"], [], ["d e f"]])
+    words = tf.strings.split(rt)
+    assert words.to_list() == [[[b"a", b"b"], [b"c"]], [], [[b"d", b"e", b"f"]]]
+    assert words.shape.as_list() == [3, None, None]
+    assert tf.strings.unicode_decode(rt, "UTF-8").to_list()[0] == [[97, 32, 98], [99]]

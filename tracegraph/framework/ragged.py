@@ -206,7 +206,8 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
-        return self.with_values(convert_to_tensor(new_values))
+        return self.with_values(new_values if isinstance(new_values, RaggedTensor)
+                                else convert_to_tensor(new_values))
 
     def with_row_splits_dtype(self, dtype):
         dtype = d.as_dtype(dtype)
