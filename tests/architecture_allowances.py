@@ -26,7 +26,7 @@ FUNCTION_BODY_IMPORTS = {
     "data/optional.py": 3,
     "data/runtime.py": 3,
     "data/sources.py": 4,
-    "data/specs.py": 12,
+    "data/specs.py": 10,
     "data/structure.py": 3,
     "distribute/blocks.py": 3,
     "distribute/shipping.py": 1,

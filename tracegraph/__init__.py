@@ -29,6 +29,7 @@ from .framework.device import device
 from .library.grids import meshgrid
 from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
+from .framework import ragged_dispatch  # noqa: F401,E402  (ragged and sparse values in tf.* functions)
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .framework.name_scopes import name_scope

@@ -35,7 +35,6 @@ NO_RULE = {
     "py_function": "not implemented yet (TF runs the Python function under a tape)",
     "tensor_list_get_item": "not implemented yet", "tensor_list_stack": "not implemented yet",
     "tensor_list_gather": "not implemented yet", "tensor_list_concat": "not implemented yet",
-    "ragged_to_tensor": "not implemented yet", "sparse_dense_matmul": "not implemented yet",
     "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
     "max_pool_grad": "second order not implemented yet (TensorFlow's MaxPoolGradGrad)",
     "max_pool3d_grad": "second order not implemented yet (TensorFlow's MaxPool3DGradGrad)",

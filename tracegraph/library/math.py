@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import config
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -179,6 +180,7 @@ imag = _u(imag_op)
 conj = _u(conj_op)
 
 
+@dispatchable
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
     weak = False
@@ -215,6 +217,7 @@ def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
+@dispatchable
 def cast(x, dtype, name=None):
     """Casts to `dtype`; floats truncate toward zero when cast to integers."""
     dtype = d.as_dtype(dtype)
@@ -224,6 +227,7 @@ def cast(x, dtype, name=None):
     return bind(cast_op, (x,), {"DstT": dtype}, name)
 
 
+@dispatchable
 def saturate_cast(value, dtype, name=None):
     """Casts, clipping values to the target dtype's range first."""
     dtype = d.as_dtype(dtype)
@@ -288,6 +292,7 @@ def _is_tensor(x) -> bool:
     return isinstance(getattr(x, "dtype", None), d.DType)
 
 
+@dispatchable
 def truediv(x, y, name=None):
     """`x / y`; integer tensors are cast to floating point first, as TensorFlow does (in a
     graph under a `truediv` scope: `truediv/Cast`, and the division itself `truediv`)."""
@@ -296,6 +301,7 @@ def truediv(x, y, name=None):
         return bind(real_div_op, (x, y), NO_ATTRS, scope)
 
 
+@dispatchable
 def divide_no_nan(x, y, name=None):
     """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
     x, y = _division_operands(x, y, "tf.math.divide_no_nan")

@@ -13,9 +13,11 @@ from . import (  # noqa: F401
     math,
     nn,
     pooling,
+    ragged,
     rearrange,
     reduce,
     slicing,
     space_batch,
+    sparse,
     state,
 )
