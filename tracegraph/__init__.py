@@ -149,3 +149,10 @@ def __getattr__(name):
         from .keras_switch import keras_module
         return keras_module()
     raise AttributeError(f"module 'tracegraph' has no attribute {name!r}")
+
+
+# ---- issue 24, family 5: the ops TensorFlow's guides and Keras reach for ----
+from .library.segments import (  # noqa: E402
+    tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)

@@ -94,3 +94,16 @@ from ..library.reduce import (  # noqa: F401
 
 mod = floormod
 negative = negative
+from ..library.segments import (  # noqa: F401, E402
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)

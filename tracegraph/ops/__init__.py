@@ -21,6 +21,8 @@ from . import (  # noqa: F401
     random_stateless,
     rearrange,
     reduce,
+    scatter,
+    segments,
     sequences,
     slicing,
     state,

@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     nn,
     rearrange,
     reduce,
+    segments,
     slicing,
     state,
 )
