@@ -156,3 +156,6 @@ from .library.segments import (  # noqa: E402
     tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
+from .trace.functional_ops import (  # noqa: E402
+    foldl, foldr, map_fn, scan, switch_case, vectorized_map,
+)
