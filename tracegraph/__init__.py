@@ -159,3 +159,7 @@ from .library.segments import (  # noqa: E402
 from .trace.functional_ops import (  # noqa: E402
     foldl, foldr, map_fn, scan, switch_case, vectorized_map,
 )
+from .library.searching import (  # noqa: E402
+    broadcast_dynamic_shape, broadcast_static_shape, get_static_value, repeat, reverse_sequence,
+    searchsorted, unique_with_counts,
+)

@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     rearrange,
     reduce,
     scatter,
+    searching,
     segments,
     sequences,
     slicing,
