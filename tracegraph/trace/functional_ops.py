@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..framework.tensor import Tensor
-from ..library.array import expand_dims, reshape, shape, zeros
+from ..library.array import ensure_shape, expand_dims, reshape, shape, zeros
 from ..library.indexing import gather
 from ..library.join_split import concat, stack, unstack
 from ..library.math import add, equal, less, subtract
@@ -90,9 +90,10 @@ def _check_outputs(out, specs) -> list:
 
 
 def _buffer(n, element_shape, dtype):
-    dims = concat([reshape(n, [1]), element_shape], 0) if isinstance(n, Tensor) else \
-        [n] + list(element_shape)
-    return zeros(dims, dtype=dtype)
+    if not isinstance(n, Tensor):
+        return zeros([n] + list(element_shape), dtype=dtype)
+    buffer = zeros(concat([reshape(n, [1]), element_shape], 0), dtype=dtype)
+    return ensure_shape(buffer, [None] + list(element_shape))
 
 
 def _write(buffer, i, value):
