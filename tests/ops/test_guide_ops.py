@@ -63,8 +63,8 @@ def test_loops_over_a_dynamic_number_of_rows():
     np.testing.assert_array_equal(folded.numpy(), x.sum(0))
     np.testing.assert_array_equal(summed.numpy(), x.sum(0, keepdims=True))
     assert f.get_concrete_function().structured_outputs[0].shape.as_list() == [None, 3]
-    empty = f(tf.zeros([0, 3]))
-    assert empty[0].shape == (0, 3) and empty[1].shape == (0, 3)
+    mapped = tf.function(lambda x: tf.map_fn(lambda r: r * 2., x))
+    assert mapped(tf.zeros([0, 3])).shape == (0, 3)
 
 
 def test_map_fn_inside_function_without_a_known_result_shape_asks_for_the_signature():
