@@ -19,6 +19,7 @@ from .api import autograph, bitwise, debugging, linalg, math, nn, random, string
 from .api import optimizers
 from .api import onnx, summary
 from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
+from .api import image, signal  # issue 24: tf.image, tf.signal
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,

@@ -79,6 +79,6 @@ def test_traced_gradient_matches_eager(name):
 def test_ties_and_zeros_as_tensorflow(name):
     """Ties split the gradient evenly; a zero in a product gets the product of the others."""
     want = FIXTURE[f"gradient_{name}"]
-    np.testing.assert_allclose(gradient_of(tf, GRADIENT_CASES[name]).numpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(gradient_of(tf, GRADIENT_CASES[name]).numpy(), want, rtol=1e-6)
     traced = tf.function(lambda: gradient_of(tf, GRADIENT_CASES[name]))()
-    np.testing.assert_allclose(traced.numpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(traced.numpy(), want, rtol=1e-6)

@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     array,
     bitcast,
     cluster,
+    image,
     indexing,
     join_split,
     linalg,

@@ -4,6 +4,7 @@
 from . import (  # noqa: F401
     array,
     functional,
+    image,
     fused,
     indexing,
     join_split,

@@ -1,0 +1,375 @@
+"""`tf.image`: resizing with TensorFlow's methods, flips and rotations, crops and pads, colour
+adjustments and dtype conversion, as TensorFlow's image_ops_impl composes them."""
+
+from __future__ import annotations
+
+from .. import dtypes as d
+from ..ops.image import (
+    adjust_contrast_op,
+    adjust_hue_op,
+    adjust_saturation_op,
+    hsv_to_rgb_op,
+    resize_area_op,
+    resize_bicubic_op,
+    resize_bilinear_op,
+    resize_nearest_op,
+    rgb_to_hsv_op,
+    scale_and_translate_op,
+)
+from ..ops.registry import bind, convert_to_tensor
+from .array import expand_dims, identity, shape, squeeze, transpose
+from .linalg import tensordot
+from .math import abs as abs_
+from .math import (
+    add,
+    cast,
+    divide,
+    floordiv,
+    maximum,
+    minimum,
+    multiply,
+    pow,
+    round,
+    rsqrt,
+    saturate_cast,
+    subtract,
+)
+from .rearrange import pad, reverse, slice_, tile
+from .reduce import reduce_mean, reduce_prod, reduce_sum
+
+
+class ResizeMethod:
+    """The methods of `tf.image.resize`."""
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
+
+
+_SCALE_AND_TRANSLATE = ("lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+
+
+def _batched(images):
+    """The images as a batch (a 3-D image gains a batch of one) and whether it was one."""
+    images = convert_to_tensor(images)
+    rank = images.shape.rank
+    if rank is None:
+        raise ValueError("'images' contains no shape.")
+    if rank == 3:
+        return expand_dims(images, 0), False
+    if rank != 4:
+        raise ValueError("'images' must have either 3 or 4 dimensions.")
+    return images, True
+
+
+def _unbatched(images, is_batch):
+    return images if is_batch else squeeze(images, [0])
+
+
+def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False,
+           antialias=False, name=None):
+    """`tf.image.resize` (v2): float32 results except nearest, which keeps the dtype."""
+    images, is_batch = _batched(images)
+    try:
+        size = convert_to_tensor(size, dtype=d.int32)
+    except (TypeError, ValueError):
+        raise ValueError("'size' must be a 1-D int32 Tensor") from None
+    if not size.shape.is_compatible_with([2]):
+        raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+    if preserve_aspect_ratio:
+        current = cast(shape(images)[1:3], d.float32)
+        factor = minimum(cast(size[0], d.float32) / current[0],
+                         cast(size[1], d.float32) / current[1])
+        size = cast(round(factor * current), d.int32)
+    out = _resize(images, size, method, antialias)
+    return _unbatched(out, is_batch)
+
+
+def _resize(images, size, method, antialias):
+    def scale_and_translate(kernel_type):
+        scale = cast(size, d.float32) / cast(shape(images)[1:3], d.float32)
+        return bind(scale_and_translate_op, (images, size, scale, [0.0, 0.0]),
+                    {"kernel_type": kernel_type, "antialias": bool(antialias)})
+    if method == ResizeMethod.BILINEAR:
+        if antialias:
+            return scale_and_translate("triangle")
+        return bind(resize_bilinear_op, (images, size), {"half_pixel_centers": True})
+    if method == ResizeMethod.NEAREST_NEIGHBOR:
+        return bind(resize_nearest_op, (images, size), {"half_pixel_centers": True})
+    if method == ResizeMethod.BICUBIC:
+        if antialias:
+            return scale_and_translate("keyscubic")
+        return bind(resize_bicubic_op, (images, size), {"half_pixel_centers": True})
+    if method == ResizeMethod.AREA:
+        return bind(resize_area_op, (images, size), {})
+    if method in _SCALE_AND_TRANSLATE:
+        return scale_and_translate(method)
+    raise ValueError(f"Resize method is not implemented: {method}")
+
+
+def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR,
+                    antialias=False):
+    """Resizes keeping the aspect ratio, then pads to the target with zeros."""
+    images, is_batch = _batched(image)
+    h, w = images.shape[1], images.shape[2]
+    if h is None or w is None:
+        raise ValueError("resize_with_pad needs images of known height and width")
+    ratio = max(w / target_width, h / target_height)
+    new_h, new_w = int(h / ratio), int(w / ratio)
+    resized = resize(images, [new_h, new_w], method=method, antialias=antialias)
+    out = pad_to_bounding_box(resized, max((target_height - new_h) // 2, 0),
+                              max((target_width - new_w) // 2, 0), target_height, target_width)
+    return _unbatched(out, is_batch)
+
+
+# ---- flips, rotations ---------------------------------------------------------------------------
+
+def _flip(image, axis_3d):
+    image = convert_to_tensor(image)
+    rank = image.shape.rank
+    if rank not in (3, 4):
+        raise ValueError(f"'image' (shape {image.shape}) must be at least three-dimensional."
+                         if rank is not None and rank < 3 else
+                         f"'image' (shape {image.shape})must have either 3 or 4 dimensions.")
+    return reverse(image, [axis_3d + (rank - 3)])
+
+
+def flip_left_right(image):
+    return _flip(image, 1)
+
+
+def flip_up_down(image):
+    return _flip(image, 0)
+
+
+def transpose_image(image, name=None):
+    image = convert_to_tensor(image)
+    perm = [1, 0, 2] if image.shape.rank == 3 else [0, 2, 1, 3]
+    return transpose(image, perm, name=name)
+
+
+def rot90(image, k=1, name=None):
+    """Rotates counter-clockwise by k quarter turns."""
+    k = int(k) % 4
+    out = convert_to_tensor(image)
+    for _ in range(k):
+        out = flip_up_down(transpose_image(out))
+    return out if k else identity(out, name=name)
+
+
+# ---- crops and pads ---------------------------------------------------------------------------
+
+def _hw(images):
+    h, w = images.shape[1], images.shape[2]
+    return (h if h is not None else shape(images)[1]), (w if w is not None else shape(images)[2])
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """The box of `target_height` x `target_width` at (offset_height, offset_width)."""
+    images, is_batch = _batched(image)
+    h, w = _hw(images)
+    for value, what in ((offset_height, "offset_height must be >= 0."),
+                        (offset_width, "offset_width must be >= 0."),
+                        (target_height, "target_height must be > 0."),
+                        (target_width, "target_width must be > 0.")):
+        if isinstance(value, int) and (value < 0 or (value == 0 and "target" in what)):
+            raise ValueError(what)
+    if isinstance(h, int) and isinstance(target_height, int) and \
+            isinstance(offset_height, int) and h < target_height + offset_height:
+        raise ValueError("height must be >= target + offset.")
+    if isinstance(w, int) and isinstance(target_width, int) and \
+            isinstance(offset_width, int) and w < target_width + offset_width:
+        raise ValueError("width must be >= target + offset.")
+    out = slice_(images, [0, offset_height, offset_width, 0],
+                 [-1, target_height, target_width, -1])
+    return _unbatched(out, is_batch)
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """The image placed at (offset_height, offset_width) in a zero image of the target size."""
+    images, is_batch = _batched(image)
+    h, w = _hw(images)
+    after_h = target_height - offset_height - h
+    after_w = target_width - offset_width - w
+    for value, what in ((offset_height, "offset_height must be >= 0"),
+                        (offset_width, "offset_width must be >= 0"),
+                        (after_h, "height must be <= target - offset"),
+                        (after_w, "width must be <= target - offset")):
+        if isinstance(value, int) and value < 0:
+            raise ValueError(what)
+    out = pad(images, [[0, 0], [offset_height, after_h], [offset_width, after_w], [0, 0]])
+    return _unbatched(out, is_batch)
+
+
+def resize_with_crop_or_pad(image, target_height, target_width):
+    """Crops the centre or pads evenly with zeros to reach the target size."""
+    images, is_batch = _batched(image)
+    h, w = _hw(images)
+
+    def half_diff(target, size):
+        diff = target - size
+        return (maximum(-diff // 2, 0), maximum(diff // 2, 0)) if not isinstance(diff, int) \
+            else (max(-diff // 2, 0), max(diff // 2, 0))
+    crop_h, pad_h = half_diff(target_height, h)
+    crop_w, pad_w = half_diff(target_width, w)
+    low = (min if isinstance(h, int) and isinstance(w, int) else minimum)
+    cropped = crop_to_bounding_box(images, crop_h, crop_w, low(target_height, h),
+                                   low(target_width, w))
+    out = pad_to_bounding_box(cropped, pad_h, pad_w, target_height, target_width)
+    return _unbatched(out, is_batch)
+
+
+def central_crop(image, central_fraction):
+    """The central `central_fraction` of the image along height and width."""
+    if central_fraction <= 0.0 or central_fraction > 1.0:
+        raise ValueError("central_fraction must be within (0, 1]")
+    image = convert_to_tensor(image)
+    if central_fraction == 1.0:
+        return image
+    images, is_batch = _batched(image)
+    h, w = images.shape[1], images.shape[2]
+    if h is None or w is None:
+        hf, wf = cast(shape(images)[1], d.float64), cast(shape(images)[2], d.float64)
+        top = cast((hf - hf * central_fraction) / 2, d.int32)
+        left = cast((wf - wf * central_fraction) / 2, d.int32)
+        size_h, size_w = shape(images)[1] - top * 2, shape(images)[2] - left * 2
+    else:
+        top = int((h - h * central_fraction) / 2)
+        left = int((w - w * central_fraction) / 2)
+        size_h, size_w = h - top * 2, w - left * 2
+    out = slice_(images, [0, top, left, 0], [-1, size_h, size_w, -1])
+    return _unbatched(out, is_batch)
+
+
+# ---- dtype conversion and colour ----------------------------------------------------------------
+
+def convert_image_dtype(image, dtype, saturate=False, name=None):
+    """Converts between image dtypes, scaling: floats are in [0, 1], integers in [0, MAX]."""
+    image = convert_to_tensor(image)
+    dtype = d.as_dtype(dtype)
+    if not dtype.is_floating and not dtype.is_integer:
+        raise AttributeError("dtype must be either floating point or integer")
+    if not image.dtype.is_floating and not image.dtype.is_integer:
+        raise AttributeError("image dtype must be either floating point or integer")
+    if dtype == image.dtype:
+        return identity(image, name=name)
+    convert = saturate_cast if saturate else cast
+    if image.dtype.is_integer and dtype.is_integer:
+        scale_in, scale_out = image.dtype.max, dtype.max
+        if scale_in > scale_out:
+            scale = (scale_in + 1) // (scale_out + 1)
+            return convert(floordiv(image, cast(scale, image.dtype)), dtype, name=name)
+        scale = (scale_out + 1) // (scale_in + 1)
+        return multiply(convert(image, dtype), cast(scale, dtype), name=name)
+    if image.dtype.is_floating and dtype.is_floating:
+        return cast(image, dtype, name=name)
+    if image.dtype.is_integer:
+        return multiply(cast(image, dtype), cast(1.0 / image.dtype.max, dtype), name=name)
+    scaled = multiply(image, cast(dtype.max + 0.5, image.dtype))
+    return convert(scaled, dtype, name=name)
+
+
+def _as_float(image):
+    image = convert_to_tensor(image)
+    if image.dtype in (d.float16, d.float32):
+        return image, image.dtype
+    return convert_image_dtype(image, d.float32), image.dtype
+
+
+def adjust_brightness(image, delta):
+    """Adds `delta` to every component (in the [0, 1] float representation)."""
+    flt, orig = _as_float(image)
+    adjusted = add(flt, cast(delta, flt.dtype))
+    return convert_image_dtype(adjusted, orig, saturate=True)
+
+
+def adjust_contrast(images, contrast_factor):
+    """`(x - mean) * contrast_factor + mean`, per channel of each image."""
+    flt, orig = _as_float(images)
+    adjusted = bind(adjust_contrast_op, (flt, cast(contrast_factor, d.float32)), {})
+    return convert_image_dtype(adjusted, orig, saturate=True)
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+    flt, orig = _as_float(image)
+    adjusted = bind(adjust_saturation_op, (flt, cast(saturation_factor, d.float32)), {})
+    return convert_image_dtype(adjusted, orig)
+
+
+def adjust_hue(image, delta, name=None):
+    if not -1 <= delta <= 1 if isinstance(delta, (int, float)) else False:
+        raise ValueError("delta must be in the interval [-1, 1]")
+    flt, orig = _as_float(image)
+    adjusted = bind(adjust_hue_op, (flt, cast(delta, d.float32)), {})
+    return convert_image_dtype(adjusted, orig)
+
+
+def adjust_gamma(image, gamma=1, gain=1):
+    """`gain * image ** gamma` in the float representation."""
+    image = convert_to_tensor(image)
+    orig = image.dtype
+    flt = image if orig in (d.float16, d.float32) else convert_image_dtype(image, d.float32)
+    out = multiply(cast(gain, flt.dtype), pow(flt, cast(gamma, flt.dtype)))
+    return convert_image_dtype(out, orig, saturate=True)
+
+
+def rgb_to_grayscale(images, name=None):
+    """Luma with weights 0.2989, 0.5870, 0.1140; the channel axis kept with size 1."""
+    images = convert_to_tensor(images)
+    flt = convert_image_dtype(images, d.float32)
+    gray = tensordot(flt, [0.2989, 0.5870, 0.1140], [-1, -1])
+    return convert_image_dtype(expand_dims(gray, -1), images.dtype, name=name)
+
+
+def grayscale_to_rgb(images, name=None):
+    images = convert_to_tensor(images)
+    if images.shape.rank is not None and images.shape[-1] not in (None, 1):
+        raise ValueError(f"Last dimension of a grayscale image should be size 1, got "
+                         f"{images.shape[-1]}")
+    rank = images.shape.rank
+    return tile(images, [1] * (rank - 1) + [3], name=name)
+
+
+def rgb_to_hsv(images, name=None):
+    return bind(rgb_to_hsv_op, (images,), {}, name)
+
+
+def hsv_to_rgb(images, name=None):
+    return bind(hsv_to_rgb_op, (images,), {}, name)
+
+
+def per_image_standardization(image):
+    """`(x - mean) / max(stddev, 1/sqrt(N))` over each image's pixels and channels."""
+    image = convert_to_tensor(image)
+    if image.shape.rank is not None and image.shape.rank < 3:
+        raise ValueError(f"'image' (shape {image.shape}) must be at least three-dimensional.")
+    if not image.dtype.is_floating:
+        image = convert_image_dtype(image, d.float32)
+    axes = [-1, -2, -3]
+    n = reduce_prod(cast(shape(image)[-3:], image.dtype))
+    mean = reduce_mean(image, axes, keepdims=True)
+    stddev = reduce_mean(subtract(image, mean) ** 2, axes, keepdims=True) ** 0.5
+    floor = rsqrt(n)
+    return divide(subtract(image, mean), maximum(stddev, floor))
+
+
+def total_variation(images, name=None):
+    """Sum of absolute differences between neighbouring pixels, per image."""
+    images = convert_to_tensor(images)
+    rank = images.shape.rank
+    if rank == 3:
+        dh = images[1:, :, :] - images[:-1, :, :]
+        dw = images[:, 1:, :] - images[:, :-1, :]
+        axes = None
+    elif rank == 4:
+        dh = images[:, 1:, :, :] - images[:, :-1, :, :]
+        dw = images[:, :, 1:, :] - images[:, :, :-1, :]
+        axes = [1, 2, 3]
+    else:
+        raise ValueError("'images' must be either 3 or 4-dimensional.")
+    return add(reduce_sum(abs_(dh), axes), reduce_sum(abs_(dw), axes), name=name)
+
