@@ -164,3 +164,4 @@ from .library.searching import (  # noqa: E402
     broadcast_dynamic_shape, broadcast_static_shape, get_static_value, repeat, reverse_sequence,
     searchsorted, unique_with_counts,
 )
+from .library.math import complex  # noqa: E402, A004

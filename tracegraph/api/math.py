@@ -2,6 +2,7 @@
 
 from ..library.indexing import top_k  # noqa: F401
 from ..library.linalg import cross  # noqa: F401
+from ..library.math import complex  # noqa: F401, A004
 from ..library.math import (  # noqa: F401
     abs,
     acos,

@@ -3,6 +3,7 @@
 
 from . import (  # noqa: F401
     array,
+    complex_numbers,
     functional,
     image,
     fused,
@@ -15,6 +16,7 @@ from . import (  # noqa: F401
     rearrange,
     reduce,
     segments,
+    spectral,
     slicing,
     state,
 )
