@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     slicing,
     spectral,
     state,
+    string_hashing,
     strings,
     summary,
     tensor_list,
