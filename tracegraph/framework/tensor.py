@@ -269,9 +269,7 @@ class EagerTensor(Tensor):
     def __complex__(self):
         return complex(self._value)
 
-    def __format__(self, spec):
-        if not spec:
-            return str(self)
+    def __format__(self, spec):              # f"{t}" is the NumPy value's text, as in TF
         return format(self.numpy(), spec)
 
     def __repr__(self):

@@ -3,7 +3,9 @@ transposed resize, one TensorFlow gradient op each (ResizeArea has none, as in T
 
 from __future__ import annotations
 
+from ... import dtypes as d
 from ...library.array import shape
+from ...library.math import cast
 from ...ops.image import (
     resize_bicubic_grad_op,
     resize_bilinear_grad_op,
@@ -21,7 +23,7 @@ def _corners(op) -> dict:
 
 @defgrad("ResizeBilinear")
 def _resize_bilinear_grad(op, g):
-    return bind(resize_bilinear_grad_op, (g, op.inputs[0]), _corners(op)), None
+    return bind(resize_bilinear_grad_op, (cast(g, d.float32), op.inputs[0]), _corners(op)), None
 
 
 @defgrad("ResizeBicubic")
@@ -29,7 +31,7 @@ def _resize_bicubic_grad(op, g):
     image = op.inputs[0]
     if not image.dtype.is_floating:
         return None, None
-    return bind(resize_bicubic_grad_op, (g, image), _corners(op)), None
+    return bind(resize_bicubic_grad_op, (cast(g, d.float32), image), _corners(op)), None
 
 
 @defgrad("ResizeNearestNeighbor")
@@ -42,5 +44,6 @@ def _resize_nearest_grad(op, g):
 def _scale_and_translate_grad(op, g):
     images, _, scale, translation = op.inputs
     attrs = {"kernel_type": op.attrs["kernel_type"], "antialias": op.attrs["antialias"]}
-    return bind(scale_and_translate_grad_op, (g, images, scale, translation), attrs), None, \
-        None, None
+    grads = bind(scale_and_translate_grad_op, (cast(g, d.float32), cast(images, d.float32), scale,
+                                               translation), attrs)
+    return cast(grads, images.dtype), None, None, None
