@@ -28,12 +28,12 @@ from .math import (
     maximum,
     minimum,
     multiply,
-    pow,
-    round,
     rsqrt,
     saturate_cast,
     subtract,
 )
+from .math import pow as pow_
+from .math import round as round_
 from .rearrange import pad, reverse, slice_, tile
 from .reduce import reduce_mean, reduce_prod, reduce_sum
 
@@ -84,7 +84,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         current = cast(shape(images)[1:3], d.float32)
         factor = minimum(cast(size[0], d.float32) / current[0],
                          cast(size[1], d.float32) / current[1])
-        size = cast(round(factor * current), d.int32)
+        size = cast(round_(factor * current), d.int32)
     out = _resize(images, size, method, antialias)
     return _unbatched(out, is_batch)
 
@@ -313,7 +313,7 @@ def adjust_gamma(image, gamma=1, gain=1):
     image = convert_to_tensor(image)
     orig = image.dtype
     flt = image if orig in (d.float16, d.float32) else convert_image_dtype(image, d.float32)
-    out = multiply(cast(gain, flt.dtype), pow(flt, cast(gamma, flt.dtype)))
+    out = multiply(cast(gain, flt.dtype), pow_(flt, cast(gamma, flt.dtype)))
     return convert_image_dtype(out, orig, saturate=True)
 
 

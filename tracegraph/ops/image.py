@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import dtypes as d
 from ..shapes import TensorType, format_dims
-from . import infer as I
 from . import image_weights as W
+from . import infer as I
 from .infer import runtime as _runtime
 from .registry import FLOAT, REAL, TypeAttr, defop
 

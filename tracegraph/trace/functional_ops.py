@@ -159,14 +159,12 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """`fn` on every row of `elems`, results stacked: map_fn's results (run as its loop)."""
     flat = _flat_elems(elems, "vectorized_map")
     if current_context().executing_eagerly:
-        n = _length(flat)
-        results = [[convert_to_tensor(v) for v in flatten(fn(pack_sequence_as(elems,
-                                                                               list(row))))]
-                   for row in zip(*_eager_rows(flat, n))]
-        if not results:
+        outputs = [fn(pack_sequence_as(elems, list(row)))
+                   for row in zip(*_eager_rows(flat, _length(flat)))]
+        if not outputs:
             raise ValueError("vectorized_map needs at least one element to infer fn's results")
-        template = fn(pack_sequence_as(elems, [gather(e, 0) for e in flat]))
-        return pack_sequence_as(template, [stack(list(c)) for c in zip(*results)])
+        columns = zip(*[[convert_to_tensor(v) for v in flatten(out)] for out in outputs])
+        return pack_sequence_as(outputs[0], [stack(list(c)) for c in columns])
     graph, structure = trace_subgraph(lambda *xs: fn(pack_sequence_as(elems, list(xs))),
                                       "vectorized_map_signature",
                                       [_element_type(e) for e in flat])

@@ -5,8 +5,8 @@ from . import (  # noqa: F401
     array,
     complex_numbers,
     functional,
-    image,
     fused,
+    image,
     indexing,
     join_split,
     linalg,
@@ -16,7 +16,7 @@ from . import (  # noqa: F401
     rearrange,
     reduce,
     segments,
-    spectral,
     slicing,
+    spectral,
     state,
 )
