@@ -74,7 +74,8 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
-OVER_THE_CAP: dict[str, int] = {}
+# Generated tables, one row per op type, regenerated from TensorFlow (not written by hand).
+OVER_THE_CAP: dict[str, int] = {"formats/tensorflow/op_signatures.py": 700}
 
 
 def test_modules_stay_small():

@@ -268,8 +268,9 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     if image.dtype.is_floating and dtype.is_floating:
         return cast(image, dtype, name=name)
     if image.dtype.is_integer:
-        return multiply(cast(image, dtype), cast(1.0 / image.dtype.max, dtype), name=name)
-    scaled = multiply(image, cast(dtype.max + 0.5, image.dtype))
+        return multiply(cast(image, dtype), convert_to_tensor(1.0 / image.dtype.max, dtype=dtype),
+                        name=name)
+    scaled = multiply(image, convert_to_tensor(dtype.max + 0.5, dtype=image.dtype))
     return convert(scaled, dtype, name=name)
 
 

@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 
 from .. import dtypes as d
-from ..ops.indexing import unique_with_counts_op
 from ..ops.rearrange import reverse_sequence_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
-from ..ops.searching import broadcast_args_op, lower_bound_op, upper_bound_op
+from ..ops.searching import (
+    UNIQUE_WITH_COUNTS_RESULT,
+    broadcast_args_op,
+    lower_bound_op,
+    unique_with_counts_op,
+    upper_bound_op,
+)
 from ..shapes import TensorShape, broadcast_shapes, format_dims
 from .array import reshape, shape
 from .indexing import gather
@@ -70,13 +73,9 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
                 {"seq_dim": seq_axis, "batch_dim": batch_axis}, name)
 
 
-# What TensorFlow returns: a namedtuple of the three results.
-UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
-
-
 def unique_with_counts(x, out_idx=d.int32, name=None):
     y, idx, count = bind(unique_with_counts_op, (x,), {"out_idx": d.as_dtype(out_idx)}, name)
-    return UniqueWithCounts(y, idx, count)
+    return UNIQUE_WITH_COUNTS_RESULT(y, idx, count)
 
 
 def get_static_value(tensor, partial=False):

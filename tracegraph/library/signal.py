@@ -11,11 +11,13 @@ import numpy as np
 from .. import dtypes as d
 from ..ops import spectral as S
 from ..ops.registry import bind, convert_to_tensor
-from .array import ones, shape
+from .array import ones, reshape, shape, transpose
 from .indexing import gather
 from .join_split import concat
-from .math import cast, cos, maximum, multiply, range_
-from .rearrange import pad, roll
+from .math import cast, cos, divide, maximum, multiply, range_, square
+from .rearrange import pad, roll, tile
+from .reduce import reduce_sum
+from .segments import unsorted_segment_sum
 
 
 def _fft(op, rank):
@@ -166,7 +168,7 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     even = 1 - n % 2
     denominator = n + int(bool(periodic)) * even - 1
     count = cast(range_(n), dtype)
-    arg = multiply(cast(2 * math.pi, dtype), count) / cast(denominator, dtype)
+    arg = multiply(convert_to_tensor(2 * math.pi, dtype=dtype), count) / cast(denominator, dtype)
     return cast(a - b * cos(arg), dtype)
 
 
@@ -188,3 +190,53 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
     if window_fn is not None:
         framed = multiply(framed, window_fn(frame_length, dtype=framed.dtype))
     return rfft(framed, [int(fft_length)])
+
+
+def overlap_and_add(signal, frame_step, name=None):
+    """Sums frames `[..., frames, frame_length]` placed every `frame_step` samples."""
+    signal = convert_to_tensor(signal)
+    rank = signal.shape.rank
+    if rank is None or rank < 2:
+        raise ValueError(f"Shape {signal.shape} must have rank at least 2")
+    frames, frame_length = signal.shape[-2], signal.shape[-1]
+    if frames is None or frame_length is None:
+        raise ValueError("overlap_and_add needs the number and length of frames to be known")
+    frame_step = int(frame_step)
+    length = (frames - 1) * frame_step + frame_length if frames else 0
+    perm = [rank - 2, rank - 1] + list(range(rank - 2))
+    rows = reshape(transpose(signal, perm), concat([[frames * frame_length], shape(signal)[:-2]],
+                                                   0))
+    ids = (np.arange(frames)[:, None] * frame_step + np.arange(frame_length)[None, :])
+    summed = unsorted_segment_sum(rows, ids.reshape(-1).astype(np.int32), length)
+    back = list(range(1, rank - 1)) + [0]
+    return transpose(summed, back, name=name or "transpose")
+
+
+def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=hann_window,
+                 name=None):
+    """The signal whose stft is `stfts`: irfft of each frame, windowed, overlapped and added."""
+    stfts = convert_to_tensor(stfts)
+    frame_length = int(frame_length)
+    if fft_length is None:
+        fft_length = 1 << (frame_length - 1).bit_length()
+    frames = irfft(stfts, [int(fft_length)])
+    if int(fft_length) > frame_length:
+        frames = frames[..., :frame_length]
+    elif int(fft_length) < frame_length:
+        rank = frames.shape.rank
+        frames = pad(frames, [[0, 0]] * (rank - 1) + [[0, frame_length - int(fft_length)]])
+    if window_fn is not None:
+        frames = multiply(frames, window_fn(frame_length, dtype=frames.dtype))
+    return overlap_and_add(frames, frame_step)
+
+
+def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None):
+    """The window that makes inverse_stft invert stft with `forward_window_fn`."""
+    def window(frame_length, dtype):
+        forward = forward_window_fn(frame_length, dtype=dtype)
+        overlaps = -(-frame_length // frame_step)
+        denominator = pad(square(forward), [[0, overlaps * frame_step - frame_length]])
+        denominator = reduce_sum(reshape(denominator, [overlaps, frame_step]), 0, keepdims=True)
+        denominator = reshape(tile(denominator, [overlaps, 1]), [overlaps * frame_step])
+        return divide(forward, denominator[:frame_length])
+    return window

@@ -387,21 +387,3 @@ unique_op = defop("unique", "Unique", inputs=("x: T",), attrs={**_T, "out_idx": 
                   infer=infer_unique, kernel=kernel_unique, num_outputs=2,
                   flags=_PURE | {"data_dependent_shape"})
 
-
-def infer_unique_with_counts(x, out_idx=d.int32):
-    _check_unique(x.shape)
-    return (TensorType(x.dtype, (None,)), TensorType(out_idx, x.shape),
-            TensorType(out_idx, (None,)))
-
-
-def kernel_unique_with_counts(x, out_idx=d.int32):
-    y, idx = kernel_unique(x, out_idx)
-    counts = np.bincount(idx, minlength=len(y)).astype(out_idx.as_numpy_dtype) if idx.size \
-        else np.empty((0,), out_idx.as_numpy_dtype)
-    return [y, idx, counts]
-
-
-unique_with_counts_op = defop("unique_with_counts", "UniqueWithCounts", inputs=("x: T",),
-                              attrs={**_T, "out_idx": d.int32}, infer=infer_unique_with_counts,
-                              kernel=kernel_unique_with_counts, num_outputs=3,
-                              flags=_PURE | {"data_dependent_shape"})

@@ -1,16 +1,19 @@
-"""Searching sorted rows and broadcasting shape vectors: LowerBound and UpperBound
-(`tf.searchsorted`: row b of `values` searched in row b of `sorted_inputs`), BroadcastArgs
-(`tf.broadcast_dynamic_shape`)."""
+"""Searching sorted rows, counting values and broadcasting shape vectors: LowerBound and
+UpperBound (`tf.searchsorted`: row b of `values` searched in row b of `sorted_inputs`),
+UniqueWithCounts, BroadcastArgs (`tf.broadcast_dynamic_shape`)."""
 
 from __future__ import annotations
+
+import collections
 
 import numpy as np
 
 from .. import dtypes as d
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
+from .indexing import kernel_unique
 from .infer import runtime as _runtime
-from .registry import INDEX, REAL, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, REAL, TypeAttr, defop
 
 _PURE = {"pure"}
 
@@ -78,3 +81,28 @@ def kernel_broadcast_args(s0, s1):
 broadcast_args_op = defop("broadcast_args", "BroadcastArgs", inputs=("s0: T", "s1: T"),
                           attrs={"T": TypeAttr(INDEX, d.int32)}, infer=infer_broadcast_args,
                           kernel=kernel_broadcast_args, flags=_PURE)
+
+
+def infer_unique_with_counts(x, out_idx=d.int32):
+    if x.shape is not None and len(x.shape) != 1:
+        raise ValueError("unique expects a 1D vector.")
+    return (TensorType(x.dtype, (None,)), TensorType(out_idx, x.shape),
+            TensorType(out_idx, (None,)))
+
+
+def kernel_unique_with_counts(x, out_idx=d.int32):
+    y, idx = kernel_unique(x, out_idx)
+    counts = np.bincount(idx, minlength=len(y)).astype(out_idx.as_numpy_dtype) if idx.size \
+        else np.empty((0,), out_idx.as_numpy_dtype)
+    return [y, idx, counts]
+
+
+unique_with_counts_op = defop("unique_with_counts", "UniqueWithCounts", inputs=("x: T",),
+                              attrs={"T": TypeAttr(ALL_TYPES), "out_idx": d.int32},
+                              infer=infer_unique_with_counts,
+                              kernel=kernel_unique_with_counts, num_outputs=3,
+                              flags=_PURE | {"data_dependent_shape"})
+
+# What `tf.unique_with_counts` returns: a namedtuple of the three results, named as in TF.
+UNIQUE_WITH_COUNTS_RESULT = collections.namedtuple(unique_with_counts_op.tf_type,
+                                                   ["y", "idx", "count"])

@@ -15,8 +15,10 @@ from ...ops.registry import bind
 from ..registry import defgrad
 from ..static_shapes import static_shape, static_value
 
-_ADJOINT = {"FFT": (S.ifft_op, 1), "IFFT": (S.fft_op, 1), "FFT2D": (S.ifft2d_op, 2),
-            "IFFT2D": (S.fft2d_op, 2), "FFT3D": (S.ifft3d_op, 3), "IFFT3D": (S.fft3d_op, 3)}
+# op record -> (its adjoint's record, number of transformed axes, whether it is an inverse)
+_ADJOINT = {S.fft_op: (S.ifft_op, 1, False), S.ifft_op: (S.fft_op, 1, True),
+            S.fft2d_op: (S.ifft2d_op, 2, False), S.ifft2d_op: (S.fft2d_op, 2, True),
+            S.fft3d_op: (S.ifft3d_op, 3, False), S.ifft3d_op: (S.fft3d_op, 3, True)}
 _COMPLEX_FFT = {1: (S.fft_op, S.ifft_op), 2: (S.fft2d_op, S.ifft2d_op),
                 3: (S.fft3d_op, S.ifft3d_op)}
 _RFFT = {1: S.rfft_op, 2: S.rfft2d_op, 3: S.rfft3d_op}
@@ -30,16 +32,13 @@ def _size(g, rank):
     return cast(reduce_prod(shape(g)[-rank:]), g.dtype.real_dtype)
 
 
-def _complex_fft_grad(op, g):
-    adjoint, rank = _ADJOINT[op.op_def.tf_type]
+@defgrad("FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D")
+def _complex_fft_grad(op, g):                # FFT's adjoint is n * IFFT; IFFT's is FFT / n
+    adjoint, rank, inverse = _ADJOINT[op.op_def]
     out = bind(adjoint, (g,), {})
     n = _size(g, rank)
-    inverse = op.op_def.tf_type.startswith("I")   # IFFT = conj(FFT) / n: adjoint FFT / n
-    return multiply(out, cast(1.0 / n if inverse else n, g.dtype))
-
-
-for _type in _ADJOINT:
-    defgrad(_type)(_complex_fft_grad)
+    scale = 1.0 / n if inverse else n
+    return multiply(out, cast(np.float64(scale) if isinstance(scale, float) else scale, g.dtype))
 
 
 def _lengths(op):
@@ -69,7 +68,7 @@ def _rfft_grad(rank):
         half = n[-1] // 2 + 1
         full = _fit(g, n[:-1] + [half], n)     # the missing conjugate half counts as zero
         spread = bind(_COMPLEX_FFT[rank][1], (full,), {})
-        grad = real(multiply(spread, cast(float(np.prod(n)), g.dtype)))
+        grad = real(multiply(spread, cast(np.float64(np.prod(n)), g.dtype)))
         x_dims = static_shape(op.inputs[0])
         if x_dims is None or None in x_dims[-rank:]:
             raise NotImplementedError(f"the gradient of {op.op_def.tf_type} needs the input's "
@@ -96,7 +95,31 @@ def _irfft_grad(rank):
     return rule
 
 
-for _rank, (_r, _i) in {1: ("RFFT", "IRFFT"), 2: ("RFFT2D", "IRFFT2D"),
-                        3: ("RFFT3D", "IRFFT3D")}.items():
-    defgrad(_r)(_rfft_grad(_rank))
-    defgrad(_i)(_irfft_grad(_rank))
+@defgrad("RFFT")
+def _rfft_1d_grad(op, g):
+    return _rfft_grad(1)(op, g)
+
+
+@defgrad("RFFT2D")
+def _rfft_2d_grad(op, g):
+    return _rfft_grad(2)(op, g)
+
+
+@defgrad("RFFT3D")
+def _rfft_3d_grad(op, g):
+    return _rfft_grad(3)(op, g)
+
+
+@defgrad("IRFFT")
+def _irfft_1d_grad(op, g):
+    return _irfft_grad(1)(op, g)
+
+
+@defgrad("IRFFT2D")
+def _irfft_2d_grad(op, g):
+    return _irfft_grad(2)(op, g)
+
+
+@defgrad("IRFFT3D")
+def _irfft_3d_grad(op, g):
+    return _irfft_grad(3)(op, g)
