@@ -10,6 +10,7 @@ from ..library.image import (  # noqa: F401
     central_crop,
     convert_image_dtype,
     crop_to_bounding_box,
+    extract_patches,
     flip_left_right,
     flip_up_down,
     grayscale_to_rgb,
@@ -22,6 +23,7 @@ from ..library.image import (  # noqa: F401
     rgb_to_grayscale,
     rgb_to_hsv,
     rot90,
+    sobel_edges,
     total_variation,
 )
 from ..library.image import transpose_image as transpose  # noqa: F401

@@ -17,6 +17,7 @@ from ..library.signal import (  # noqa: F401
     irfft,
     irfft2d,
     irfft3d,
+    kaiser_window,
     overlap_and_add,
     rfft,
     rfft2d,

@@ -3,6 +3,8 @@ adjustments and dtype conversion, as TensorFlow's image_ops_impl composes them."
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes as d
 from ..ops.image import (
     adjust_contrast_op,
@@ -17,7 +19,7 @@ from ..ops.image import (
     scale_and_translate_op,
 )
 from ..ops.registry import bind, convert_to_tensor
-from .array import expand_dims, identity, shape, squeeze, transpose
+from .array import expand_dims, identity, reshape, shape, squeeze, transpose
 from .linalg import tensordot
 from .math import abs as abs_
 from .math import (
@@ -34,6 +36,8 @@ from .math import (
 )
 from .math import pow as pow_
 from .math import round as round_
+from .indexing import gather
+from .join_split import stack
 from .rearrange import pad, reverse, slice_, tile
 from .reduce import reduce_mean, reduce_prod, reduce_sum
 
@@ -374,3 +378,74 @@ def total_variation(images, name=None):
         raise ValueError("'images' must be either 3 or 4-dimensional.")
     return add(reduce_sum(abs_(dh), axes), reduce_sum(abs_(dw), axes), name=name)
 
+
+
+# ---- edges and patches --------------------------------------------------------------------------
+
+_SOBEL = (np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]]),   # d/dy
+          np.array([[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]))   # d/dx
+
+
+def sobel_edges(image):
+    """Sobel responses `[batch, h, w, channels, 2]` (dy, dx), with reflected borders."""
+    image = convert_to_tensor(image)
+    if image.shape.rank != 4:
+        raise ValueError(f"image must be 4-D [batch, height, width, channels], got {image.shape}")
+    padded = pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    h, w = shape(image)[1], shape(image)[2]
+    outputs = []
+    for kernel in _SOBEL:
+        total = None
+        for i in range(3):
+            for j in range(3):
+                if kernel[i, j]:
+                    part = slice_(padded, [0, i, j, 0], _box(h, w))
+                    part = multiply(part, cast(kernel[i, j], image.dtype))
+                    total = part if total is None else add(total, part)
+        outputs.append(total)
+    return stack(outputs, axis=-1)
+
+
+def _box(h, w):
+    return stack([-1, h, w, -1])
+
+
+def extract_patches(images, sizes, strides, rates, padding, name=None):
+    """Patches as if applying a convolution, each flattened into the depth axis:
+    `[batch, out_rows, out_cols, ksize_rows * ksize_cols * depth]` (static height and width)."""
+    images = convert_to_tensor(images)
+    if images.shape.rank != 4:
+        raise ValueError(f"images must be 4-D, got shape {images.shape}")
+    _, height, width, depth = images.shape.as_list()
+    if height is None or width is None or depth is None:
+        raise ValueError("extract_patches needs images of known height, width and depth")
+    (kh, kw), (sh, sw), (rh, rw) = (_middle(sizes, "sizes"), _middle(strides, "strides"),
+                                    _middle(rates, "rates"))
+    eff_h, eff_w = (kh - 1) * rh + 1, (kw - 1) * rw + 1
+    if padding == "VALID":
+        out_h, out_w = -(-(height - eff_h + 1) // sh), -(-(width - eff_w + 1) // sw)
+        top = left = 0
+    elif padding == "SAME":
+        out_h, out_w = -(-height // sh), -(-width // sw)
+        top = max((out_h - 1) * sh + eff_h - height, 0) // 2
+        left = max((out_w - 1) * sw + eff_w - width, 0) // 2
+    else:
+        raise ValueError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
+    out_h, out_w = max(out_h, 0), max(out_w, 0)
+    # Gather rows then columns of a zero-padded copy; index `pad` picks the padding zero.
+    rows = (np.arange(out_h)[:, None] * sh + np.arange(kh)[None, :] * rh - top)
+    cols = (np.arange(out_w)[:, None] * sw + np.arange(kw)[None, :] * rw - left)
+    padded = pad(images, [[0, 0], [1, 0], [1, 0], [0, 0]])
+    row_index = np.where((rows >= 0) & (rows < height), rows + 1, 0).astype(np.int32)
+    col_index = np.where((cols >= 0) & (cols < width), cols + 1, 0).astype(np.int32)
+    picked = gather(gather(padded, row_index, axis=1), col_index, axis=3)
+    # picked: [batch, out_h, kh, out_w, kw, depth] -> [batch, out_h, out_w, kh, kw, depth]
+    moved = transpose(picked, [0, 1, 3, 2, 4, 5])
+    return reshape(moved, [-1, out_h, out_w, kh * kw * depth], name=name)
+
+
+def _middle(values, what):
+    values = [int(v) for v in values]
+    if len(values) != 4 or values[0] != 1 or values[3] != 1:
+        raise ValueError(f"{what} must be [1, rows, cols, 1], got {values}")
+    return values[1], values[2]

@@ -240,3 +240,17 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
         denominator = reshape(tile(denominator, [overlaps, 1]), [overlaps * frame_step])
         return divide(forward, denominator[:frame_length])
     return window
+
+
+def kaiser_window(window_length, beta=12.0, dtype=d.float32, name=None):
+    """I0(beta * sqrt(1 - (2n / (N - 1) - 1)^2)) / I0(beta), from the window's known length."""
+    dtype = d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"dtype must be a floating point type. Found {dtype}")
+    n = int(window_length)
+    if n == 1:
+        return ones([1], dtype=dtype)
+    half = (np.float32(n) - 1) / np.float32(2)
+    arg = np.arange(-half, half + np.float32(0.1), dtype=np.float32).astype(np.float64)
+    num = float(beta) * np.sqrt(np.maximum(1 - np.square(arg / float(half)), 0))
+    return convert_to_tensor(np.i0(num) / np.i0(float(beta)), dtype=dtype)
