@@ -183,3 +183,4 @@ from .library.searching import (  # noqa: E402
     searchsorted, unique_with_counts,
 )
 from .library.math import complex  # noqa: E402, A004
+dtypes.complex = complex  # tf.dtypes.complex, as tf.dtypes.cast above
