@@ -9,11 +9,25 @@ scalers, its 1024-entry cubic coefficient table, its scale-and-translate spans),
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 F32 = np.float32
+
+
+def _cached(fn):
+    """Weights depend only on sizes and a few scalars: computed once per distinct call (a
+    training loop resizes every batch alike). The arrays are shared, so they are read-only."""
+    cached = functools.lru_cache(maxsize=256)(fn)
+
+    @functools.wraps(fn)
+    def read_only(*args):
+        out = cached(*(a.item() if isinstance(a, np.generic) else a for a in args))
+        out.flags.writeable = False
+        return out
+    return read_only
 
 
 def resize_scale(in_size: int, out_size: int, align_corners: bool) -> np.float32:
@@ -31,6 +45,7 @@ def _source_positions(in_size, out_size, align_corners, half_pixel, shift=True):
     return x * scale
 
 
+@_cached
 def weights_bilinear(in_size, out_size, align_corners=False, half_pixel_centers=False):
     pos = _source_positions(in_size, out_size, align_corners, half_pixel_centers)
     floor = np.floor(pos)
@@ -44,6 +59,7 @@ def weights_bilinear(in_size, out_size, align_corners=False, half_pixel_centers=
     return w
 
 
+@_cached
 def nearest_indices(in_size, out_size, align_corners=False, half_pixel_centers=False):
     pos = _source_positions(in_size, out_size, align_corners, half_pixel_centers, shift=False)
     if align_corners:
@@ -77,6 +93,7 @@ _KEYS_TABLE = _cubic_table(-0.5)
 _LEGACY_TABLE = _cubic_table(-0.75)
 
 
+@_cached
 def weights_bicubic(in_size, out_size, align_corners=False, half_pixel_centers=False):
     """ResizeBicubic: Keys' cubic (a=-0.5) with taps outside the image dropped and the rest
     renormalized when half_pixel_centers, else the legacy a=-0.75 with edge taps repeated."""
@@ -100,6 +117,7 @@ def weights_bicubic(in_size, out_size, align_corners=False, half_pixel_centers=F
     return w
 
 
+@_cached
 def weights_area(in_size, out_size, align_corners=False):
     """ResizeArea: each output cell averages the input cells its box covers, by overlap."""
     scale = resize_scale(in_size, out_size, align_corners)
@@ -151,6 +169,7 @@ SAMPLING_KERNELS = {
 }
 
 
+@_cached
 def weights_scale_and_translate(in_size, out_size, scale, translation, kernel_type="lanczos3",
                                 antialias=True):
     """ScaleAndTranslate's spans: output x samples the input at (x + 0.5 - t) / s, with the
