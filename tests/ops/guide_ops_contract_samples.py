@@ -43,7 +43,7 @@ SAMPLES = {
     "upper_bound": [((np.sort(F, 1), F[:, :2]), {"out_type": d.int64})],
     "broadcast_args": [((i32(2, 1), i32(3)), {})],
     "reverse_sequence": [((F, np.array([2, 3], np.int64)), {"seq_dim": 1, "batch_dim": 0})],
-    "unique_with_counts": [((i32(3, 1, 3, 2, 1),), {})],
+    "unique_with_counts": [((i32(3, 1, 3, 2, 1),), {}), ((f32(3, 1, 3, 2, 1),), {})],
     "resize_bilinear": _RESIZE, "resize_bicubic": _RESIZE,
     "resize_nearest_neighbor": _RESIZE,
     "resize_area": [((IMG, i32(3, 7)), {})],

@@ -53,3 +53,19 @@ def _resize(mode: str, half_pixel_mode: str, **extra):
 onnx_lowering("ResizeBilinear")(_resize("linear", "half_pixel"))
 onnx_lowering("ResizeNearestNeighbor")(_resize("nearest", "tf_half_pixel_for_nn",
                                                nearest_mode="floor"))
+
+
+@onnx_lowering("ReverseSequence")
+def lower_reverse_sequence(ctx, x, lengths):
+    batch, time = int(ctx.attrs.get("batch_dim", 0)), int(ctx.attrs["seq_dim"])
+    if {batch, time} != {0, 1}:
+        ctx.fail("only batch and sequence axes 0 and 1 lower (ONNX's ReverseSequence)")
+    return ctx.node("ReverseSequence", [x, ctx.as_int64(lengths, 1)], batch_axis=batch,
+                    time_axis=time)
+
+
+@onnx_lowering("UniqueWithCounts")
+def lower_unique_with_counts(ctx, x):
+    y, _, inverse, counts = ctx.node("Unique", [x], outputs=4, sorted=0)
+    out_idx = ctx.attrs.get("out_idx", d.int32)
+    return [y, ctx.cast_back(inverse, out_idx), ctx.cast_back(counts, out_idx)]
