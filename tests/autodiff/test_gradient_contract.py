@@ -51,7 +51,7 @@ NO_RULE = {
     "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
     "resize_area": "TensorFlow registers none", "adjust_contrast": "TensorFlow registers none",
     "adjust_saturation": "TensorFlow registers none", "adjust_hue": "TensorFlow registers none",
-    "rgb_to_hsv": "not implemented yet", "hsv_to_rgb": "not implemented yet",
+    "hsv_to_rgb": "TensorFlow registers none",
     "resize_bilinear_grad": "second order not implemented yet",
     "resize_bicubic_grad": "second order not implemented yet",
     "resize_nearest_neighbor_grad": "second order not implemented yet",

@@ -1,11 +1,23 @@
-"""Gradient rules of the resize records: each resize is linear, so its gradient is the
-transposed resize, one TensorFlow gradient op each (ResizeArea has none, as in TensorFlow)."""
+"""Gradient rules of the resize records (each resize is linear, so its gradient is the
+transposed resize, one TensorFlow gradient op each; ResizeArea has none, as in TensorFlow) and
+of RGBToHSV."""
 
 from __future__ import annotations
 
 from ... import dtypes as d
-from ...library.array import shape
-from ...library.math import cast
+from ...library.array import ones_like, shape, zeros_like
+from ...library.indexing import where
+from ...library.join_split import stack
+from ...library.math import (
+    cast,
+    equal,
+    greater,
+    logical_and,
+    logical_not,
+    logical_or,
+    minimum,
+    subtract,
+)
 from ...ops.image import (
     resize_bicubic_grad_op,
     resize_bilinear_grad_op,
@@ -47,3 +59,46 @@ def _scale_and_translate_grad(op, g):
     grads = bind(scale_and_translate_grad_op, (cast(g, d.float32), cast(images, d.float32), scale,
                                                translation), attrs)
     return cast(grads, images.dtype), None, None, None
+
+
+@defgrad("RGBToHSV")
+def _rgb_to_hsv_grad(op, g):
+    """Per pixel, with M the largest channel (red first on ties, then green) and m the smallest,
+    C = M - m: dV = dM; dS = (m dM - M dm) / M^2; dH = (dN C - N dC) / (6 C^2) where N is the
+    difference of the two other channels that places the hue in M's sector. Where C = 0 the hue
+    is constant (0) and where M = 0 the saturation is (0)."""
+    rgb, hsv = op.inputs[0], op.outputs[0]
+    r, gr, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v = hsv[..., 2]
+    zeros = zeros_like(r)
+    red_max = equal(r, v)
+    green_max = logical_and(logical_not(red_max), equal(gr, v))
+    blue_max = logical_not(logical_or(red_max, green_max))
+    low = minimum(minimum(r, gr), b)
+    red_min = equal(r, low)
+    green_min = logical_and(logical_not(red_min), equal(gr, low))
+    blue_min = logical_not(logical_or(red_min, green_min))
+    c = subtract(v, low)
+    # N: g - b (red sector), b - r (green), r - g (blue); dN per channel, as +1/-1/0
+    n = where(red_max, subtract(gr, b), where(green_max, subtract(b, r), subtract(r, gr)))
+    ones = ones_like(r)
+
+    def pick(mask, value):
+        return where(mask, value, zeros)
+    dn = [pick(green_max, -ones) + pick(blue_max, ones),        # d/dr
+          pick(red_max, ones) + pick(blue_max, -ones),          # d/dg
+          pick(red_max, -ones) + pick(green_max, ones)]         # d/db
+    dmax = [pick(red_max, ones), pick(green_max, ones), pick(blue_max, ones)]
+    dmin = [pick(red_min, ones), pick(green_min, ones), pick(blue_min, ones)]
+    has_hue = greater(c, zeros)
+    has_sat = greater(v, zeros)
+    safe_c = where(has_hue, c, ones)
+    safe_v = where(has_sat, v, ones)
+    gh, gs, gv = g[..., 0], g[..., 1], g[..., 2]
+    grads = []
+    for k in range(3):
+        dc = dmax[k] - dmin[k]
+        dh = (dn[k] * safe_c - n * dc) / (6.0 * safe_c * safe_c)
+        ds = (low * dmax[k] - v * dmin[k]) / (safe_v * safe_v)
+        grads.append(pick(has_hue, dh) * gh + pick(has_sat, ds) * gs + dmax[k] * gv)
+    return stack(grads, axis=-1)
