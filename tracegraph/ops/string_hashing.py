@@ -191,6 +191,61 @@ def siphash24(k0: int, k1: int, s: bytes) -> int:
     return v0 ^ v1 ^ v2 ^ v3
 
 
+def siphash24_many(k0: int, k1: int, strings: list) -> np.ndarray:
+    """siphash24 of many strings at once: strings with the same number of 8-byte blocks are
+    hashed together, as uint64 vectors (NumPy's uint64 arithmetic wraps like the algorithm's)."""
+    out = np.empty(len(strings), np.uint64)
+    groups: dict = {}
+    for i, s in enumerate(strings):
+        groups.setdefault(len(s) // 8, []).append(i)
+    for blocks, members in groups.items():
+        data = [strings[i] for i in members]
+        words = np.frombuffer(b"".join(s[:blocks * 8] for s in data), "<u8").reshape(
+            len(data), blocks) if blocks else np.zeros((len(data), 0), np.uint64)
+        last = np.array([(len(s) & 0xFF) << 56 | int.from_bytes(s[blocks * 8:], "little")
+                         for s in data], np.uint64)
+        out[members] = _siphash_vectors(k0, k1, words.astype(np.uint64), last)
+    return out
+
+
+def _siphash_vectors(k0: int, k1: int, words: np.ndarray, last: np.ndarray) -> np.ndarray:
+    n = len(last)
+    v0 = np.full(n, k0 ^ 0x736F6D6570736575, np.uint64)
+    v1 = np.full(n, k1 ^ 0x646F72616E646F6D, np.uint64)
+    v2 = np.full(n, k0 ^ 0x6C7967656E657261, np.uint64)
+    v3 = np.full(n, k1 ^ 0x7465646279746573, np.uint64)
+
+    def rotl(v, shift):
+        return (v << np.uint64(shift)) | (v >> np.uint64(64 - shift))
+
+    def rounds(v0, v1, v2, v3, count):
+        for _ in range(count):
+            v0 = v0 + v1
+            v1 = rotl(v1, 13) ^ v0
+            v0 = rotl(v0, 32)
+            v2 = v2 + v3
+            v3 = rotl(v3, 16) ^ v2
+            v0 = v0 + v3
+            v3 = rotl(v3, 21) ^ v0
+            v2 = v2 + v1
+            v1 = rotl(v1, 17) ^ v2
+            v2 = rotl(v2, 32)
+        return v0, v1, v2, v3
+
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            m = words[:, j]
+            v3 = v3 ^ m
+            v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 2)
+            v0 = v0 ^ m
+        v3 = v3 ^ last
+        v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 2)
+        v0 = v0 ^ last
+        v2 = v2 ^ np.uint64(0xFF)
+        v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 4)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
 def _rotl(v: int, shift: int) -> int:
     return ((v << shift) | (v >> (64 - shift))) & MASK
 
@@ -249,7 +304,12 @@ def kernel_hash_bucket_fast(input, num_buckets):  # noqa: A002
 
 def kernel_hash_bucket_strong(input, num_buckets, key):  # noqa: A002
     k0, k1 = (int(k) & MASK for k in key)
-    return _buckets(lambda s: siphash24(k0, k1, s), input, int(num_buckets))
+    num_buckets = int(num_buckets)
+    if num_buckets < 1:
+        raise InvalidArgumentError(f"num_buckets must be >= 1, got {num_buckets}")
+    strings = np.asarray(input, dtype=object)
+    hashes = siphash24_many(k0, k1, [_as_bytes(v) for v in strings.reshape(-1)])
+    return (hashes % np.uint64(num_buckets)).astype(np.int64).reshape(strings.shape)
 
 
 def kernel_hash_bucket(string_tensor, num_buckets):
