@@ -126,7 +126,7 @@ def test_results_are_named_as_tensorflow_names_them():
 
 def test_vectorized_siphash_equals_the_one_string_algorithm():
     from tracegraph.ops.string_hashing import siphash24, siphash24_many
-    strings = [("w%d" % i * (i % 9)).encode() for i in range(300)] + ["日本".encode(), b""]
+    strings = [(f"w{i}" * (i % 9)).encode() for i in range(300)] + ["日本".encode(), b""]
     key = (5, 2**64 - 3)
     assert [int(h) for h in siphash24_many(*key, strings)] == \
         [siphash24(*key, s) for s in strings]
