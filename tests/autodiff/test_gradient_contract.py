@@ -59,7 +59,7 @@ NO_RULE = {
 }
 # Outputs always float32 whatever the input (the resize kernels): central differences cannot
 # resolve them; their rules are checked against TensorFlow's gradients in
-# tests/ops/test_guide_ops_gradients.py, and traced against eager here.
+# tests/library/test_guide_ops_gradients.py, and traced against eager here.
 FLOAT32_OUTPUT = {"resize_bilinear", "resize_bicubic", "scale_and_translate"}
 # Float inputs fixed to float32 (the harness feeds float64): scale and translation.
 FLOAT32_INPUTS = {"scale_and_translate"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..ops.complex_numbers import COMPLEX_OF, complex_op
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -310,7 +311,6 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
 
 def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
     """`real + imag * 1j`: complex64 from float32 parts, complex128 from float64."""
-    from ..ops.complex_numbers import COMPLEX_OF, complex_op
     real, imag = convert_to_tensor(real), convert_to_tensor(imag)
     if real.dtype != imag.dtype or real.dtype not in COMPLEX_OF:
         raise TypeError(f"real and imag must be float32 or float64 tensors of one dtype, got "

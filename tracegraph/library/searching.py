@@ -86,7 +86,7 @@ def get_static_value(tensor, partial=False):
         return None
     if not hasattr(tensor, "dtype") or not hasattr(tensor, "shape"):
         raise TypeError(f"{tensor!r} is not a Tensor; get_static_value takes a Tensor")
-    value = getattr(tensor, "_value", None)
+    value = getattr(tensor, "known_value", None)
     if value is None or type(value).__module__.startswith("tracegraph"):
         return None
     return np.asarray(value)

@@ -95,7 +95,7 @@ def _irfft(op, rank):
 
 
 def _known(fft_length):
-    value = getattr(fft_length, "_value", fft_length)
+    value = getattr(fft_length, "known_value", fft_length)
     if value is None or type(value).__module__.startswith("tracegraph"):
         return None
     return [int(v) for v in np.asarray(value).reshape(-1)]

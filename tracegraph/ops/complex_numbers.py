@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes as d
 from ..shapes import TensorType, broadcast_shapes
 from .infer import runtime as _runtime
-from .registry import TypeAttr, defop
+from .registry import PURE, TypeAttr, defop
 
 _COMPLEX_OF = {d.float32: d.complex64, d.float64: d.complex128}
 
@@ -27,6 +27,6 @@ def kernel_complex(real, imag, Tout=d.complex64):  # noqa: N803
 complex_op = defop("complex", "Complex", inputs=("real: T", "imag: T"),
                    attrs={"T": TypeAttr({d.float32, d.float64}, d.float32),
                           "Tout": d.complex64},
-                   infer=infer_complex, kernel=kernel_complex, flags={"pure", "elementwise"})
+                   infer=infer_complex, kernel=kernel_complex, flags=PURE | {"elementwise"})
 
 COMPLEX_OF = _COMPLEX_OF

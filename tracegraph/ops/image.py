@@ -12,9 +12,8 @@ from ..shapes import TensorType, format_dims
 from . import image_weights as W
 from . import infer as I
 from .infer import runtime as _runtime
-from .registry import FLOAT, REAL, TypeAttr, defop
+from .registry import FLOAT, PURE, REAL, TypeAttr, defop
 
-_PURE = {"pure"}
 _IMAGE_TYPES = REAL
 
 
@@ -72,7 +71,7 @@ def _resize_record(name, tf_type, weights, out_dtype, half_pixel=True):
     if half_pixel:
         attrs["half_pixel_centers"] = False
     return defop(name, tf_type, inputs=("images: T", "size: int32"), attrs=attrs,
-                 infer=infer, kernel=kernel, flags=_PURE)
+                 infer=infer, kernel=kernel, flags=PURE)
 
 
 def _raise(message: str):
@@ -110,7 +109,7 @@ resize_nearest_op = defop("resize_nearest_neighbor", "ResizeNearestNeighbor",
                           inputs=("images: T", "size: int32"),
                           attrs={"T": TypeAttr(_IMAGE_TYPES), "align_corners": False,
                                  "half_pixel_centers": False},
-                          infer=infer_resize_nearest, kernel=kernel_resize_nearest, flags=_PURE)
+                          infer=infer_resize_nearest, kernel=kernel_resize_nearest, flags=PURE)
 
 
 def infer_scale_and_translate(images, size, scale, translation, kernel_type="lanczos3",
@@ -134,7 +133,7 @@ scale_and_translate_op = defop(
     "scale_and_translate", "ScaleAndTranslate",
     inputs=("images: T", "size: int32", "scale: float32", "translation: float32"),
     attrs={"T": TypeAttr(_IMAGE_TYPES), "kernel_type": "lanczos3", "antialias": True},
-    infer=infer_scale_and_translate, kernel=kernel_scale_and_translate, flags=_PURE)
+    infer=infer_scale_and_translate, kernel=kernel_scale_and_translate, flags=PURE)
 
 # ---- gradient ops ----------------------------------------------------------------------------
 
@@ -152,7 +151,7 @@ def _grad_record(name, tf_type, weights):
     return defop(name, tf_type, inputs=("grads: float32", "original_image: T"),
                  attrs={"T": TypeAttr(FLOAT), "align_corners": False,
                         "half_pixel_centers": False},
-                 infer=_infer_grad_like_original, kernel=kernel, flags=_PURE)
+                 infer=_infer_grad_like_original, kernel=kernel, flags=PURE)
 
 
 resize_bilinear_grad_op = _grad_record("resize_bilinear_grad", "ResizeBilinearGrad",
@@ -183,7 +182,7 @@ resize_nearest_grad_op = defop("resize_nearest_neighbor_grad", "ResizeNearestNei
                                attrs={"T": TypeAttr(REAL), "align_corners": False,
                                       "half_pixel_centers": False},
                                infer=infer_resize_nearest_grad,
-                               kernel=kernel_resize_nearest_grad, flags=_PURE)
+                               kernel=kernel_resize_nearest_grad, flags=PURE)
 
 
 def kernel_scale_and_translate_grad(grads, original_image, scale, translation,
@@ -201,7 +200,7 @@ scale_and_translate_grad_op = defop(
     "scale_and_translate_grad", "ScaleAndTranslateGrad",
     inputs=("grads: T", "original_image: T", "scale: float32", "translation: float32"),
     attrs={"T": TypeAttr({d.float32}), "kernel_type": "lanczos3", "antialias": True},
-    infer=_infer_grad_like_original, kernel=kernel_scale_and_translate_grad, flags=_PURE)
+    infer=_infer_grad_like_original, kernel=kernel_scale_and_translate_grad, flags=PURE)
 
 # ---- colour ------------------------------------------------------------------------------------
 
@@ -261,7 +260,7 @@ def _colour_record(name, tf_type, fn):
             _check_rgb(images.shape)
         return TensorType(images.dtype, images.shape)
     return defop(name, tf_type, inputs=("images: T",), attrs={"T": TypeAttr(FLOAT, d.float32)},
-                 infer=infer, kernel=kernel, flags=_PURE)
+                 infer=infer, kernel=kernel, flags=PURE)
 
 
 rgb_to_hsv_op = _colour_record("rgb_to_hsv", "RGBToHSV", rgb_to_hsv_array)
@@ -293,7 +292,7 @@ adjust_saturation_op = defop("adjust_saturation", "AdjustSaturation",
                              inputs=("images: T", "scale: float32"),
                              attrs={"T": TypeAttr({d.float16, d.float32}, d.float32)},
                              infer=infer_same_float, kernel=kernel_adjust_saturation,
-                             flags=_PURE)
+                             flags=PURE)
 
 
 def kernel_adjust_hue(images, delta):
@@ -307,7 +306,7 @@ def kernel_adjust_hue(images, delta):
 
 adjust_hue_op = defop("adjust_hue", "AdjustHue", inputs=("images: T", "delta: float32"),
                       attrs={"T": TypeAttr({d.float16, d.float32}, d.float32)},
-                      infer=infer_same_float, kernel=kernel_adjust_hue, flags=_PURE)
+                      infer=infer_same_float, kernel=kernel_adjust_hue, flags=PURE)
 
 
 def _check_contrast(shape: tuple) -> None:
@@ -326,5 +325,5 @@ def kernel_adjust_contrast(images, contrast_factor):
 adjust_contrast_op = defop("adjust_contrast", "AdjustContrastv2",
                            inputs=("images: T", "contrast_factor: float32"),
                            attrs={"T": TypeAttr({d.float16, d.float32}, d.float32)},
-                           infer=infer_same_float, kernel=kernel_adjust_contrast, flags=_PURE)
+                           infer=infer_same_float, kernel=kernel_adjust_contrast, flags=PURE)
 

@@ -10,9 +10,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, NUMBER, REAL, TypeAttr, defop
-
-_PURE = {"pure"}
+from .registry import ALL_TYPES, INDEX, NUMBER, PURE, REAL, TypeAttr, defop
 
 
 def _check_tensor_scatter(tensor: tuple, indices: tuple, updates: tuple) -> None:
@@ -83,7 +81,7 @@ def _subtract(out, index, upd):
 def _record(name: str, tf_type: str, combine, types) -> object:
     return defop(name, tf_type, inputs=("tensor: T", "indices: Tindices", "updates: T"),
                  attrs={"T": TypeAttr(types), "Tindices": TypeAttr(INDEX)},
-                 infer=infer_tensor_scatter, kernel=_scatter_kernel(combine), flags=_PURE)
+                 infer=infer_tensor_scatter, kernel=_scatter_kernel(combine), flags=PURE)
 
 
 tensor_scatter_update_op = _record("tensor_scatter_update", "TensorScatterUpdate", _update,

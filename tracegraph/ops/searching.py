@@ -13,9 +13,7 @@ from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .indexing import kernel_unique
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, REAL, TypeAttr, defop
-
-_PURE = {"pure"}
+from .registry import ALL_TYPES, INDEX, PURE, REAL, TypeAttr, defop
 
 
 def _check_bounds(sorted_inputs: tuple, values: tuple) -> None:
@@ -47,7 +45,7 @@ def _bound_kernel(side: str):
 def _bound(name: str, tf_type: str, side: str):
     return defop(name, tf_type, inputs=("sorted_inputs: T", "values: T"),
                  attrs={"T": TypeAttr(REAL), "out_type": d.int32},
-                 infer=infer_bound, kernel=_bound_kernel(side), flags=_PURE)
+                 infer=infer_bound, kernel=_bound_kernel(side), flags=PURE)
 
 
 lower_bound_op = _bound("lower_bound", "LowerBound", "left")
@@ -80,7 +78,7 @@ def kernel_broadcast_args(s0, s1):
 
 broadcast_args_op = defop("broadcast_args", "BroadcastArgs", inputs=("s0: T", "s1: T"),
                           attrs={"T": TypeAttr(INDEX, d.int32)}, infer=infer_broadcast_args,
-                          kernel=kernel_broadcast_args, flags=_PURE)
+                          kernel=kernel_broadcast_args, flags=PURE)
 
 
 def infer_unique_with_counts(x, out_idx=d.int32):
@@ -101,7 +99,7 @@ unique_with_counts_op = defop("unique_with_counts", "UniqueWithCounts", inputs=(
                               attrs={"T": TypeAttr(ALL_TYPES), "out_idx": d.int32},
                               infer=infer_unique_with_counts,
                               kernel=kernel_unique_with_counts, num_outputs=3,
-                              flags=_PURE | {"data_dependent_shape"})
+                              flags=PURE | {"data_dependent_shape"})
 
 # What `tf.unique_with_counts` returns: a namedtuple of the three results, named as in TF.
 UNIQUE_WITH_COUNTS_RESULT = collections.namedtuple(unique_with_counts_op.tf_type,

@@ -14,9 +14,7 @@ from ..shapes import TensorType, format_dims
 from . import infer as I
 from .allocation import check_allocation
 from .infer import runtime as _runtime
-from .registry import INDEX, NUMBER, REAL, TypeAttr, defop
-
-_PURE = {"pure"}
+from .registry import INDEX, NUMBER, PURE, REAL, TypeAttr, defop
 
 
 def _np_identity(kind: str, dtype: np.dtype):
@@ -90,7 +88,7 @@ def _segment(name: str, tf_type: str, kind: str, types):
     return defop(name, tf_type, inputs=("data: T", "segment_ids: Tindices"),
                  attrs={"T": TypeAttr(types), "Tindices": TypeAttr(INDEX)},
                  infer=infer_segment, kernel=_segment_kernel(kind),
-                 flags=_PURE | {"data_dependent_shape"})
+                 flags=PURE | {"data_dependent_shape"})
 
 
 segment_sum_op = _segment("segment_sum", "SegmentSum", "sum", NUMBER)
@@ -146,7 +144,7 @@ def _unsorted(name: str, tf_type: str, kind: str, types):
                  inputs=("data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"),
                  attrs={"T": TypeAttr(types), "Tindices": TypeAttr(INDEX),
                         "Tnumsegments": TypeAttr(INDEX, d.int32)},
-                 infer=infer_unsorted_segment, kernel=_unsorted_kernel(kind), flags=_PURE)
+                 infer=infer_unsorted_segment, kernel=_unsorted_kernel(kind), flags=PURE)
 
 
 unsorted_segment_sum_op = _unsorted("unsorted_segment_sum", "UnsortedSegmentSum", "sum", NUMBER)

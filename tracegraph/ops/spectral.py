@@ -12,9 +12,8 @@ from .. import dtypes as d
 from ..shapes import TensorType, format_dims
 from . import infer as I
 from .infer import runtime as _runtime
-from .registry import COMPLEX, TypeAttr, defop
+from .registry import COMPLEX, PURE, TypeAttr, defop
 
-_PURE = {"pure"}
 _REAL_OF = {d.complex64: d.float32, d.complex128: d.float64}
 _COMPLEX_OF = {d.float32: d.complex64, d.float64: d.complex128}
 
@@ -41,7 +40,7 @@ def _fft_record(name: str, tf_type: str, rank: int, inverse: bool):
 
     return defop(name, tf_type, inputs=("input: Tcomplex",),
                  attrs={"Tcomplex": TypeAttr(COMPLEX, d.complex64)}, infer=infer,
-                 kernel=kernel, flags=_PURE)
+                 kernel=kernel, flags=PURE)
 
 
 fft_op = _fft_record("fft", "FFT", 1, False)
@@ -83,7 +82,7 @@ def _rfft_record(name: str, tf_type: str, rank: int):
     return defop(name, tf_type, inputs=("input: Treal", "fft_length: int32"),
                  attrs={"Treal": TypeAttr({d.float32, d.float64}, d.float32),
                         "Tcomplex": d.complex64},
-                 infer=infer, kernel=kernel, flags=_PURE)
+                 infer=infer, kernel=kernel, flags=PURE)
 
 
 def _irfft_record(name: str, tf_type: str, rank: int):
@@ -107,7 +106,7 @@ def _irfft_record(name: str, tf_type: str, rank: int):
     return defop(name, tf_type, inputs=("input: Tcomplex", "fft_length: int32"),
                  attrs={"Treal": d.float32,
                         "Tcomplex": TypeAttr(COMPLEX, d.complex64)},
-                 infer=infer, kernel=kernel, flags=_PURE)
+                 infer=infer, kernel=kernel, flags=PURE)
 
 
 rfft_op = _rfft_record("rfft", "RFFT", 1)

@@ -16,7 +16,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType
-from .registry import REQUIRED, defop
+from .registry import PURE, REQUIRED, defop
 
 MASK = (1 << 64) - 1
 _K0 = 0xC3A5C85C97CB3127
@@ -319,12 +319,12 @@ def kernel_hash_bucket(string_tensor, num_buckets):
 string_to_hash_bucket_fast_op = defop(
     "string_to_hash_bucket_fast", "StringToHashBucketFast", inputs=("input: string",),
     attrs={"num_buckets": REQUIRED}, infer=infer_hash_bucket, kernel=kernel_hash_bucket_fast,
-    flags={"pure"})
+    flags=PURE)
 string_to_hash_bucket_strong_op = defop(
     "string_to_hash_bucket_strong", "StringToHashBucketStrong", inputs=("input: string",),
     attrs={"num_buckets": REQUIRED, "key": REQUIRED}, infer=infer_hash_bucket,
-    kernel=kernel_hash_bucket_strong, flags={"pure"})
+    kernel=kernel_hash_bucket_strong, flags=PURE)
 string_to_hash_bucket_op = defop(
     "string_to_hash_bucket", "StringToHashBucket", inputs=("string_tensor: string",),
     attrs={"num_buckets": REQUIRED}, infer=infer_hash_bucket_legacy,
-    kernel=kernel_hash_bucket, flags={"pure"})
+    kernel=kernel_hash_bucket, flags=PURE)

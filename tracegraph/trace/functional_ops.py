@@ -21,7 +21,7 @@ from ..library.math import add, equal, less, subtract
 from ..library.segments import tensor_scatter_nd_update
 from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.registry import convert_to_tensor, current_context
-from ..shapes import TensorShape, TensorSpec, TensorType
+from ..shapes import TensorSpec, TensorType
 from .control_flow import cond, trace_subgraph, while_loop
 
 __all__ = ["map_fn", "vectorized_map", "scan", "foldl", "foldr", "switch_case"]
@@ -145,7 +145,7 @@ def _output_shapes(fn, elems, flat, specs) -> list:
         [_element_type(e) for e in flat])
     out = []
     for t in graph.outputs:
-        s = TensorShape(t._shape) if t._shape is not None else TensorShape(None)
+        s = t.shape
         if s.is_fully_defined():
             out.append(s.as_list())
         else:
@@ -168,7 +168,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     graph, structure = trace_subgraph(lambda *xs: fn(pack_sequence_as(elems, list(xs))),
                                       "vectorized_map_signature",
                                       [_element_type(e) for e in flat])
-    specs = pack_sequence_as(structure, [TensorSpec(t._shape, t.dtype)
+    specs = pack_sequence_as(structure, [TensorSpec(t.shape, t.dtype)
                                          for t in graph.outputs])
     return map_fn(fn, elems, fn_output_signature=specs)
 
