@@ -52,6 +52,7 @@ NO_RULE = {
     "resize_area": "TensorFlow registers none", "adjust_contrast": "TensorFlow registers none",
     "adjust_saturation": "TensorFlow registers none", "adjust_hue": "TensorFlow registers none",
     "hsv_to_rgb": "TensorFlow registers none",
+    "unique_with_counts": "TensorFlow registers none",
     "resize_bilinear_grad": "second order not implemented yet",
     "resize_bicubic_grad": "second order not implemented yet",
     "resize_nearest_neighbor_grad": "second order not implemented yet",
