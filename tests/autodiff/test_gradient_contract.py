@@ -57,13 +57,15 @@ NO_RULE = {
     "resize_bicubic_grad": "second order not implemented yet",
     "resize_nearest_neighbor_grad": "second order not implemented yet",
     "scale_and_translate_grad": "second order not implemented yet",
+    "crop_and_resize_grad_image": "second order not implemented yet",
+    "crop_and_resize_grad_boxes": "second order not implemented yet",
 }
 # Outputs always float32 whatever the input (the resize kernels): central differences cannot
 # resolve them; their rules are checked against TensorFlow's gradients in
 # tests/library/test_guide_ops_gradients.py, and traced against eager here.
-FLOAT32_OUTPUT = {"resize_bilinear", "resize_bicubic", "scale_and_translate"}
+FLOAT32_OUTPUT = {"resize_bilinear", "resize_bicubic", "scale_and_translate", "crop_and_resize"}
 # Float inputs fixed to float32 (the harness feeds float64): scale and translation.
-FLOAT32_INPUTS = {"scale_and_translate"}
+FLOAT32_INPUTS = {"scale_and_translate", "crop_and_resize"}
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
              "stateful_partitioned_call"}

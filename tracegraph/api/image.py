@@ -3,6 +3,7 @@
 from ..library.image import (  # noqa: F401
     ResizeMethod,
     central_crop,
+    crop_and_resize,
     crop_to_bounding_box,
     extract_patches,
     flip_left_right,

@@ -13,6 +13,7 @@ from ..ops.image import (
     resize_nearest_op,
     scale_and_translate_op,
 )
+from ..ops.image_crops import crop_and_resize_op
 from ..ops.registry import bind, convert_to_tensor
 from .array import expand_dims, identity, reshape, shape, squeeze, transpose
 from .indexing import gather
@@ -324,3 +325,13 @@ def _middle(values, what):
     if len(values) != 4 or values[0] != 1 or values[3] != 1:
         raise ValueError(f"{what} must be [1, rows, cols, 1], got {values}")
     return values[1], values[2]
+
+
+def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
+                    extrapolation_value=0.0, name=None):
+    """Crops of `image[box_indices[n]]` at the normalized `boxes[n]` (y1, x1, y2, x2), each
+    resized to `crop_size`: `[num_boxes, crop_height, crop_width, depth]` float32."""
+    if method not in ("bilinear", "nearest"):
+        raise ValueError(f"method must be 'bilinear' or 'nearest', got {method!r}")
+    return bind(crop_and_resize_op, (image, boxes, box_indices, crop_size),
+                {"method": method, "extrapolation_value": float(extrapolation_value)}, name)

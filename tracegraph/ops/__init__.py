@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     cluster,
     complex_numbers,
     image,
+    image_crops,
     indexing,
     join_split,
     linalg,

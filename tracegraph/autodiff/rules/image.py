@@ -24,6 +24,7 @@ from ...ops.image import (
     resize_nearest_grad_op,
     scale_and_translate_grad_op,
 )
+from ...ops.image_crops import crop_and_resize_grad_boxes_op, crop_and_resize_grad_image_op
 from ...ops.registry import bind
 from ..registry import defgrad
 
@@ -102,3 +103,15 @@ def _rgb_to_hsv_grad(op, g):
         ds = (low * dmax[k] - v * dmin[k]) / (safe_v * safe_v)
         grads.append(pick(has_hue, dh) * gh + pick(has_sat, ds) * gs + dmax[k] * gv)
     return stack(grads, axis=-1)
+
+
+@defgrad("CropAndResize")
+def _crop_and_resize_grad(op, g):            # back into the image, and to the box corners
+    image, boxes, box_ind, _ = op.inputs
+    g = cast(g, d.float32)
+    image_grad = None
+    if image.dtype.is_floating:
+        image_grad = bind(crop_and_resize_grad_image_op, (g, boxes, box_ind, shape(image)),
+                          {"T": image.dtype, "method": op.attrs.get("method", "bilinear")})
+    boxes_grad = bind(crop_and_resize_grad_boxes_op, (g, image, boxes, box_ind), {})
+    return image_grad, boxes_grad, None, None
