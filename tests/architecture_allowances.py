@@ -15,7 +15,6 @@ FUNCTION_BODY_IMPORTS = {
     "autograph/values.py": 1,
     "compat/__init__.py": 2,
     "compat/importer.py": 1,
-    "config.py": 1,
     "data/batching.py": 4,
     "data/csv_dataset.py": 2,
     "data/dataset.py": 50,

@@ -7,6 +7,7 @@ import numpy as np
 from .. import config
 from .. import dtypes as d
 from ..composite_dispatch import dispatchable
+from ..ops.complex_numbers import COMPLEX_OF, complex_op
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -330,3 +331,12 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
                     key=lambda t: _RANGE_ORDER.index(t) if t in _RANGE_ORDER else 0)
     args = [cast(a, dtype) for a in args]
     return bind(range_op, tuple(args), NO_ATTRS, name)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """`real + imag * 1j`: complex64 from float32 parts, complex128 from float64."""
+    real, imag = convert_to_tensor(real), convert_to_tensor(imag)
+    if real.dtype != imag.dtype or real.dtype not in COMPLEX_OF:
+        raise TypeError(f"real and imag must be float32 or float64 tensors of one dtype, got "
+                        f"{real.dtype.name} and {imag.dtype.name}")
+    return bind(complex_op, (real, imag), {"Tout": COMPLEX_OF[real.dtype]}, name)

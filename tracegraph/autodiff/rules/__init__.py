@@ -3,9 +3,11 @@
 
 from . import (  # noqa: F401
     array,
+    complex_numbers,
     convolution,
     functional,
     fused,
+    image,
     indexing,
     join_split,
     linalg,
@@ -16,8 +18,10 @@ from . import (  # noqa: F401
     ragged,
     rearrange,
     reduce,
+    segments,
     slicing,
     space_batch,
     sparse,
+    spectral,
     state,
 )
