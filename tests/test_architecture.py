@@ -12,8 +12,8 @@ import pathlib
 # optimizers; `profiler` reads what execute/ times (`profiling`, a leaf both share) and is
 # started by tf.summary.trace_on (formats/tensorboard).
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "dimension": 1, "config": 1, "nest": 1,
-          "thread_budget": 1, "optional_extras": 1, "wiring": 1, "profiling": 1,
-          "tf_logging": 1, "ops": 2,
+          "thread_budget": 1, "optional_extras": 1, "wiring": 1, "composite_dispatch": 1,
+          "profiling": 1, "tf_logging": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
           "optimize": 9, "execute": 10, "training": 11, "data": 11, "formats": 12,
           "profiler": 12, "distribute": 13, "tf1": 13, "api": 14, "__init__": 14, "testing": 14,

@@ -232,6 +232,11 @@ class OwnedIterator:
     def __tf_tracing_type__(self, context):
         return self._type_spec
 
+    def __tf_composite_spec__(self):
+        """A tf.function returns an iterator as its resource (nest's composites): made inside,
+        a new iterator per call; made outside (`tf.init_scope`), this one, its state shared."""
+        return self._type_spec
+
     def __iter__(self):
         return self
 
@@ -252,6 +257,8 @@ class OwnedIterator:
             raise StopIteration
         self._count += 1
         return to_user(self._element_spec, self._specs, leaves)
+
+    next = __next__   # TensorFlow's `iterator.next()`
 
     def get_next(self, name=None):
         if self._eager and current_context().executing_eagerly:
