@@ -28,6 +28,8 @@ def record_call(tape, function, arguments, out) -> None:
     inputs += function.graph.external_captures
     if function.single_output:
         outs = [out]
+    elif function.output_layout is not None:   # composites: the tensors they carry
+        outs = function.output_layout.tensors(flatten(out))
     else:
         leaves = flatten(out)
         outs = [leaves[pos] for pos in function.output_positions]

@@ -38,6 +38,7 @@ from .binding import (
     spec_text,
     traced_value,
 )
+from .composite import OutputLayout
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
 
@@ -70,6 +71,9 @@ class ConcreteFunction:
         # where the graph's outputs sit among the flattened structured outputs, in order
         self.output_positions = tuple(i for i, v in enumerate(leaves)
                                       if isinstance(v, SymbolicTensor))
+        # composite outputs (an Optional, a dataset): rebuilt around their tensors at each call
+        layout = OutputLayout(leaves, lambda v: isinstance(v, SymbolicTensor))
+        self.output_layout = layout if layout.has_composites else None
         # the outputs are one tensor, returned as it is
         self.single_output = (len(leaves) == 1 and self.output_positions == (0,)
                               and isinstance(structured_outputs, SymbolicTensor))
@@ -176,6 +180,9 @@ class ConcreteFunction:
                 t._value = v
                 return t
             return wrap(v)
+        if self.output_layout is not None:
+            leaves = self.output_layout.pack(self._out_leaves, out, wrap)
+            return pack_sequence_as(self.structured_outputs, leaves)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
             leaves[pos] = wrap(v)
@@ -282,6 +289,9 @@ class ConcreteFunction:
                                                                   self.graph.outputs)},
                     self.name)
         outs = outs if isinstance(outs, list) else []
+        if self.output_layout is not None:
+            leaves = self.output_layout.pack(self._out_leaves, outs, lambda t: t)
+            return pack_sequence_as(self.structured_outputs, leaves)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, outs):
             leaves[pos] = v

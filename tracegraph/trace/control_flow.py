@@ -22,6 +22,7 @@ from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
+from .composite import composite_type, expand_composites, rebuild_composites
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
            "trace_subgraph"]
@@ -68,6 +69,12 @@ def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
         result = fn(*args)
         leaves = []
         for leaf in flatten(result):
+            trace_type = composite_type(leaf)
+            if trace_type is not None:   # an Optional: its tensors are outputs
+                tensors = [ctx.convert(t, None, None, None) for t in trace_type.to_tensors(leaf)]
+                graph.outputs.extend(tensors)
+                leaves.append(trace_type.from_tensors(iter(tensors)))
+                continue
             if not _is_output(leaf):
                 leaves.append(leaf)
                 continue
@@ -158,6 +165,14 @@ def check_branch_outputs(then_s, else_s, names=None) -> None:
     leaves_t, leaves_f = flatten(then_s), flatten(else_s)
     for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
         label = f"'{names[i]}'" if names else f"output {i}"
+        type_a, type_b = composite_type(a), composite_type(b)
+        if type_a is not None or type_b is not None:
+            if type_a is None or type_b is None or type(type_a) is not type(type_b) or \
+                    len(type_a.flatten()) != len(type_b.flatten()):
+                raise StagingValueError(f"{label} is {a!r} in the true branch and {b!r} in the "
+                                        f"false branch of a tensor-dependent conditional."
+                                        f"{_where()}")
+            continue
         if isinstance(a, Tensor) != isinstance(b, Tensor):
             python = b if isinstance(a, Tensor) else a
             raise StagingValueError(f"{label} is {python!r} in one branch of a tensor-dependent "
@@ -185,7 +200,14 @@ def stage_if(pred, then_g, else_g, structure, name=None):
                 name or "cond")
     outs = outs if isinstance(outs, list) else []
     it = iter(outs)
-    leaves = [next(it) if isinstance(leaf, Tensor) else leaf for leaf in flatten(structure)]
+    leaves = []
+    for leaf in flatten(structure):
+        trace_type = composite_type(leaf)
+        if trace_type is not None:
+            count = len(trace_type.flatten())
+            leaves.append(trace_type.from_tensors(iter([next(it) for _ in range(count)])))
+        else:
+            leaves.append(next(it) if isinstance(leaf, Tensor) else leaf)
     return pack_sequence_as(structure, leaves) if is_nested(structure) else leaves[0]
 
 
@@ -222,8 +244,9 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 
 def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None,
                 name=None, var_names=None):
+    templates = flatten(loop_vars)   # composite loop variables (Optionals) by their tensors
     flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                 for v in flatten(loop_vars)]
+                 for v in expand_composites(templates)]
     shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
     counted = maximum_iterations is not None
     if counted:
@@ -234,7 +257,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     n_user = len(flat_init) - (1 if counted else 0)
 
     def unpack(placeholders):
-        user = placeholders[1:] if counted else placeholders
+        user = rebuild_composites(templates, placeholders[1:] if counted else placeholders)
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
@@ -258,7 +281,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
             raise StagingValueError(f"The loop body must return the same structure as the loop "
                                     f"variables.{_where()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                for v in flatten(result)]
+                for v in expand_composites(flatten(result))]
         if counted:
             outs = [add(placeholders[0], 1)] + outs
         return outs
@@ -272,7 +295,8 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     op = while_op if (_has_stateful(cond_g) or _has_stateful(body_g)) else stateless_while_op
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
-    results = outs[1:len(flat_init)] if counted else outs[:n_user]
+    results = rebuild_composites(templates,
+                                 outs[1:len(flat_init)] if counted else outs[:n_user])
     if is_nested(loop_vars):
         return pack_sequence_as(loop_vars, results)
     return results[0]
