@@ -124,3 +124,128 @@ def custom_loop(tf, keras, initial_weights=None):
     out = {"losses": np.array(losses)}
     out.update({f"final_{i}": w for i, w in enumerate(model.get_weights())})
     return out
+
+
+# ---- model.fit / evaluate / predict ---------------------------------------------------------
+
+def fit_data(seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(96, 6)).astype(np.float32)
+    return x, (x.sum(1) > 0).astype(np.int32)
+
+
+def _fit_model(keras, **compile_options):
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(8, activation="relu"),
+                              keras.layers.Dense(2)])
+    model.compile(keras.optimizers.SGD(0.1),
+                  keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"], **compile_options)
+    return model
+
+
+def _history(prefix, history):
+    return {f"{prefix}/{key}": np.array(values, np.float64)
+            for key, values in history.history.items()}
+
+
+def fit_runs(tf, keras):
+    """fit with validation_split, with validation_data and class weights, on a tf.data
+    dataset, with steps_per_execution; evaluate and predict on arrays and datasets.
+    (shuffle=False: Keras shuffles with tf.random.shuffle, whose stream is TF's own.)"""
+    x, y = fit_data()
+    out = {}
+    model = _fit_model(keras)
+    out.update(_history("split", model.fit(x, y, epochs=3, batch_size=16, verbose=0,
+                                           validation_split=0.25, shuffle=False)))
+    model = _fit_model(keras)
+    out.update(_history("weighted", model.fit(
+        x, y, epochs=3, batch_size=16, verbose=0, validation_data=(x[:32], y[:32]),
+        shuffle=False, class_weight={0: 1.0, 1: 3.0})))
+    model = _fit_model(keras, steps_per_execution=4)
+    out.update(_history("steps_per_execution", model.fit(x, y, epochs=2, batch_size=16,
+                                                         verbose=0, shuffle=False)))
+    model = _fit_model(keras)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    out.update(_history("dataset", model.fit(dataset, epochs=3, verbose=0,
+                                             validation_data=dataset.take(2))))
+    out["evaluate"] = np.array(model.evaluate(x, y, batch_size=32, verbose=0), np.float64)
+    out["evaluate_dataset"] = np.array(model.evaluate(dataset, verbose=0), np.float64)
+    out["predict"] = model.predict(x, batch_size=20, verbose=0)
+    out["predict_dataset"] = model.predict(dataset, verbose=0)
+    return out
+
+
+# ---- the layers of the guides, trained with fit ------------------------------------------------
+
+def layer_data(seed=0):
+    rng = np.random.default_rng(seed)
+    return {"seq": rng.normal(size=(32, 7, 4)).astype(np.float32),
+            "img": rng.normal(size=(32, 8, 8, 2)).astype(np.float32),
+            "tok": rng.integers(0, 20, size=(32, 7)).astype(np.int32),
+            "y": rng.integers(0, 3, size=32)}
+
+
+def _attention(keras):
+    inputs = keras.Input((7, 4))
+    attended = keras.layers.MultiHeadAttention(2, 3)(inputs, inputs)
+    return keras.Model(inputs, keras.layers.Dense(3)(keras.layers.Flatten()(attended)))
+
+
+def _sequential(keras, shape, *layers, dtype="float32"):
+    return keras.Sequential([keras.Input(shape, dtype=dtype), *layers])
+
+
+# name -> (model builder, input key, what it needs beyond main: "conv" = tf.nn.convolution,
+# "loop_gradients" = gradients of Variables read in a while loop of a tf.function)
+LAYER_CASES = {
+    "conv1d": (lambda k: _sequential(k, (7, 4), k.layers.Conv1D(5, 3, activation="relu"),
+                                     k.layers.GlobalAveragePooling1D(), k.layers.Dense(3)),
+               "seq", "conv"),
+    "conv1d_causal_dilated": (lambda k: _sequential(
+        k, (7, 4), k.layers.Conv1D(5, 2, padding="causal", dilation_rate=2), k.layers.Flatten(),
+        k.layers.Dense(3)), "seq", "conv"),
+    "conv2d_maxpool": (lambda k: _sequential(
+        k, (8, 8, 2), k.layers.Conv2D(4, 3, activation="relu"), k.layers.MaxPooling2D(),
+        k.layers.Conv2D(4, 2, strides=2, padding="same"), k.layers.GlobalAveragePooling2D(),
+        k.layers.Dense(3)), "img", "conv"),
+    "conv2d_batchnorm_dropout": (lambda k: _sequential(
+        k, (8, 8, 2), k.layers.Conv2D(4, 3, use_bias=False), k.layers.BatchNormalization(),
+        k.layers.Dropout(0.3, seed=2), k.layers.Flatten(), k.layers.Dense(3)), "img", "conv"),
+    "lstm": (lambda k: _sequential(k, (7, 4), k.layers.LSTM(5), k.layers.Dense(3)), "seq",
+             "loop_gradients"),
+    "lstm_sequences": (lambda k: _sequential(
+        k, (7, 4), k.layers.LSTM(5, return_sequences=True), k.layers.GlobalAveragePooling1D(),
+        k.layers.Dense(3)), "seq", "loop_gradients"),
+    "gru": (lambda k: _sequential(k, (7, 4), k.layers.GRU(5), k.layers.Dense(3)), "seq",
+            "loop_gradients"),
+    "simple_rnn": (lambda k: _sequential(k, (7, 4), k.layers.SimpleRNN(5), k.layers.Dense(3)),
+                   "seq", "loop_gradients"),
+    "bidirectional_lstm": (lambda k: _sequential(
+        k, (7, 4), k.layers.Bidirectional(k.layers.LSTM(3)), k.layers.Dense(3)), "seq",
+        "loop_gradients"),
+    "multi_head_attention": (_attention, "seq", None),
+    "embedding_sgd": (lambda k: _sequential(
+        k, (7,), k.layers.Embedding(20, 4), k.layers.GlobalAveragePooling1D(),
+        k.layers.Dense(3), dtype="int32"), "tok", None),
+}
+
+
+def layer_run(keras, name):
+    """Trains LAYER_CASES[name] for two epochs with fit; returns losses, weights, predictions
+    and the initial weights."""
+    build, x_key, _ = LAYER_CASES[name]
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    model = build(keras)
+    optimizer = keras.optimizers.SGD(0.1) if name == "embedding_sgd" else \
+        keras.optimizers.Adam(0.01)
+    model.compile(optimizer, keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    d = layer_data()
+    out = {f"init_{i}": w for i, w in enumerate(model.get_weights())}
+    history = model.fit(d[x_key], d["y"], epochs=2, batch_size=8, shuffle=False, verbose=0)
+    out["losses"] = np.array(history.history["loss"], np.float64)
+    out["predict"] = model.predict(d[x_key][:8], verbose=0)
+    out.update({f"final_{i}": w for i, w in enumerate(model.get_weights())})
+    return out
