@@ -249,3 +249,107 @@ def layer_run(keras, name):
     out["predict"] = model.predict(d[x_key][:8], verbose=0)
     out.update({f"final_{i}": w for i, w in enumerate(model.get_weights())})
     return out
+
+
+# ---- a real model on real data: scikit-learn's handwritten digits -------------------------------
+
+def digits(csv_path=None):
+    """scikit-learn's 1,797 8x8 digits, pixels in [0, 1], split 1,437 / 360 by a fixed
+    permutation. `csv_path`: the digits.csv.gz its wheel ships, where scikit-learn is not
+    installed (TensorFlow's venv for the fixture)."""
+    if csv_path is None:
+        from sklearn.datasets import load_digits
+        bunch = load_digits()
+        x, y = bunch.data, bunch.target
+    else:
+        table = np.loadtxt(csv_path, delimiter=",")
+        x, y = table[:, :-1], table[:, -1]
+    order = np.random.default_rng(0).permutation(len(x))
+    x = (x[order] / 16.0).astype(np.float32)
+    y = y[order].astype(np.int32)
+    return (x[:1437], y[:1437]), (x[1437:], y[1437:])
+
+
+def digits_model(keras, kind):
+    """An MLP on the 64 pixels, or a small CNN on the 8x8 image."""
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    if kind == "mlp":
+        layers = [keras.Input((64,)), keras.layers.Dense(64, activation="relu"),
+                  keras.layers.Dropout(0.1, seed=1), keras.layers.Dense(10)]
+    else:
+        layers = [keras.Input((64,)), keras.layers.Reshape((8, 8, 1)),
+                  keras.layers.Conv2D(16, 3, padding="same", activation="relu"),
+                  keras.layers.MaxPooling2D(), keras.layers.Conv2D(32, 3, activation="relu"),
+                  keras.layers.Flatten(), keras.layers.Dense(10)]
+    model = keras.Sequential(layers)
+    model.compile(keras.optimizers.Adam(0.005),
+                  keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    return model
+
+
+def digits_run(keras, kind, csv_path=None, epochs=12):
+    """Trains on the digits with fit (validation_split, shuffled batches), then evaluate and
+    predict on the held-out 360; returns the test accuracy both ways and the history."""
+    (x, y), (x_test, y_test) = digits(csv_path)
+    model = digits_model(keras, kind)
+    history = model.fit(x, y, epochs=epochs, batch_size=32, validation_split=0.1, verbose=0)
+    _, accuracy = model.evaluate(x_test, y_test, verbose=0)
+    predicted = np.argmax(model.predict(x_test, verbose=0), axis=1)
+    return {"evaluate_accuracy": np.float64(accuracy),
+            "predict_accuracy": np.float64(np.mean(predicted == y_test)),
+            "val_accuracy": np.array(history.history["val_accuracy"], np.float64)}
+
+
+# ---- .keras files between TensorFlow and tracegraph ---------------------------------------------
+
+def _interchange_functional(keras):
+    tokens = keras.Input((7,), dtype="int32", name="tokens")
+    h = keras.layers.Embedding(20, 6)(tokens)
+    h = keras.layers.MultiHeadAttention(2, 3)(h, h)
+    h = keras.layers.LayerNormalization()(keras.layers.LSTM(5, return_sequences=True)(h))
+    h = keras.layers.GRU(4)(h)
+    return keras.Model(tokens, keras.layers.Dense(3)(h))
+
+
+INTERCHANGE = {
+    # name -> (builder, input key in interchange_data, needs)
+    "mlp_batchnorm": (lambda k: _sequential(
+        k, (6,), k.layers.Dense(8, activation="relu"), k.layers.BatchNormalization(),
+        k.layers.Dropout(0.2), k.layers.Dense(3, activation="softmax")), "x", None),
+    "embedding_attention_rnn": (_interchange_functional, "tok", None),
+    "cnn": (lambda k: _sequential(
+        k, (8, 8, 2), k.layers.Conv2D(4, 3, activation="relu"), k.layers.MaxPooling2D(),
+        k.layers.Flatten(), k.layers.Dense(3)), "img", "conv"),
+}
+
+
+def interchange_data():
+    d = layer_data()
+    return {"x": d["seq"][:, 0, :].repeat(2, axis=1)[:, :6], "tok": d["tok"], "img": d["img"],
+            "y": d["y"]}
+
+
+def interchange_save(keras, name, path):
+    """Builds INTERCHANGE[name], trains it one epoch (optimizer state, BatchNormalization
+    statistics), saves it to `path`; returns its predictions."""
+    build, x_key, _ = INTERCHANGE[name]
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(3)
+    model = build(keras)
+    model.compile(keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy")
+    d = interchange_data()
+    model.fit(d[x_key], d["y"], epochs=1, batch_size=8, shuffle=False, verbose=0)
+    model.save(path)
+    return model.predict(d[x_key], verbose=0)
+
+
+def interchange_load(keras, name, path):
+    """Loads a .keras file of INTERCHANGE[name]; returns its predictions and its optimizer's
+    step count."""
+    keras.backend.clear_session()
+    model = keras.models.load_model(path)
+    d = interchange_data()
+    return model.predict(d[INTERCHANGE[name][1]], verbose=0), \
+        int(np.asarray(model.optimizer.iterations))
