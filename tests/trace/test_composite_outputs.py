@@ -132,3 +132,17 @@ def test_function_returns_a_dataset():
         return tf.data.Dataset.range(n).map(lambda v: v * 2)
 
     assert [int(v) for v in make(tf.constant(4, tf.int64))] == [0, 2, 4, 6]
+
+
+def test_gradient_of_a_tensor_returned_beside_an_optional():
+    """Called eagerly under a tape, the call's entry matches graph outputs to the returned
+    tensors, an Optional standing for its variant tensor."""
+    @tf.function
+    def f(x):
+        return Optional.from_value(x + 1.0), x * x
+
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        opt, y = f(x.read_value())
+    assert float(opt.get_value()) == 4.0
+    assert float(tape.gradient(y, x)) == pytest.approx(6.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from ..library import array as array_ops
 from ..nest import flatten
+from ..trace.composite_parts import composite_parts
 from ..trace.function import Function
 from .graph_gradient import graph_gradient
 
@@ -28,8 +29,9 @@ def record_call(tape, function, arguments, out) -> None:
     inputs += function.graph.external_captures
     if function.single_output:
         outs = [out]
-    elif function.output_layout is not None:   # composites: the tensors they carry
-        outs = function.output_layout.tensors(flatten(out))
+    elif function.returns_composites:   # an Optional returned: the tensors it carries
+        leaves = composite_parts(flatten(out))
+        outs = [leaves[pos] for pos in function.output_positions]
     else:
         leaves = flatten(out)
         outs = [leaves[pos] for pos in function.output_positions]

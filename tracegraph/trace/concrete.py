@@ -38,7 +38,7 @@ from .binding import (
     spec_text,
     traced_value,
 )
-from .composite import OutputLayout
+from .composite_outputs import has_composites, rebuild_composites
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
 
@@ -56,7 +56,7 @@ class ConcreteFunction:
         self.canonical_arguments = canonical   # [(parameter, value or spec)] as traced
         self.python_signature = signature      # inspect.Signature of the Python function
         self.input_paths = tuple(input_paths)  # ((path, spec), ...) for graph.inputs, in order
-        self.structured_outputs = structured_outputs
+        self._structured_outputs = structured_outputs   # composites as CompositeOutputs
         self.executor = executor
         self._compiled = None
         self._prepared_graph = None
@@ -71,14 +71,21 @@ class ConcreteFunction:
         # where the graph's outputs sit among the flattened structured outputs, in order
         self.output_positions = tuple(i for i, v in enumerate(leaves)
                                       if isinstance(v, SymbolicTensor))
-        # composite outputs (an Optional, a dataset): rebuilt around their tensors at each call
-        layout = OutputLayout(leaves, lambda v: isinstance(v, SymbolicTensor))
-        self.output_layout = layout if layout.has_composites else None
         # the outputs are one tensor, returned as it is
         self.single_output = (len(leaves) == 1 and self.output_positions == (0,)
                               and isinstance(structured_outputs, SymbolicTensor))
+        # an iterator or dataset returned: rebuilt from its tensors' values at each call
+        self.returns_composites = has_composites(structured_outputs)
 
     # --- inspection ------------------------------------------------------------------------------
+    @property
+    def structured_outputs(self):
+        """What the function returns, its tensors the graph's (an iterator returned is an
+        iterator over the graph's resource tensor, as in TensorFlow)."""
+        if self.returns_composites:
+            return rebuild_composites(self._structured_outputs)
+        return self._structured_outputs
+
     @property
     def inputs(self) -> list:
         return list(self.graph.inputs) + self.graph.capture_placeholders
@@ -180,13 +187,11 @@ class ConcreteFunction:
                 t._value = v
                 return t
             return wrap(v)
-        if self.output_layout is not None:
-            leaves = self.output_layout.pack(self._out_leaves, out, wrap)
-            return pack_sequence_as(self.structured_outputs, leaves)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
             leaves[pos] = wrap(v)
-        return pack_sequence_as(self.structured_outputs, leaves)
+        result = pack_sequence_as(self._structured_outputs, leaves)
+        return rebuild_composites(result) if self.returns_composites else result
 
     def call_eagerly(self, values, canonical):
         """An eager call on input values (`flat_input_values(canonical)`) through the current
@@ -289,13 +294,11 @@ class ConcreteFunction:
                                                                   self.graph.outputs)},
                     self.name)
         outs = outs if isinstance(outs, list) else []
-        if self.output_layout is not None:
-            leaves = self.output_layout.pack(self._out_leaves, outs, lambda t: t)
-            return pack_sequence_as(self.structured_outputs, leaves)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, outs):
             leaves[pos] = v
-        return pack_sequence_as(self.structured_outputs, leaves)
+        result = pack_sequence_as(self._structured_outputs, leaves)
+        return rebuild_composites(result) if self.returns_composites else result
 
     # --- TensorFlow 2.21's introspection and printing -------------------------------------------
     @property
@@ -303,7 +306,7 @@ class ConcreteFunction:
         """The parameters with their type constraints and the output type (an inspect.Signature,
         printed `(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)`)."""
         return function_type_of(self.python_signature, self.canonical_arguments,
-                                self.structured_outputs,
+                                self._structured_outputs,
                                 self.graph.external_captures)
 
     @property

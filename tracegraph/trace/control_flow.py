@@ -22,7 +22,7 @@ from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
-from .composite import composite_type, expand_composites, rebuild_composites
+from .composite_parts import composite_parts, composite_type, from_composite_parts
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
            "trace_subgraph"]
@@ -246,7 +246,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
                 name=None, var_names=None):
     templates = flatten(loop_vars)   # composite loop variables (Optionals) by their tensors
     flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                 for v in expand_composites(templates)]
+                 for v in composite_parts(templates)]
     shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
     counted = maximum_iterations is not None
     if counted:
@@ -257,7 +257,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     n_user = len(flat_init) - (1 if counted else 0)
 
     def unpack(placeholders):
-        user = rebuild_composites(templates, placeholders[1:] if counted else placeholders)
+        user = from_composite_parts(templates, placeholders[1:] if counted else placeholders)
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
@@ -281,7 +281,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
             raise StagingValueError(f"The loop body must return the same structure as the loop "
                                     f"variables.{_where()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                for v in expand_composites(flatten(result))]
+                for v in composite_parts(flatten(result))]
         if counted:
             outs = [add(placeholders[0], 1)] + outs
         return outs
@@ -295,7 +295,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     op = while_op if (_has_stateful(cond_g) or _has_stateful(body_g)) else stateless_while_op
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
-    results = rebuild_composites(templates,
+    results = from_composite_parts(templates,
                                  outs[1:len(flat_init)] if counted else outs[:n_user])
     if is_nested(loop_vars):
         return pack_sequence_as(loop_vars, results)

@@ -5,8 +5,7 @@ Variable arguments become resource placeholders wrapped in a `SymbolicVariable`,
 whose TraceType carries tensors (`flatten()` non-empty: a tf.data dataset) become
 placeholders for those tensors and the value `from_tensors` rebuilds, Python values
 are passed as they are. The returned structure's tensors become graph outputs through `Identity`
-ops, as in TensorFlow, and so do the tensors of its composite values (composite.py); its Python
-values are kept as they are.
+ops, as in TensorFlow; its Python values are kept as they are.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorShape, TensorType, format_shape
-from .composite import composite_type
+from .composite_outputs import as_composite_output, is_composite
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
 from .trace_type import has_trace_type, placeholder_of, trace_type_of
@@ -128,28 +127,21 @@ def _spec_structure(canonical: list) -> list:
     return [(name, walk(value)) for name, value in canonical]
 
 
-def _identity_output(ctx: GraphContext, graph: FuncGraph, value):
-    t = ctx.convert(value, None, None, None)
-    t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
-    graph.outputs.append(t)
-    return t
-
-
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
-    tensors, as TensorFlow does); None stays None; a composite value (an Optional, a dataset)
-    outputs the tensors its type carries and is rebuilt around them; other objects are an
-    error."""
+    tensors, as TensorFlow does); None stays None; a composite (an iterator, a dataset) is
+    its tensors (composite_outputs.py); other objects are an error."""
     leaves = flatten(result)
+    if any(is_composite(leaf) for leaf in leaves):
+        def convert(value):
+            return ctx.convert(value, None, None, None)
+        result = pack_sequence_as(result, [as_composite_output(leaf, convert)
+                                           if is_composite(leaf) else leaf for leaf in leaves])
+        leaves = flatten(result)
     out = []
     for leaf in leaves:
         if leaf is None:
             out.append(None)
-            continue
-        trace_type = composite_type(leaf)
-        if trace_type is not None:
-            tensors = [_identity_output(ctx, graph, t) for t in trace_type.to_tensors(leaf)]
-            out.append(trace_type.from_tensors(iter(tensors)))
             continue
         if not isinstance(leaf, (Tensor, Variable, bool, int, float, complex, str, bytes,
                                  np.ndarray, np.generic)):
@@ -157,14 +149,19 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
                 f"To be compatible with tf.function, Python functions must return zero or more "
                 f"Tensors or None values; in compilation of {name}, found return value of type "
                 f"{type(leaf).__name__}, which is not a Tensor.")
-        out.append(_identity_output(ctx, graph, leaf))
+        t = ctx.convert(leaf, None, None, None)
+        t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
+        graph.outputs.append(t)
+        out.append(t)
     return pack_sequence_as(result, out) if is_nested(result) else out[0]
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
-                   on_variable_created, executor: str, call_function=None) -> ConcreteFunction:
-    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
-    graph = FuncGraph(name)
+                   on_variable_created, executor: str, call_function=None,
+                   outer_graph=None) -> ConcreteFunction:
+    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction
+    (whose graph may read tensors of `outer_graph`, a TF1 graph it is called in)."""
+    graph = FuncGraph(name, outer_graph)
     input_paths: list = []
     symbolic = _symbolic_args(graph, canonical, input_paths)
     args, kwargs = rebuild_call(signature, symbolic)
