@@ -74,7 +74,11 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
-OVER_THE_CAP: dict[str, int] = {}
+OVER_THE_CAP: dict[str, int] = {
+    # a generated table (tests/formats/tensorflow/regenerate_op_signatures.py writes it from
+    # TensorFlow's op registry): one row per op type and nothing else, so it grows with the ops
+    "formats/tensorflow/op_signatures.py": 800,
+}
 
 
 def test_modules_stay_small():

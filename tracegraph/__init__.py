@@ -6,6 +6,7 @@ This module is the public, TensorFlow-shaped namespace (DESIGN layer 10). It re-
 layers and wires their extension points; it defines nothing itself.
 """
 
+import sys as _sys
 import types as _types
 import warnings as _warnings
 
@@ -30,7 +31,8 @@ from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
-from .graph.building import control_dependencies, name_scope
+from .framework.name_scopes import name_scope
+from .graph.building import control_dependencies
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (
@@ -132,6 +134,8 @@ from .api import experimental  # noqa: E402
 from .api import internal as __internal__  # noqa: E402
 from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402
+from .api.missing_names import install_missing_names as _install_missing_names  # noqa: E402
+from .api.missing_names import missing_name_hook as _missing_name_hook  # noqa: E402
 from .api import version  # noqa: E402
 
 
@@ -148,4 +152,17 @@ def __getattr__(name):
     if name == "keras":
         from .keras_switch import keras_module
         return keras_module()
-    raise AttributeError(f"module 'tracegraph' has no attribute {name!r}")
+    return _missing_name(name)
+
+
+_missing_name = _missing_name_hook("tf", __name__)
+
+
+# A TensorFlow name tracegraph lacks raises an AttributeError that says so (tf.X, tf.math.X, ...).
+_install_missing_names({
+    "tf.autograph": autograph, "tf.bitwise": bitwise,
+    "tf.config": config, "tf.data": data, "tf.debugging": debugging, "tf.distribute": distribute,
+    "tf.dtypes": dtypes, "tf.errors": errors, "tf.io": io, "tf.linalg": linalg, "tf.math": math,
+    "tf.nest": nest, "tf.nn": nn, "tf.optimizers": optimizers, "tf.ragged": ragged,
+    "tf.random": random, "tf.saved_model": saved_model, "tf.sparse": sparse,
+    "tf.strings": strings, "tf.summary": summary, "tf.test": test, "tf.train": train})

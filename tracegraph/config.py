@@ -2,6 +2,8 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the global random Generator (`tf.random.get_global_generator`), made on first use by
+  `framework/random_generator.py`.
 - the thread-pool sizes (`tf.config.threading`), fixed once the runtime has run its first op.
 - the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
   every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
@@ -10,6 +12,7 @@
 
 from __future__ import annotations
 
+import os as _os
 import random as _random
 import threading as _threading
 import types as _types
@@ -27,6 +30,7 @@ _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
+global_generator = None  # tf.random.get_global_generator's Generator, once made or set
 optimizer_options: dict = {}
 optimizer_version = 0
 # Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
@@ -167,6 +171,11 @@ def is_op_determinism_enabled() -> bool:
     """Whether `enable_op_determinism` is in force (Keras turns jit_compile off under it)."""
     return _op_determinism
 
+
+# TensorFlow's environment switch for the same (TF_DETERMINISTIC_OPS=1 or true): it reaches
+# processes a program does not start itself, such as a dask cluster's (restarted) workers.
+if _os.environ.get("TF_DETERMINISTIC_OPS", "").strip().lower() in ("1", "true"):
+    enable_op_determinism()
 
 experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
 

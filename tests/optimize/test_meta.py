@@ -86,6 +86,17 @@ def test_traced_graph_stays_as_traced_and_optimized_graph_is_inspectable():
     assert cf.optimizer_report.ran("constant_folding")
 
 
+def test_a_fold_says_what_became_a_constant():
+    # issue 26, item 18: was "fold: MatMul -> MatMul"
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    f = tf.function(lambda x: tf.matmul(tf.matmul(a, a), a) + x)
+    assert f(tf.constant(1.0)).numpy().tolist() == [[38.0, 55.0], [82.0, 119.0]]
+    folds = [str(r) for r in f.get_concrete_function(tf.constant(1.0)).optimizer_report.rewrites
+             if r.rule == "fold"]
+    assert folds == ["fold: MatMul = MatMul(MatMul/a, MatMul/a) -> constant float32[2,2]",
+                     "fold: MatMul_1 = MatMul(MatMul, MatMul/a) -> constant float32[2,2]"]
+
+
 def test_options_change_reoptimizes():
     @tf.function
     def f(x):

@@ -4,6 +4,8 @@ to record (`tape.py`). `active_tapes` lists the recording tapes around the curre
 
 from __future__ import annotations
 
+from .. import dtypes as d
+from ..framework.tensor import Tensor
 from ..framework.tensor_protocol import convert_inputs
 from ..framework.variables import Variable
 from ..ops.registry import current_context
@@ -33,10 +35,10 @@ class Recording:
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:
-                if id(x) in tracked or isinstance(x, Variable):
+                if id(x) in tracked or isinstance(x, Variable) or _is_resource(x):
                     break
             elif isinstance(x, (list, tuple)) and any(
-                    id(v) in tracked or isinstance(v, Variable) for v in x):
+                    id(v) in tracked or isinstance(v, Variable) or _is_resource(v) for v in x):
                 break
         else:
             return self.inner.apply(op, inputs, attrs, name)
@@ -59,6 +61,12 @@ class Recording:
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
         return self.inner.convert(value, dtype, dtype_hint, name)
+
+
+def _is_resource(x) -> bool:
+    """A graph edge carrying a Variable's handle (a capture or an argument placeholder): the
+    tape decides whether it stands for a watched Variable."""
+    return isinstance(x, Tensor) and x.dtype is d.resource
 
 
 def active_tapes(ctx=None) -> list:

@@ -328,7 +328,8 @@ def _captured(x):
     """The outside value a graph's capture placeholder stands for (itself if none)."""
     graph = getattr(x, "graph", None)
     while graph is not None:
-        for external, placeholder in getattr(graph, "captures", {}).values():
+        for external, placeholder in (*getattr(graph, "captures", {}).values(),
+                                      *getattr(graph, "variable_arguments", {}).values()):
             if placeholder is x:
                 if not isinstance(external, Tensor):
                     return external

@@ -133,12 +133,14 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     single = len(leaves) == 1 and not isinstance(bundle.structure, (tuple, list, dict))
     if single:   # one blockwise task per block: the output is the task's result
         dtype, dims = outs[0]
-        first = rows if dims[0] is None else (dims[0],) * len(rows)
         data = dask.delayed(bundle.data, name=data_key, pure=True)
-        return da.map_blocks(run_block_single, *arrays, data, key=bundle.key,
-                             batch=dims[0] is None, name=f"{base}-{token}",
-                             chunks=(tuple(first), *[(s,) for s in dims[1:]]),
-                             meta=np.empty((0,) * len(dims), dtype=dtype))
+        out_index = ("rows", *[f"out_{ax}" for ax in range(1, len(dims))])
+        return da.blockwise(run_block_single, out_index,
+                            *_row_indices(arrays), data, None, key=bundle.key,
+                            batch=dims[0] is None, name=f"{base}-{token}",
+                            new_axes=dict(zip(out_index[1:], dims[1:])),
+                            adjust_chunks=None if dims[0] is None else {"rows": dims[0]},
+                            concatenate=True, meta=np.empty((0,) * len(dims), dtype=dtype))
     layer = {data_key: bundle.data}
     for b in range(len(rows)):
         layer[(call_name, b)] = (run_block, bundle.key, data_key,
@@ -158,6 +160,17 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
         results.append(da.Array(hlg, out_name, chunks,
                                 meta=np.empty((0,) * len(dims), dtype=dtype)))
     return pack_sequence_as(bundle.structure, results)
+
+
+def _row_indices(arrays) -> list:
+    """`(array, index)` pairs for `da.blockwise`: axis 0 is the rows every array and the output
+    share ("rows"); each array's other axes (one chunk each) are its own, so the output's
+    axes come from the traced signature whatever the ranks (`[N, 8] -> [N]` drops one,
+    `[N] -> [N, 1]` adds one)."""
+    pairs = []
+    for k, a in enumerate(arrays):
+        pairs += [a, ("rows", *[f"in{k}_{ax}" for ax in range(1, a.ndim)])]
+    return pairs
 
 
 def map_partitions(fn, dataframe, columns=None, dtype=None, name=None, **kwargs):

@@ -17,6 +17,7 @@ from .jit import numba_available
 
 # Elementwise clusters with at least this many elements run as fused kernels in a default
 # tf.function when numba is installed (0 turns it off; jit_compile=True fuses every cluster).
+# The default path fuses exact per-element forms only: its results are eager's bit for bit.
 AUTO_FUSE_ELEMENTS = 1 << 16
 
 __all__ = ["prepare"]
@@ -46,8 +47,9 @@ def prepare(concrete):
     elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and \
             has_large_value(graph, AUTO_FUSE_ELEMENTS) and numba_available():
         # As Grappler's remapper fuses in TensorFlow's default path: large elementwise
-        # clusters run on the jit executor's kernels (with TensorFlow's accuracy for tanh/exp).
-        graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)
+        # clusters run on the jit executor's kernels, computing exactly what NumPy computes
+        # (TensorFlow's graph and eager kernels agree; approximations are jit_compile's).
+        graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS, approximate=False)
     constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     generating = time.perf_counter()
@@ -63,7 +65,7 @@ def prepare(concrete):
     return compiled, graph, report
 
 
-def _fuse(graph, report, min_elements: int = 0):
+def _fuse(graph, report, min_elements: int = 0, approximate: bool = True):
     """jit_compile=True: the clusters the jit executor compiles, reported as a pass (by
     default, with `min_elements`: only large clusters)."""
 
@@ -80,7 +82,7 @@ def _fuse(graph, report, min_elements: int = 0):
     nodes, edges = len(graph.operations), count_edges(graph)
     start = time.perf_counter()
     try:
-        fused = jit_fusion(graph, ctx, min_elements)
+        fused = jit_fusion(graph, ctx, min_elements, approximate)
     except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
         import warnings
 

@@ -19,6 +19,7 @@ from .. import dtypes as d
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
+from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 from .tracking.base import Trackable
 from .variable_enums import (
@@ -82,7 +83,9 @@ class Variable(TensorOperators, Trackable):
                                  f"argument ({format_shape(shape)}).")
         else:
             shape = value.shape if validate_shape else None
-        self._name = variable_name(name if name is not None else "Variable")
+        base = name if name is not None else "Variable"   # under the current name scope
+        self._name = variable_name(base if base.endswith(":0") else
+                                   f"{current_name_scope()}{base}")
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._synchronization = validate_synchronization(synchronization, name)
         self._aggregation = validate_aggregation(aggregation, name)

@@ -62,7 +62,7 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         raise ValueError(f"Tensor {getattr(value, 'name', value)} must be from the same graph "
                          f"as the op that uses it (graph {graph.name!r}).")
     key = id(value)
-    found = graph.captures.get(key)
+    found = graph.captures.get(key) or graph.variable_arguments.get(key)
     if found is not None:
         return found[1]
     if isinstance(value, SymbolicTensor):
@@ -81,6 +81,8 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         external = value if value.graph is graph.outer_graph else \
             capture(graph.outer_graph, value, name)
         tensor_type = TensorType(value.dtype, value._shape, value._value)
+        if name == const_op.tf_type:   # no consuming op to name it after: the outer tensor's
+            name = value.op.name
     else:
         if isinstance(value, ResourceHandle):
             tensor_type = TensorType(d.resource, (), value)
@@ -298,12 +300,6 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
         if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
             t.value = v
 
-
-
-def name_scope(name: str):
-    """`tf.name_scope`: ops created inside a graph get `name/` prefixed (eagerly: nothing)."""
-    graph = getattr(current_context(), "graph", None)
-    return graph.name_scope(name) if graph is not None else contextlib.nullcontext(name)
 
 
 def control_dependencies(control_inputs):

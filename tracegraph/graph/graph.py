@@ -214,12 +214,23 @@ class Graph:
             return ""
         return name[len(scope):] if name.startswith(scope) else name
 
+    def current_name_scope(self) -> str:
+        """The scope ops created now go under ("" or ending in "/")."""
+        return self._scope
+
+    def get_name_scope(self) -> str:
+        """TensorFlow's spelling: the current scope without its trailing "/"."""
+        return self._scope[:-1]
+
     @contextlib.contextmanager
     def name_scope(self, name: str):
-        """Ops created inside get `name/` prefixed to their names."""
+        """Ops created inside get `name/` prefixed to their names (made unique in the current
+        scope); a name ending in "/" re-enters that exact scope, "" goes back to the top."""
         old = self._scope
-        scope = self.unique_name(name.rstrip("/")) if name else ""
-        self._scope = f"{scope}/" if scope else ""
+        if not name or name.endswith("/"):
+            self._scope = name or ""
+        else:
+            self._scope = f"{self.unique_name(name)}/"
         try:
             yield self._scope
         finally:
@@ -327,6 +338,9 @@ class FuncGraph(Graph):
         # key -> (external value, placeholder); external values are eager values/handles for a
         # top-level graph, or symbolic tensors of `outer_graph` for a nested one.
         self.captures: dict = {}
+        # id(handle) -> (handle, placeholder) while the trace runs: a Variable passed as an
+        # argument reaches the function as itself, and reading it reads its argument placeholder
+        self.variable_arguments: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
         self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)

@@ -14,7 +14,7 @@ from .. import dtypes as d
 from .graph import Graph
 
 __all__ = ["GraphDef", "NodeDef", "AttrValue", "FunctionDef", "graph_to_graph_def",
-           "function_library"]
+           "function_library", "function_def"]
 
 PRODUCER_VERSION = 1286
 _SHAPE_ATTRS = {"shape", "output_shapes", "_output_shapes", "element_shape"}
@@ -265,7 +265,9 @@ def _arg_name(ph) -> str:
     return ph.op.name.replace("/", "_").lower()
 
 
-def _function_def(graph, name: str, names: dict) -> FunctionDef:
+def function_def(graph, name: str, names: dict) -> FunctionDef:
+    """`graph` as a FunctionDef named `name`: its inputs then its captures' placeholders are
+    the arguments; `names` maps id(sub-graph) -> its name in the library."""
     placeholders = {}
     args = []
     for t in list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
@@ -286,6 +288,6 @@ def _function_def(graph, name: str, names: dict) -> FunctionDef:
 
 def graph_to_graph_def(graph: Graph) -> GraphDef:
     graphs, names = function_library(graph)
-    functions = [_function_def(sub, name, names) for name, sub in graphs.items()]
+    functions = [function_def(sub, name, names) for name, sub in graphs.items()]
     nodes = [_node(op, False, {}, names) for op in graph.operations]
     return GraphDef(nodes, functions)

@@ -130,6 +130,8 @@ def _resolve_reshape(in_shape, target: list):
 
 
 def infer_reshape(tensor, shape):
+    if shape.shape is not None and len(shape.shape) != 1:   # TF's graph: a vector only
+        raise ValueError(f"Shape must be rank 1 but is rank {len(shape.shape)}")
     target = I.known_ints(shape)
     if target is None:
         if shape.shape is not None and len(shape.shape) == 1 and shape.shape[0] is not None:
@@ -139,6 +141,8 @@ def infer_reshape(tensor, shape):
 
 
 def kernel_reshape(tensor, shape):
+    if np.ndim(shape) > 1:   # TF's kernel takes a vector or a scalar
+        raise InvalidArgumentError(f"sizes input must be 1-D, not {format_dims(np.shape(shape))}")
     return np.reshape(tensor, _runtime(_resolve_reshape, np.shape(tensor), _ints(shape)))
 
 

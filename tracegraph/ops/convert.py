@@ -20,6 +20,7 @@ __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_py
 _PY_SCALARS = (bool, int, float, complex, str, bytes)
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+_UINT64_MAX = 2 ** 64 - 1
 _OBJECT = np.dtype(object)
 
 
@@ -134,7 +135,8 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
             return dtype._np(value)
         raise _conversion_error(value, dtype)
     if t is int:
-        if not _INT64_MIN <= value <= _INT64_MAX and (dtype is None or dtype._kind in "iu"):
+        top = _UINT64_MAX if dtype is d.uint64 else _INT64_MAX
+        if not _INT64_MIN <= value <= top and (dtype is None or dtype._kind in "iu"):
             raise ValueError("Can't convert Python sequence with out-of-range integer to "
                              "Tensor.")
         if dtype is None:
@@ -237,7 +239,8 @@ def _from_sequence(value, dtype):
     if dtype is d.string:
         return as_string_array(np.array(flat, dtype=object).reshape(shape))
     if dtype._kind in "iu":
-        if any(type(v) is int and not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+        top = _UINT64_MAX if dtype is d.uint64 else _INT64_MAX   # uint64 takes 2**63 and up
+        if any(type(v) is int and not _INT64_MIN <= v <= top for v in flat):
             raise ValueError("Can't convert Python sequence with out-of-range integer to "
                              "Tensor.")
         info = np.iinfo(dtype._np)

@@ -36,13 +36,26 @@ def _check_int_divisor(y) -> None:
 
 
 def kernel_floor_div(x, y):
-    _check_int_divisor(np.asarray(y))
-    return np.floor_divide(x, y)
+    """Integers: NumPy's floor division. Floats: floor(x / y), as TensorFlow's kernel (NumPy's
+    floor_divide gives NaN for inf // 3 and -1 for -5 // inf; TensorFlow inf and -0.0)."""
+    x, y = np.asarray(x), np.asarray(y)
+    _check_int_divisor(y)
+    if y.dtype.kind not in "fc":
+        return np.floor_divide(x, y)
+    with np.errstate(all="ignore"):
+        return np.floor(np.true_divide(x, y))
 
 
 def kernel_floor_mod(x, y):
-    _check_int_divisor(np.asarray(y))
-    return np.mod(x, y)
+    """Integers: NumPy's mod. Floats: fmod(x, y), moved by y when its sign differs from y's,
+    as TensorFlow's kernel (-0.0 % 3 stays -0.0)."""
+    x, y = np.asarray(x), np.asarray(y)
+    _check_int_divisor(y)
+    if y.dtype.kind not in "fc":
+        return np.mod(x, y)
+    with np.errstate(all="ignore"):
+        rest = np.fmod(x, y)
+        return np.where((rest != 0) & ((y < 0) != (rest < 0)), rest + y, rest)
 
 
 def kernel_truncate_div(x, y):

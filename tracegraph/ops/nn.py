@@ -83,19 +83,38 @@ leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alph
 
 
 def kernel_softmax(logits):
+    """exp(x - max) / sum. A row whose shifted values hold NaN (from +inf or NaN logits):
+    float32 gives NaN there and 0 elsewhere, as TensorFlow's default CPU kernel (oneDNN,
+    whose max skips NaN); other dtypes give NaN for the whole row, as its Eigen kernel."""
     x = np.asarray(logits)
     if x.ndim == 0:
         raise InvalidArgumentError("logits must have >= 1 dimension, got []")
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype)
+    if x.shape[-1] == 0:
+        return x.copy()
+    with np.errstate(invalid="ignore"):
+        if x.dtype == np.float32:
+            shifted = x - np.fmax.reduce(x, axis=-1, keepdims=True)
+        else:
+            shifted = x - np.max(x, axis=-1, keepdims=True)
+        e = np.exp(shifted)
+        out = (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype)
+        if x.dtype == np.float32:
+            undefined = np.isnan(shifted)
+            rows = undefined.any(axis=-1, keepdims=True)
+            out = np.where(rows, np.where(undefined, np.float32(np.nan), np.float32(0.0)), out)
+    return out
 
 
 def kernel_log_softmax(logits):
     x = np.asarray(logits)
     if x.ndim == 0:
         raise InvalidArgumentError("logits must have >= 1 dimension, got []")
-    shifted = x - np.max(x, axis=-1, keepdims=True)
-    return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(x.dtype)
+    if x.shape[-1] == 0:
+        return x.copy()
+    with np.errstate(invalid="ignore"):
+        shifted = x - np.max(x, axis=-1, keepdims=True)
+        return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(
+            x.dtype)
 
 
 def infer_softmax(logits):

@@ -1,5 +1,6 @@
 """The order TopKV2 returns, fast: the indices of the k largest values along the last axis,
-largest first, equal values lower index first, NaN after every number (TensorFlow's order).
+largest first, equal values lower index first (TensorFlow's order). A row holding NaN has no
+order; it gets the one TensorFlow's kernel leaves (nan_order.py).
 
 For dtypes of at most 32 bits each value maps to a 32-bit key that sorts as the value does
 (-0.0 and 0.0 equal, NaN as -inf), and key and index share one uint64, so NumPy's quick sort
@@ -10,6 +11,8 @@ no two uint64 are equal. 64-bit dtypes use a stable argsort.
 from __future__ import annotations
 
 import numpy as np
+
+from .nan_order import nan_row_order
 
 __all__ = ["top_k_order"]
 
@@ -35,6 +38,19 @@ def _ascending_key(x: np.ndarray) -> np.ndarray | None:
 
 def top_k_order(x: np.ndarray, k: int) -> np.ndarray:
     """int64 indices (shape x.shape[:-1] + (k,)) of the k largest along the last axis."""
+    order = _order(x, k)
+    if x.dtype.kind == "f" and k > 0 and x.size:
+        rows = np.isnan(x).reshape(-1, x.shape[-1]).any(axis=1)
+        if rows.any():
+            order = order.reshape(-1, k).copy()
+            flat = x.reshape(-1, x.shape[-1])
+            for r in np.flatnonzero(rows):
+                order[r] = nan_row_order(flat[r], k)
+            order = order.reshape(x.shape[:-1] + (k,))
+    return order
+
+
+def _order(x: np.ndarray, k: int) -> np.ndarray:
     n = x.shape[-1]
     key = _ascending_key(x) if n < 2**32 else None
     if key is None or n == 0 or k == 0:

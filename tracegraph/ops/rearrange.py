@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .allocation import check_allocation
@@ -209,24 +210,42 @@ mirror_pad_grad_op = defop(
 
 
 def infer_broadcast_to(input, shape):  # noqa: A002
+    if shape.shape is not None and len(shape.shape) != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {len(shape.shape)}")
+    n = shape.shape[0] if shape.shape else None
+    if input.shape is not None and n is not None and len(input.shape) > n:
+        raise ValueError(f"Shape must be at most rank {n} but is rank {len(input.shape)}")
     target = I.known_ints(shape)
     if target is None:
-        n = shape.shape[0] if shape.shape else None
         return TensorType(input.dtype, None if n is None else (None,) * n)
-    if input.shape is not None and len(input.shape) > len(target):
-        raise ValueError(f"Rank of input ({len(input.shape)}) must be no greater than rank of "
-                         f"output shape ({len(target)}).")
-    out = broadcast_shapes(input.shape, tuple(target))
-    if out is not None and tuple(out) != tuple(target):
-        raise ValueError(f"Incompatible shapes: {format_dims(input.shape)} vs. "
-                         f"{format_dims(tuple(target))}")
+    if input.shape is not None:   # an unknown input dim may be 1 or the target's: checked later
+        for have, want in zip(reversed(input.shape), reversed(target)):
+            if have is not None and have not in (1, want):
+                raise ValueError(f"Incompatible shapes: {format_dims(input.shape)} vs. "
+                                 f"{format_dims(tuple(target))}")
     return TensorType(input.dtype, tuple(target))
 
 
 def kernel_broadcast_to(input, shape):  # noqa: A002
+    """TensorFlow's checks and messages: the shape a vector, the ranks, then the dims."""
+    x = np.asarray(input)
+    if np.ndim(shape) != 1:
+        raise InvalidArgumentError(f"shape must be a vector of {{int32,int64}}, got shape "
+                                   f"{format_dims(np.shape(shape))}")
     target = _ints(shape)
-    check_allocation(target, np.asarray(input).dtype)
-    return np.broadcast_to(input, target)
+    have, want = format_dims(x.shape), format_dims(tuple(target))
+    if x.ndim > len(target):
+        raise InvalidArgumentError(f"Rank of input ({x.ndim}) must be no greater than rank of "
+                                   f"output shape ({len(target)}).")
+    try:
+        joint = broadcast_shapes(x.shape, tuple(target))
+    except ValueError:
+        raise InvalidArgumentError(f"Incompatible shapes: {have} vs. {want}") from None
+    if tuple(joint) != tuple(target):
+        raise InvalidArgumentError(f"Unable to broadcast tensor of shape {have} to tensor of "
+                                   f"shape {want}")
+    check_allocation(target, x.dtype)
+    return np.broadcast_to(x, target)
 
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),

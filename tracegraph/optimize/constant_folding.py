@@ -10,6 +10,7 @@ import numpy as np
 
 from ..framework.tensor import EagerTensor
 from ..ops.registry import is_foldable
+from ..shapes import format_dims
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -119,4 +120,7 @@ def _replace(b: GraphBuilder, op, results, ctx) -> None:
         name = op.name if i == 0 else f"{op.name}_{i}"
         outs.append(b.constant(arr, name, op.source, controls))
     b.replace(op, outs)
-    ctx.rewrote("fold", [op], outs)
+    # what became a constant: `MatMul_1 = MatMul(MatMul, Const) -> constant float32[2,2]`
+    computed = f"{op.name} = {op.type}({', '.join(t.op.name for t in op.inputs)})"
+    made = ", ".join(f"constant {t.dtype.name}{format_dims(t.shape)}" for t in op.outputs)
+    ctx.rewrote("fold", [computed], [made])

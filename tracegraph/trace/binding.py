@@ -1,6 +1,7 @@
 """Binding a call to a ConcreteFunction: the leaves of canonical arguments by path, the value
 fed for each tensor input (checked against its traced spec, with TensorFlow's error types) and
-the comparison of Python arguments with the values traced with."""
+the comparison of Python arguments with the values traced with; `self` for a method whose
+object is gone."""
 
 from __future__ import annotations
 
@@ -16,14 +17,18 @@ from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["leaves_by_path", "missing", "check_value", "carried_tensor", "is_python",
-           "traced_value", "leaf_items", "same_python_value", "spec_text", "SPECS"]
+           "traced_value", "leaf_items", "same_python_value", "spec_text", "SPECS",
+           "DeletedInstance"]
 
 
-def leaves_by_path(canonical) -> dict:
+def leaves_by_path(canonical, leaf_paths=frozenset()) -> dict:
+    """{path: leaf} of canonical arguments; a value at one of `leaf_paths` is a leaf whatever
+    it holds (a Python list given for a tensor parameter)."""
     out = {}
 
     def walk(value, path):
-        if is_nested(value) and not has_trace_type(value) and not isinstance(value, VariableSpec):
+        if path not in leaf_paths and is_nested(value) and not has_trace_type(value) and \
+                not isinstance(value, VariableSpec):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")
@@ -127,3 +132,27 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
         raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")
     return arr
+
+
+class DeletedInstance:
+    """`self` for a method whose object was freed before the call (`M().f(x)`: the method
+    holds it weakly, as TensorFlow does, which passes None). The method runs; reading an
+    attribute of `self` raises TensorFlow's AttributeError, saying why."""
+
+    __slots__ = ("_function",)
+
+    def __init__(self, function: str):
+        self._function = function
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            f"tf.function {self._function}: the object this method was bound to was deleted "
+            f"before the call (a temporary, as in `M().{self._function}(x)`), so `self.{name}` "
+            "cannot be read. Keep a reference to the object while calling its method: "
+            f"`m = M(); m.{self._function}(x)`.")
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return "<deleted object>"

@@ -26,6 +26,7 @@ from ..nest import flatten, pack_sequence_as
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from . import hooks
+from .atomic_function import AtomicFunction
 from .binding import (
     SPECS,
     carried_tensor,
@@ -336,36 +337,6 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
-
-
-class AtomicFunction:
-    """A ConcreteFunction's graph called with flat inputs: the tensor arguments in order, then
-    nothing else (captures are bound). `name` is TensorFlow's `__inference_<name>_<n>`."""
-
-    _count = 0
-
-    def __init__(self, concrete: ConcreteFunction):
-        AtomicFunction._count += 1
-        self._concrete = concrete
-        self.name = f"__inference_{concrete.name}_{AtomicFunction._count}".encode()
-        self.graph = concrete.graph
-
-    @property
-    def function_type(self) -> FunctionType:
-        return self._concrete.function_type
-
-    def __call__(self, *args):
-        cf = self._concrete
-        if len(args) != len(cf.input_paths):
-            raise TypeError(f"{self.name.decode()} takes {len(cf.input_paths)} flat inputs, "
-                            f"got {len(args)}.")
-        values = [check_value(cf.name, p, spec, v, i)
-                  for i, ((p, spec), v) in enumerate(zip(cf.input_paths, args))]
-        outs = cf.compiled()(*values)
-        return [wrap(v) for v in outs]
-
-    def __repr__(self):
-        return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
 
 
 def _named_specs(value, prefix: str):

@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..graph.building import GraphContext
@@ -215,12 +216,75 @@ def stage_if(pred, then_g, else_g, structure, name=None):
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
-    """`tf.while_loop`: repeats `body` while `cond` holds; a staged `While` op inside graphs."""
-    if not callable(cond) or not callable(body):
-        raise TypeError("cond and body must be callable.")
-    if current_context().executing_eagerly:
+    """`tf.while_loop`: repeats `body` while `cond` holds; a staged `While` op inside graphs.
+    `loop_vars` is a list or tuple (TensorFlow's errors for anything else); a condition that
+    returns a string is TensorFlow's InvalidArgumentError, eagerly too (where TensorFlow
+    would loop forever on its truth value)."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    eager = current_context().executing_eagerly
+    _check_loop_vars_given(loop_vars, eager)
+    cond = _boolean_condition(cond, eager)
+    if eager:
         return _eager_while(cond, body, loop_vars, maximum_iterations)
     return stage_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name)
+
+
+def _check_loop_vars_given(loop_vars, eager: bool) -> None:
+    """TensorFlow takes the loop variables as a list or tuple: eagerly an empty or false value
+    is its ValueError, anything else that is not a sequence its TypeError."""
+    if isinstance(loop_vars, (list, tuple)):
+        if eager and not loop_vars:
+            raise ValueError("'loop_vars' must be provided.")
+        return
+    if eager:
+        try:
+            given = bool(loop_vars)
+        except (TypeError, ValueError):
+            given = True
+        if not given:
+            raise ValueError("'loop_vars' must be provided.")
+    raise TypeError(f"object of type '{type(loop_vars).__name__}' has no len(): tf.while_loop "
+                    f"takes its loop variables as a list or tuple, as in "
+                    f"tf.while_loop(cond, body, [x]).{_where()}")
+
+
+def _is_string(value) -> bool:
+    if isinstance(value, (str, bytes, np.str_, np.bytes_)):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is d.string or getattr(dtype, "kind", None) in ("U", "S")
+
+
+def _is_boolean(value) -> bool:
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        return dtype is d.bool or getattr(dtype, "kind", None) == "b"
+    return isinstance(value, bool)
+
+
+def _dtype_name(value) -> str:
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        return {int: "int32", float: "float32"}.get(type(value), type(value).__name__)
+    return getattr(dtype, "name", str(dtype))
+
+
+def _boolean_condition(cond, eager: bool):
+    """`cond`, checked as TensorFlow's LoopCond checks its input: a boolean (in a graph, a bool
+    tensor; eagerly any truth value but a string's)."""
+    def checked(*args):
+        result = cond(*args)
+        if _is_string(result) or (not eager and not _is_boolean(result)):
+            name = "string" if _is_string(result) else _dtype_name(result)
+            raise InvalidArgumentError(
+                f"Input 'input' passed {name} expected bool while building the condition of "
+                f"tf.while_loop: the condition must return a boolean, got {result!r:.80}."
+                f"{_where()}")
+        return result
+    return checked
 
 
 def _call(fn, loop_vars):

@@ -26,6 +26,7 @@ from ..ops.registry import _state as _registry_state
 from ..ops.registry import current_context
 from ..shapes import TensorSpec
 from . import hooks
+from .binding import DeletedInstance
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
 from .trace_type import has_trace_type
@@ -166,9 +167,8 @@ class Function(PolymorphicFunction):
         if self._instance_ref is None:
             return fn
         instance = self._instance_ref()
-        if instance is None:
-            raise ReferenceError(f"tf.function {self._name}: the object this method was bound "
-                                 "to has been deleted.")
+        if instance is None:   # `M().f(x)`: the temporary went before the call
+            instance = DeletedInstance(self._name)
         return types.MethodType(fn, instance)
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import SCOPES, assigned, liveness
+from ..analysis import SCOPES, assigned, declarations, liveness
 from .base import Context, call, constant, copy_location_all, function_def, name
 
 
@@ -57,8 +57,16 @@ class BlockConverter:
         return [n for n in assigned(stmts) if n not in ctx.helpers and n not in ctx.globals]
 
     def helper(self, base: str, params: list[str], body: list, state: list[str]) -> tuple:
+        """A generated function running `body`: it declares the statement's state `nonlocal`,
+        and repeats the function's own `global`/`nonlocal` declarations of names it assigns
+        (`global g; if g is None: g = ...` assigns the module's `g`, not a local)."""
         fn_name = self.ctx.fresh(base, helper=True)
-        prologue = [ast.Nonlocal(names=list(state))] if state else []
+        declared = declarations(self.ctx.fn)     # the function's `global`/`nonlocal` names
+        outer = [n for n in assigned(body) if n in declared]
+        globals_ = [n for n in outer if declared[n] is ast.Global]
+        nonlocals = list(state) + [n for n in outer if declared[n] is ast.Nonlocal]
+        prologue = [ast.Global(names=globals_)] if globals_ else []
+        prologue += [ast.Nonlocal(names=nonlocals)] if nonlocals else []
         return fn_name, function_def(fn_name, params, prologue + list(body))
 
     def state_functions(self, state: list[str]) -> tuple:

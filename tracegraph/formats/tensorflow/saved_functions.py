@@ -21,7 +21,7 @@ from ...trace.concrete import ConcreteFunction
 from .format_errors import invalid
 from .structured_values import full_arg_spec, structured_value
 
-__all__ = ["parameters_of", "build_concrete_function"]
+__all__ = ["parameters_of", "build_concrete_function", "leaf_paths"]
 
 
 def parameters_of(function_spec, file: str, where: str) -> inspect.Signature | None:
@@ -94,14 +94,14 @@ def _canonical(signature, args: tuple, kwargs: dict, file: str, where: str):
     return by_param, positional + keywords
 
 
-def _leaf_paths(name: str, value, out: list) -> None:
+def leaf_paths(name: str, value, out: list) -> None:
     """(path, leaf) in TensorFlow's flattening order, with tracegraph's path names."""
     if isinstance(value, dict):
         for key in sorted(value):
-            _leaf_paths(f"{name}[{key!r}]", value[key], out)
+            leaf_paths(f"{name}[{key!r}]", value[key], out)
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            _leaf_paths(f"{name}[{i}]", item, out)
+            leaf_paths(f"{name}[{i}]", item, out)
     else:
         out.append((name, value))
 
@@ -118,7 +118,7 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
     canonical, feed_order = _canonical(signature, decoded[0], decoded[1], file, where)
     leaves: list = []
     for param, value in feed_order:
-        _leaf_paths(param, value, leaves)
+        leaf_paths(param, value, leaves)
     paths = [(path, leaf) for path, leaf in leaves if isinstance(leaf, TensorSpec)]
     if len(paths) != len(graph.inputs):
         raise invalid(file, where, f"{len(paths)} tensor arguments for a function of "
