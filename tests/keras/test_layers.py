@@ -25,22 +25,26 @@ def _has(capability):
     if capability == "conv":
         return hasattr(tf.nn, "convolution")
     if capability == "loop_gradients":
-        v = tf.Variable(2.0)
+        # Keras's RNN loop: a while loop reading the cell's Variables, writing a TensorArray
+        import keras
+        layer = keras.layers.SimpleRNN(2)
+        x = tf.constant(np.ones((1, 3, 2), np.float32))
+        layer(x)
 
         @tf.function
-        def grad():
+        def grads():
             with tf.GradientTape() as tape:
-                _, out = tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s * v),
-                                       [tf.constant(0), tf.constant(1.0)])
-            return tape.gradient(out, v)
+                out = tf.reduce_sum(layer(x))
+            return tape.gradient(out, layer.trainable_weights)
 
-        return grad() is not None
+        return all(g is not None for g in grads())
     return True
 
 
 NEEDS = {"conv": "tf.nn.convolution (N-D convolution; branch api-nn)",
-         "loop_gradients": "gradients of Variables read in a while loop of a tf.function "
-                           "(issue 26; branch fix-gradients): Keras's RNN weights get None"}
+         "loop_gradients": "gradients through a while loop of a tf.function that reads "
+                           "Variables and writes a TensorArray (issue 26; branch "
+                           "fix-gradients): Keras's RNN weights get None"}
 # A weight whose exact gradient is zero (attention's key bias: softmax ignores a shift shared by
 # all keys) takes Adam steps of float noise, ~1e-4, on TensorFlow as here.
 TOLERANCE = {"multi_head_attention": 5e-4}
