@@ -128,3 +128,38 @@ def test_evaluate_and_predict_without_fit(keras):
     np.testing.assert_allclose(logits, model.predict_on_batch(x), rtol=1e-6)
     accuracy = np.mean(np.argmax(logits, 1) == y)
     assert logs["accuracy"] == pytest.approx(accuracy)
+
+
+_READ_EVENTS = """
+import json, sys
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+out = {}
+for run in ("train", "validation"):
+    acc = EventAccumulator(f"{sys.argv[1]}/{run}", size_guidance={"tensors": 0})
+    acc.Reload()
+    out[run] = {tag: [e.step for e in acc.Tensors(tag)] for tag in acc.Tags()["tensors"]}
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_tensorboard_callback_logs_open_in_tensorboard(keras, tmp_path):
+    """Read by TensorBoard's own event reader in a process of its own (in this one TensorBoard
+    would take tracegraph for TensorFlow)."""
+    pytest.importorskip("tensorboard")
+    import json
+    import subprocess
+    import sys
+    x, y = workload.fit_data()
+    model = workload._fit_model(keras)
+    model.fit(x, y, epochs=2, batch_size=16, verbose=0, validation_split=0.25,
+              callbacks=[keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1)])
+    done = subprocess.run([sys.executable, "-c", _READ_EVENTS, str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    runs = json.loads(done.stdout.splitlines()[-1])
+    assert runs["train"]["epoch_loss"] == [0, 1]
+    assert runs["train"]["epoch_accuracy"] == [0, 1]
+    assert runs["train"]["sequential/dense/kernel/histogram"] == [0, 1]
+    assert runs["validation"]["epoch_loss"] == [0, 1]
+    assert runs["validation"]["evaluation_loss_vs_iterations"] == [5, 10]
