@@ -80,7 +80,7 @@ def test_cond_branches_must_both_return_optionals():
     def f(flag):
         return tf.cond(flag, lambda: Optional.from_value(1.0), lambda: tf.constant(1.0))
 
-    with pytest.raises(ValueError, match="true branch"):
+    with pytest.raises(ValueError, match="in one branch .* and a tensor in the other"):
         f(tf.constant(True))
 
 

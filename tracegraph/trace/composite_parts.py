@@ -46,3 +46,37 @@ def from_composite_parts(templates: list, flat) -> list:
             count = len(trace_type.flatten())
             out.append(trace_type.from_tensors(iter([next(flat) for _ in range(count)])))
     return out
+
+
+def as_graph_outputs(value, convert, outputs: list):
+    """A composite value returned by a cond branch: its tensors (through `convert`, which
+    captures outside ones) appended to the sub-graph's `outputs`, the value rebuilt on them."""
+    trace_type = composite_type(value)
+    tensors = [convert(t) for t in trace_type.to_tensors(value)]
+    outputs.extend(tensors)
+    return trace_type.from_tensors(iter(tensors))
+
+
+def outputs_in_place(leaves: list, outputs, is_output) -> list:
+    """`leaves` with a staged op's `outputs` in place: a composite leaf rebuilt from as many as
+    its type carries, an `is_output` leaf replaced by the next one, others kept."""
+    outputs = iter(outputs)
+    out = []
+    for leaf in leaves:
+        trace_type = composite_type(leaf)
+        if trace_type is not None:
+            count = len(trace_type.flatten())
+            out.append(trace_type.from_tensors(iter([next(outputs) for _ in range(count)])))
+        else:
+            out.append(next(outputs) if is_output(leaf) else leaf)
+    return out
+
+
+def same_in_both_branches(a, b) -> bool:
+    """Whether two Python leaves of a cond's branches agree: equal values, or composites of one
+    kind carrying as many tensors (two Optionals)."""
+    type_a, type_b = composite_type(a), composite_type(b)
+    if type_a is not None or type_b is not None:
+        return type_a is not None and type_b is not None and \
+            type(type_a) is type(type_b) and len(type_a.flatten()) == len(type_b.flatten())
+    return type(a) is type(b) and (a is b or a == b)

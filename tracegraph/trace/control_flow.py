@@ -23,7 +23,7 @@ from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
-from .composite_parts import composite_parts, composite_type, from_composite_parts
+from . import composite_parts as parts  # Optionals in branches and loop variables
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
            "trace_subgraph"]
@@ -70,11 +70,9 @@ def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
         result = fn(*args)
         leaves = []
         for leaf in flatten(result):
-            trace_type = composite_type(leaf)
-            if trace_type is not None:   # an Optional: its tensors are outputs
-                tensors = [ctx.convert(t, None, None, None) for t in trace_type.to_tensors(leaf)]
-                graph.outputs.extend(tensors)
-                leaves.append(trace_type.from_tensors(iter(tensors)))
+            if parts.composite_type(leaf) is not None:   # an Optional: its tensors are outputs
+                leaves.append(parts.as_graph_outputs(
+                    leaf, lambda t: ctx.convert(t, None, None, None), graph.outputs))
                 continue
             if not _is_output(leaf):
                 leaves.append(leaf)
@@ -166,20 +164,12 @@ def check_branch_outputs(then_s, else_s, names=None) -> None:
     leaves_t, leaves_f = flatten(then_s), flatten(else_s)
     for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
         label = f"'{names[i]}'" if names else f"output {i}"
-        type_a, type_b = composite_type(a), composite_type(b)
-        if type_a is not None or type_b is not None:
-            if type_a is None or type_b is None or type(type_a) is not type(type_b) or \
-                    len(type_a.flatten()) != len(type_b.flatten()):
-                raise StagingValueError(f"{label} is {a!r} in the true branch and {b!r} in the "
-                                        f"false branch of a tensor-dependent conditional."
-                                        f"{_where()}")
-            continue
         if isinstance(a, Tensor) != isinstance(b, Tensor):
             python = b if isinstance(a, Tensor) else a
             raise StagingValueError(f"{label} is {python!r} in one branch of a tensor-dependent "
                                     f"conditional and a tensor in the other.{_where()}")
         if not isinstance(a, Tensor):
-            if type(a) is not type(b) or (a is not b and a != b):
+            if not parts.same_in_both_branches(a, b):
                 raise StagingValueError(f"{label} is {a!r} in the true branch and {b!r} in the "
                                         f"false branch of a tensor-dependent conditional."
                                         f"{_where()}")
@@ -200,15 +190,7 @@ def stage_if(pred, then_g, else_g, structure, name=None):
                                         "Tout": tuple(out_types), "output_shapes": shapes},
                 name or "cond")
     outs = outs if isinstance(outs, list) else []
-    it = iter(outs)
-    leaves = []
-    for leaf in flatten(structure):
-        trace_type = composite_type(leaf)
-        if trace_type is not None:
-            count = len(trace_type.flatten())
-            leaves.append(trace_type.from_tensors(iter([next(it) for _ in range(count)])))
-        else:
-            leaves.append(next(it) if isinstance(leaf, Tensor) else leaf)
+    leaves = parts.outputs_in_place(flatten(structure), outs, lambda v: isinstance(v, Tensor))
     return pack_sequence_as(structure, leaves) if is_nested(structure) else leaves[0]
 
 
@@ -310,7 +292,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
                 name=None, var_names=None):
     templates = flatten(loop_vars)   # composite loop variables (Optionals) by their tensors
     flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                 for v in composite_parts(templates)]
+                 for v in parts.composite_parts(templates)]
     shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
     counted = maximum_iterations is not None
     if counted:
@@ -318,10 +300,9 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         flat_init = [convert_to_tensor(0, dtype=d.int32)] + flat_init
         shapes = [()] + shapes
     types = [TensorType(t.dtype, s) for t, s in zip(flat_init, shapes)]
-    n_user = len(flat_init) - (1 if counted else 0)
 
     def unpack(placeholders):
-        user = from_composite_parts(templates, placeholders[1:] if counted else placeholders)
+        user = parts.from_composite_parts(templates, placeholders[int(counted):])
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
@@ -345,7 +326,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
             raise StagingValueError(f"The loop body must return the same structure as the loop "
                                     f"variables.{_where()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                for v in composite_parts(flatten(result))]
+                for v in parts.composite_parts(flatten(result))]
         if counted:
             outs = [add(placeholders[0], 1)] + outs
         return outs
@@ -359,8 +340,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     op = while_op if (_has_stateful(cond_g) or _has_stateful(body_g)) else stateless_while_op
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
-    results = from_composite_parts(templates,
-                                 outs[1:len(flat_init)] if counted else outs[:n_user])
+    results = parts.from_composite_parts(templates, outs[int(counted):len(flat_init)])
     if is_nested(loop_vars):
         return pack_sequence_as(loop_vars, results)
     return results[0]
