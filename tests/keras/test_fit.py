@@ -31,6 +31,16 @@ def test_fit_runs_the_same_as_on_tensorflow(fit_results):
                                    err_msg=key)
 
 
+def test_fit_options_run_the_same_as_on_tensorflow(keras):
+    if not SAME_KERAS:
+        pytest.skip("the reference was made with another Keras version")
+    got = workload.fit_option_runs(tf, keras)
+    assert {k[12:] for k in REF.files if k.startswith("fit_options/")} == set(got)
+    for key, value in got.items():
+        np.testing.assert_allclose(value, REF[f"fit_options/{key}"], rtol=1e-5, atol=2e-6,
+                                   err_msg=key)
+
+
 def test_fit_history_keys(fit_results):
     assert set(k.split("/")[1] for k in fit_results if k.startswith("split/")) == \
         {"loss", "accuracy", "val_loss", "val_accuracy"}

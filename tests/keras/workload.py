@@ -177,6 +177,69 @@ def fit_runs(tf, keras):
     return out
 
 
+def _multi_io(keras):
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    a, b = keras.Input((6,), name="a"), keras.Input((3,), name="b")
+    h = keras.layers.Concatenate()([keras.layers.Dense(4)(a), b])
+    model = keras.Model({"a": a, "b": b}, {"cls": keras.layers.Dense(2, name="cls")(h),
+                                           "reg": keras.layers.Dense(1, name="reg")(h)})
+    model.compile("sgd", loss={"cls": keras.losses.SparseCategoricalCrossentropy(
+        from_logits=True), "reg": "mse"}, loss_weights={"cls": 1.0, "reg": 0.5},
+        metrics={"cls": ["accuracy"]})
+    return model
+
+
+def _regularized(keras):
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(8, activation="relu",
+                                                                    kernel_regularizer="l2"),
+                              keras.layers.ActivityRegularization(l1=0.01), keras.layers.Dense(2)])
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    return model
+
+
+def fit_option_runs(tf, keras):
+    """More of fit: sample weights, validation_freq, initial_epoch, learning-rate callbacks,
+    a multi-input multi-output model with loss weights, regularizers, a Python generator and a
+    keras.utils.PyDataset."""
+    x, y = fit_data()
+    out = {}
+    options = dict(batch_size=16, shuffle=False, verbose=0)
+    out.update(_history("sample_weight", _fit_model(keras).fit(
+        x, y, sample_weight=np.linspace(0.5, 2, 96), epochs=2, **options)))
+    out.update(_history("validation_freq", _fit_model(keras).fit(
+        x, y, epochs=4, validation_split=0.25, validation_freq=2, **options)))
+    out.update(_history("initial_epoch", _fit_model(keras).fit(x, y, epochs=3, initial_epoch=1,
+                                                               **options)))
+    out.update(_history("learning_rate", _fit_model(keras).fit(
+        x, y, epochs=3, validation_split=0.25, **options, callbacks=[
+            keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5),
+            keras.callbacks.ReduceLROnPlateau(patience=1)])))
+    out.update(_history("multi_io", _multi_io(keras).fit(
+        {"a": x, "b": x[:, :3]}, {"cls": y, "reg": x[:, :1]}, epochs=2, **options)))
+    out.update(_history("regularized", _regularized(keras).fit(x, y, epochs=2, **options)))
+
+    def batches():
+        while True:
+            for i in range(0, 96, 32):
+                yield x[i:i + 32], y[i:i + 32]
+
+    out.update(_history("generator", _fit_model(keras).fit(batches(), steps_per_epoch=3,
+                                                           epochs=2, verbose=0)))
+
+    class Batches(keras.utils.PyDataset):
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            return x[i * 32:(i + 1) * 32], y[i * 32:(i + 1) * 32]
+
+    out.update(_history("py_dataset", _fit_model(keras).fit(Batches(), epochs=2, verbose=0)))
+    return out
+
+
 # ---- the layers of the guides, trained with fit ------------------------------------------------
 
 def layer_data(seed=0):
