@@ -33,9 +33,6 @@ seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF
 global_generator = None  # tf.random.get_global_generator's Generator, once made or set
 optimizer_options: dict = {}
 optimizer_version = 0
-# Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
-# (the TensorBoard format's recorder), else None.
-call_recorder = None
 # The options as a hashable key: a function keeps one optimized graph per key, so switching
 # options back and forth does not optimize again (as TF keeps an instantiation per config).
 optimizer_key: tuple = ()
@@ -189,18 +186,34 @@ threading = _types.SimpleNamespace(
 
 # ---- tf.debugging.set_log_device_placement --------------------------------------------------
 # When on, every op the eager runtime executes is logged to stderr with its device (always the
-# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The eager context registers itself
-# as a listener so that the flag costs nothing while it is off.
+# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The flag is kept here; the public
+# function (framework/eager.py) also tells the eager context, so that the flag costs nothing
+# while it is off.
 _log_device_placement = False
-_placement_listeners: list = []
 
 
 def set_log_device_placement(enabled) -> None:
     global _log_device_placement
     _log_device_placement = bool(enabled)
-    for listener in _placement_listeners:
-        listener(_log_device_placement)
 
 
 def log_device_placement() -> bool:
     return _log_device_placement
+
+
+# ---- the test suite's executor modes ---------------------------------------------------------
+# The executor a function runs on when it would use the code generator: None (the code
+# generator itself), or "jit" or "parallel", which tests/conftest.py sets from
+# TRACEGRAPH_TEST_EXECUTOR to run the whole suite on that executor (cross-checked against the
+# interpreter). Read by tf.function, by functions restored from saved files and by tf.data's.
+_forced_executor: str | None = None
+
+
+def force_executor(executor: str | None) -> None:
+    """Runs every function on `executor` instead of the code generator (None: stop)."""
+    global _forced_executor
+    _forced_executor = None if executor is None else str(executor)
+
+
+def forced_executor() -> str | None:
+    return _forced_executor

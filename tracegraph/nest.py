@@ -130,3 +130,9 @@ def assert_same_structure(nest1, nest2, check_types: bool = True) -> None:
                          f"structure: {nest1!r}, second structure: {nest2!r}.")
     for a, b in zip(c1, c2):
         assert_same_structure(a, b, check_types)
+
+
+def rebuild_node(template, values: list):
+    """One nesting level of `template` (a list, tuple, dict, namedtuple, dataclass or custom
+    node) rebuilt around `values`, its new children in order."""
+    return _rebuild(template, values)

@@ -318,8 +318,7 @@ def test_without_numba_jit_runs_unfused_with_one_warning():
 
 
 def test_jit_compile_false_and_default_do_not_fuse():
-    from tracegraph.trace import function
-    if function.FORCE_EXECUTOR == "jit":
+    if tf.config.forced_executor() == "jit":
         pytest.skip("the suite runs every function on the jit executor")
     x = tf.constant([1.0, 2.0])
     for f in (tf.function(lambda x: x * 2.0 + 1.0), tf.function(lambda x: x * 2.0 + 1.0,
@@ -369,8 +368,7 @@ def test_a_loop_over_vectors_is_not_compiled_whole():
 
 
 def test_a_default_function_fuses_only_large_clusters():
-    from tracegraph.trace import function
-    if function.FORCE_EXECUTOR == "jit":
+    if tf.config.forced_executor() == "jit":
         pytest.skip("the suite runs every function on the jit executor")
 
     def chain(x):
@@ -391,8 +389,7 @@ def test_a_default_function_computes_tanh_and_exp_as_eager_does():
     """Issue 26, item 20: without jit_compile the graph's float32 tanh and exp are NumPy's, so
     graph results equal eager ones bit for bit and a threshold after them flips nowhere; the
     exact ops around them still fuse. jit_compile=True keeps its approximations."""
-    from tracegraph.trace import function
-    if function.FORCE_EXECUTOR == "jit":
+    if tf.config.forced_executor() == "jit":
         pytest.skip("the suite runs every function on the jit executor")
 
     def chain(x):

@@ -179,6 +179,21 @@ def test_copy_remove_and_release_name():
     assert dst.unique_name("AddV2") == "AddV2_2"
 
 
+def test_marks_come_from_the_declared_vocabulary():
+    from tracegraph.graph.marks import GRAPH_MARKS
+    from tracegraph.optimize.jit_fusion import jit_fusion
+    g = FuncGraph("g")
+    assert not g.marks and not g.has_mark("jit_cluster")
+    with pytest.raises(ValueError, match="unknown graph mark 'jit_clster'.*graph/marks.py"):
+        g.mark("jit_clster")
+    g.mark("jit_cluster")
+    assert g.has_mark("jit_cluster") and not g.copy()[0].marks   # a copy starts unmarked
+    fused = jit_fusion(traced(lambda x: tf.tanh(x * 2.0 + 1.0), tf.constant([1.0, 2.0])))
+    bodies = [op.attrs["f"] for op in fused.operations if op.type == "_FusedElementwise"]
+    assert bodies and all(b.marks == {"jit_cluster"} for b in bodies)
+    assert all(isinstance(m, str) and m for m in GRAPH_MARKS.values())
+
+
 def test_a_branch_input_is_named_after_the_value_it_captures():
     # issue 26, item 18: `return x` in a cond branch made an input Placeholder named "Const"
     @tf.function

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.execute.verify import OptimizerVerificationError
+from tracegraph.execute.verify_passes import OptimizerVerificationError
 from tracegraph.optimize import ORDER
 from tracegraph.optimize.meta import OptimizerWarning, optimize
 from tracegraph.optimize.passes import PASSES, GraphPass
@@ -207,7 +207,7 @@ def test_a_failing_pass_is_skipped_with_a_warning(monkeypatch):
 
 def test_verify_mode_names_the_pass_that_changed_a_result(monkeypatch):
     from tracegraph.optimize import arithmetic_optimization as arithmetic
-    from tracegraph.optimize.rules import Const, Op, Rule, X
+    from tracegraph.optimize.rewrite_rules import Const, Op, Rule, X
     bad = arithmetic.Rules(Rule("broken", Op("Mul", X, Const(2.0)), X),
                            *arithmetic.ARITHMETIC.rules)
     monkeypatch.setattr(arithmetic, "ARITHMETIC", bad)

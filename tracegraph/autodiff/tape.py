@@ -87,7 +87,7 @@ class GradientTape:
 
     def _push(self, x) -> None:
         if isinstance(x, Variable):
-            key = id(x._handle)
+            key = id(x.handle)
             if key not in self._tracked:
                 self._tracked[key] = x
                 self._watched_vars.append(x)

@@ -147,7 +147,7 @@ def _static(value):
     """A Python int from an int or an eager tensor, else None."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
-    v = getattr(value, "_value", None)
+    v = getattr(value, "known_value", None)
     if isinstance(v, (np.ndarray, np.generic)) and np.ndim(v) == 0:
         return int(v)
     return None

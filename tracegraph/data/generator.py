@@ -57,7 +57,7 @@ def _flatten_up_to(structure, value):
 def _convert(value, spec, where: str):
     if isinstance(spec, TensorSpec):
         if isinstance(value, EagerTensor):
-            value = value._value
+            value = value.known_value
         dtype = spec.dtype
         try:
             if dtype is d.string:

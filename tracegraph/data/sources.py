@@ -113,9 +113,9 @@ def _rows(spec, leaf) -> int:
     if isinstance(leaf, np.ndarray):
         return leaf.shape[0]
     if hasattr(leaf, "nested_row_splits") and leaf.nested_row_splits:
-        return len(leaf.row_splits._value) - 1
+        return len(leaf.row_splits.known_value) - 1
     if hasattr(leaf, "dense_shape"):
-        return int(leaf.dense_shape._value[0])
+        return int(leaf.dense_shape.known_value[0])
     return np.shape(leaf)[0]
 
 

@@ -155,10 +155,11 @@ def runtime_components(specs: list, leaves) -> list:
             if spec.ragged_rank == 0:
                 out.append(leaf)
             else:
-                out.append(leaf.flat_values._value)
-                out.extend(s._value for s in leaf.nested_row_splits)
+                out.append(leaf.flat_values.known_value)
+                out.extend(s.known_value for s in leaf.nested_row_splits)
         elif isinstance(spec, SparseTensorSpec):
-            out.extend([leaf.indices._value, leaf.values._value, leaf.dense_shape._value])
+            out.extend([leaf.indices.known_value, leaf.values.known_value,
+                        leaf.dense_shape.known_value])
         else:
             out.append(leaf)
     return out
@@ -207,7 +208,7 @@ def to_user(element_spec, specs: list, leaves):
 def runtime_leaf(leaf):
     """A normalized eager leaf in runtime form."""
     if type(leaf) is EagerTensor:
-        return leaf._value
+        return leaf.known_value
     if _is_dataset(leaf):
         return leaf._variant
     return leaf
@@ -229,15 +230,15 @@ def leaf_from_user(spec, value, where: str):
                 f"TypeError: `generator` yielded an element that did not match the expected "
                 f"structure. The expected type was {spec.dtype.name}, but the yielded element "
                 f"was {value!r} (dtype {t.dtype.name}).{where}")
-        arr = t._value
-        if not _fits(spec._shape, arr.shape):
+        arr = t.known_value
+        if not _fits(spec.shape.as_tuple(), arr.shape):
             raise InvalidArgumentError(
                 f"`generator` yielded an element of shape {format_dims(arr.shape)} where an "
-                f"element of shape {format_dims(spec._shape)} was expected.{where}")
+                f"element of shape {format_dims(spec.shape.as_tuple())} was expected.{where}")
         return arr
     if isinstance(spec, RaggedTensorSpec) and not isinstance(value, RaggedTensor):
         if spec.ragged_rank == 0:
-            return leaf_from_user(TensorSpec(spec._shape, spec.dtype), value, where)
+            return leaf_from_user(TensorSpec(spec.shape.as_tuple(), spec.dtype), value, where)
         from ..framework.ragged import constant
         value = constant(value, dtype=spec.dtype)
     return runtime_leaf(value)
@@ -254,8 +255,8 @@ def _fits(want, shape) -> bool:
 def batch_spec(spec, n):
     """The spec of `n` stacked values of `spec` (n None: unknown)."""
     if type(spec) is TensorSpec:
-        shape = None if spec._shape is None else (n,) + spec._shape
-        return TensorSpec(shape, spec.dtype)
+        dims = spec.shape.as_tuple()
+        return TensorSpec(None if dims is None else (n,) + dims, spec.dtype)
     if isinstance(spec, RaggedTensorSpec):
         shape = None if spec._shape is None else (n,) + spec._shape
         return RaggedTensorSpec(shape, spec.dtype, spec.ragged_rank + 1, spec.row_splits_dtype)
@@ -268,9 +269,10 @@ def batch_spec(spec, n):
 def unbatch_spec(spec):
     """The spec of one row of a value of `spec`."""
     if type(spec) is TensorSpec:
-        if spec._shape is not None and not spec._shape:
+        dims = spec.shape.as_tuple()
+        if dims is not None and not dims:
             raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        return TensorSpec(None if spec._shape is None else spec._shape[1:], spec.dtype)
+        return TensorSpec(None if dims is None else dims[1:], spec.dtype)
     if isinstance(spec, RaggedTensorSpec):
         shape = None if spec._shape is None else spec._shape[1:]
         if spec.ragged_rank <= 1:

@@ -9,10 +9,12 @@ same for every block.
 
 from __future__ import annotations
 
+from .. import dtypes as d
+from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
 from ..nest import flatten, pack_sequence_as
-from ..shapes import TensorSpec
+from ..shapes import TensorShape, TensorSpec
 from ..trace.concrete import ConcreteFunction
-from ..trace.function import Function
+from ..trace.function import Function, function
 from .shipping import GraphBundle, bundle_concrete, output_of, run_block, run_block_single
 
 __all__ = ["map_blocks", "map_partitions", "concrete_for", "require_dask"]
@@ -32,7 +34,6 @@ def require_dask(what: str):
 
 def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
     """The concrete function `fn` runs for inputs described by `specs` (one trace)."""
-    from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
     if isinstance(fn, ConcreteFunction):
         return fn
     if isinstance(fn, SignatureFunction):
@@ -51,7 +52,6 @@ def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
                             "`loaded.signatures[name]`.")
         return concrete_for(call, specs, kwargs, what)
     if callable(fn):
-        from ..trace.function import function
         return function(fn, autograph=True).get_concrete_function(*specs, **kwargs)
     raise TypeError(f"{what} needs a tf.function, a concrete function, a loaded saved model's "
                     f"function or signature, or a Python function to trace; got {fn!r:.80}.")
@@ -102,7 +102,6 @@ def map_blocks(fn, *arrays, name=None, **kwargs):
                              "blocks.")
     rows = first.chunks[0]
     arrays = [a.rechunk({0: rows, **{ax: -1 for ax in range(1, a.ndim)}}) for a in arrays]
-    from .. import dtypes as d
     specs = [TensorSpec([None, *a.shape[1:]], d.as_dtype(a.dtype)) for a in arrays]
     cf = concrete_for(fn, specs, kwargs, what)
     _check_inputs(cf, specs, what)
@@ -116,7 +115,7 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     leaves = flatten(bundle.structure)
     outs = []
     for i, (dtype, shape) in enumerate(bundle.output_specs):
-        dims = shape._dims if hasattr(shape, "_dims") else shape
+        dims = shape.as_tuple() if isinstance(shape, TensorShape) else shape
         if dims is None or any(s is None for s in dims[1:]):
             raise ValueError(
                 f"map_blocks: output {i} of '{bundle.name}' has shape {shape} in the traced "

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from ..formats.native.graph_codec import collect_graphs, graph_variables
 from ..formats.native.loading import load
 from ..formats.native.saving import save
 from ..formats.saved_data_error import SavedDataError
@@ -74,7 +75,6 @@ class _Holder:
 
 def bundle_concrete(concrete: ConcreteFunction) -> GraphBundle:
     """Saves `concrete` (and every Variable its graph reads) and packs the files into bytes."""
-    from ..formats.native.graph_codec import collect_graphs, graph_variables
     handles = graph_variables(collect_graphs([concrete.graph]))
     holder = _Holder()
     holder.fn = concrete

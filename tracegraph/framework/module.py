@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import re
 
+from .. import wiring
 from ..nest import children, is_nested
 from ..ops.registry import context_scope
+from .eager import EAGER
 from .name_scopes import current_name_scope, name_scope
 from .tracking import AutoTrackable
 from .variables import Variable
@@ -29,11 +31,6 @@ def _camel_to_snake(name: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
-# Called as hook(module, name, value) after an attribute of a Module is set (the checkpoint
-# layer installs its deferred restoration here).
-ATTRIBUTE_HOOKS: list = []
-
-
 class Module(AutoTrackable):
     """Base class for models and layers: `variables`, `trainable_variables`, `submodules`.
     As TensorFlow's, an AutoTrackable: a list or dict assigned to an attribute is stored as a
@@ -43,7 +40,7 @@ class Module(AutoTrackable):
 
     def __setattr__(self, name, value):
         AutoTrackable.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:
+        for hook in wiring.attribute_set_hooks:   # a checkpoint's deferred restoration
             hook(self, name, value)
 
     def __init__(self, name=None):
@@ -154,7 +151,6 @@ class init_scope:  # noqa: N801 - used like a function: `with tf.init_scope():`
     into the eager context (where Variables and constants for the whole program are made)."""
 
     def __enter__(self):
-        from .eager import EAGER
         names = name_scope(current_name_scope())  # the graph's scope carries over
         self._scopes = (context_scope(EAGER), names)
         for scope in self._scopes:

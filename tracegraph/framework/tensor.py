@@ -11,10 +11,12 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
+from ..library.linalg import matmul
+from ..library.slicing import getitem
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state
+from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
-from ..shapes import TensorShape, format_shape
+from ..shapes import TensorShape, format_shape, shape_from_tuple
 from . import core_types
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
@@ -25,7 +27,7 @@ _GENERIC = np.generic
 
 
 def _apply(op, a, b, name=None):
-    return _state.current.apply(op, (a, b), NO_ATTRS, name)
+    return context_state.current.apply(op, (a, b), NO_ATTRS, name)
 
 
 class TensorOperators(core_types.Tensor):
@@ -36,22 +38,22 @@ class TensorOperators(core_types.Tensor):
 
     # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
-        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
-        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
+        return context_state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
-        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
-        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
+        return context_state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
-        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
-        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
+        return context_state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
         return fn.truediv(self, other)
@@ -78,15 +80,13 @@ class TensorOperators(core_types.Tensor):
         return _apply(m.pow_op, other, self, "pow")
 
     def __matmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(other, self)
 
     def __neg__(self):
-        return _state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
 
     def __pos__(self):
         return self
@@ -96,8 +96,8 @@ class TensorOperators(core_types.Tensor):
 
     def __invert__(self):
         if self.dtype is d.bool:
-            return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
-        return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
+            return context_state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
 
     def _logic(self, other, bool_op, int_op, name, reverse=False):
         a, b = (other, self) if reverse else (self, other)
@@ -131,34 +131,33 @@ class TensorOperators(core_types.Tensor):
             return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
-        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
-        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
-        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
-        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
+        return context_state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
-        return _state.current.apply(m.equal_op, (self, other),
+        return context_state.current.apply(m.equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 
     def __ne__(self, other):
         if other is None:
             return True
-        return _state.current.apply(m.not_equal_op, (self, other),
+        return context_state.current.apply(m.not_equal_op, (self, other),
                                     {"incompatible_shape_error": False}, None)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
-        from ..library.slicing import getitem
         return getitem(self, key)
 
     def ref(self) -> Reference:
@@ -211,12 +210,19 @@ class EagerTensor(Tensor):
         self._value = value
 
     @property
+    def known_value(self):
+        """The NumPy value held (the array itself, not the copy `numpy()` makes: read it, never
+        write into it). A graph tensor's `known_value` is its value when inference knows it at
+        trace time, else None; an eager tensor's is always known."""
+        return self._value
+
+    @property
     def dtype(self) -> d.DType:
         return _NP_TO_DTYPE[self._value.dtype]
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._value.shape)
+        return shape_from_tuple(self._value.shape)
 
     @property
     def ndim(self) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 from .. import dtypes as d
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
-from ..shapes import TensorShape, format_shape, shapes_compatible
+from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
 from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 from .tracking.base import Trackable
@@ -76,7 +76,7 @@ class Variable(TensorOperators, Trackable):
         on_create = getattr(ctx, "on_variable_created", None)
         value = _initial_array(initial_value, dtype)
         if shape is not None:
-            shape = TensorShape(shape)._dims
+            shape = as_shape_tuple(shape)
             if not shapes_compatible(shape, value.shape):
                 raise ValueError(f"The initial value's shape ({format_shape(value.shape)}) is "
                                  f"not compatible with the explicitly supplied `shape` "
@@ -123,7 +123,7 @@ class Variable(TensorOperators, Trackable):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._handle.shape)
+        return shape_from_tuple(self._handle.shape)
 
     def get_shape(self) -> TensorShape:
         return self.shape
@@ -192,13 +192,13 @@ class Variable(TensorOperators, Trackable):
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
         value = convert_to_tensor(value, dtype=self.dtype)
-        shape = self.shape._dims
-        if shape is not None and not shapes_compatible(shape, value.shape._dims):
+        shape = self.shape.as_tuple()
+        if shape is not None and not shapes_compatible(shape, value.shape.as_tuple()):
             raise ValueError(
                 # TensorFlow's exact text (its space before the name, none after "mismatch.").
                 f"Cannot {what} value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {format_shape(shape)}, and the assigned value shape "
-                f"{format_shape(value.shape._dims)} are incompatible.")
+                f"{format_shape(value.shape.as_tuple())} are incompatible.")
         return value
 
     def _write(self, op_def, value, what, name, read_value):
@@ -280,7 +280,7 @@ class Variable(TensorOperators, Trackable):
 
     def __repr__(self):
         shape = format_shape(self._handle.shape) if isinstance(self._handle, ResourceHandle) \
-            else format_shape(self.shape._dims)
+            else format_shape(self.shape.as_tuple())
         if getattr(current_context(), "executing_eagerly", True):
             return (f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}, "
                     f"numpy={numpy_text(self._handle.value, True)}>")

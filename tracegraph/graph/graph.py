@@ -11,6 +11,7 @@ import contextlib
 import re
 
 from ..shapes import TensorType
+from .marks import check_mark
 from .source import SourceLocation
 from .tensor import SymbolicTensor
 
@@ -126,6 +127,7 @@ class Graph:
         self._scope = ""
         self._control_stack: list[list[Operation]] = []
         self.seed = None
+        self.marks: frozenset[str] = frozenset()   # what passes marked it with (marks.py)
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -252,6 +254,13 @@ class Graph:
 
     def current_control_inputs(self) -> list[Operation]:
         return [op for frame in self._control_stack for op in frame]
+
+    def mark(self, name: str) -> None:
+        """Marks the graph with `name`, one of the declared `marks.GRAPH_MARKS`."""
+        self.marks = self.marks | {check_mark(name)}
+
+    def has_mark(self, name: str) -> bool:
+        return name in self.marks
 
     # --- inspection ----------------------------------------------------------------------------
     def get_operations(self) -> list[Operation]:

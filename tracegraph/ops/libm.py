@@ -13,6 +13,7 @@ place of TensorFlow's.
 from __future__ import annotations
 
 import importlib.util
+import math
 import threading
 
 import numpy as np
@@ -26,8 +27,6 @@ _kernels: dict | None = None     # name -> compiled loop, {} when numba cannot g
 def _compile() -> dict:
     if importlib.util.find_spec("numba") is None:
         return {}
-    import math
-
     import numba
     if getattr(numba.config, "USING_SVML", False):
         return {}

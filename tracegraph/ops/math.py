@@ -167,7 +167,7 @@ def kernel_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's 
     if DstT is d.string or arr.dtype == object:
         raise UnimplementedError(f"Cast {d.NUMPY_TO_DTYPE[arr.dtype].name} to {DstT.name} "
                                    "is not supported")
-    if arr.dtype.kind == "c" and DstT._kind != "c":
+    if arr.dtype.kind == "c" and DstT.kind != "c":
         arr = arr.real
     return arr.astype(DstT.as_numpy_dtype)
 

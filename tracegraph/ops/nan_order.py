@@ -15,7 +15,7 @@ row's indices, comparison for comparison:
 
 Measured against TensorFlow 2.21 on random rows of 1 to 3000 values with NaN, inf and ties
 (tests/ops/test_nan_order.py). Rows without NaN never come here: the vectorized order in
-ordering.py is the same one. Each row here costs Python-level work, about 8 µs per element
+top_k_order.py is the same one. Each row here costs Python-level work, about 8 µs per element
 for a sort (a row of 100,000 in under a second).
 """
 

@@ -21,6 +21,7 @@ from .geometry import spatial as _spatial
 from .registry import (
     FLOAT,
     INDEX,
+    PURE,
     REAL,
     REQUIRED,
     TypeAttr,
@@ -28,7 +29,6 @@ from .registry import (
 )
 
 _EW = {"elementwise", "pure", "fresh_output"}
-_PURE = {"pure"}
 _TF = {"T": TypeAttr(FLOAT)}
 _TR = {"T": TypeAttr(REAL)}
 
@@ -124,9 +124,9 @@ def infer_softmax(logits):
 
 
 softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer=infer_softmax,
-                   kernel=kernel_softmax, flags=_PURE)
+                   kernel=kernel_softmax, flags=PURE)
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
-                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE)
+                       infer=infer_softmax, kernel=kernel_log_softmax, flags=PURE)
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE | {"data_format"})
+                    kernel=kernel_bias_add, flags=PURE | {"data_format"})
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
                   infer=infer_conv2d, kernel=kernel_conv2d,
-                  flags=_PURE | {"data_format", "float16_allowed"})
+                  flags=PURE | {"data_format", "float16_allowed"})
 
 
 def infer_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED, data_format="NHWC"):
@@ -319,10 +319,10 @@ POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
                     attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"})
+                    infer=infer_pool, kernel=kernel_max_pool, flags=PURE | {"data_format"})
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"})
+                    kernel=kernel_avg_pool, flags=PURE | {"data_format"})
 
 # ---- losses -------------------------------------------------------------------------------------
 
@@ -333,7 +333,7 @@ def kernel_l2_loss(t):
 
 
 l2_loss_op = defop("l2_loss", "L2Loss", inputs=("t: T",), attrs=_TF,
-                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE)
+                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=PURE)
 
 
 def kernel_sparse_xent(features, labels):
@@ -362,7 +362,7 @@ sparse_xent_op = defop("sparse_softmax_cross_entropy", "SparseSoftmaxCrossEntrop
                        inputs=("features: T", "labels: Tlabels"),
                        attrs={**_TF, "Tlabels": TypeAttr(INDEX, d.int64)},
                        infer=infer_sparse_xent, kernel=kernel_sparse_xent, num_outputs=2,
-                       flags=_PURE)
+                       flags=PURE)
 
 
 def kernel_xent(features, labels):
@@ -378,4 +378,4 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                     TensorType(features.dtype, None if features.shape is None
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
-                kernel=kernel_xent, num_outputs=2, flags=_PURE)
+                kernel=kernel_xent, num_outputs=2, flags=PURE)

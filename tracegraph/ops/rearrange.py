@@ -11,10 +11,9 @@ from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, NUMBER, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, NUMBER, PURE, REQUIRED, TypeAttr, defop
 
 _T = {"T": TypeAttr(ALL_TYPES)}
-_PURE = {"pure"}
 
 
 # ---- tile, slice, reverse, pad, broadcast_to, roll -----------------------------------------------
@@ -51,7 +50,7 @@ def kernel_tile(input, multiples):  # noqa: A002
 
 tile_op = defop("tile", "Tile", inputs=("input: T", "multiples: Tmultiples"),
                 attrs={**_T, "Tmultiples": TypeAttr(INDEX, d.int32)}, infer=infer_tile,
-                kernel=kernel_tile, flags=_PURE)
+                kernel=kernel_tile, flags=PURE)
 
 
 def _slice_bounds(shape: tuple, b: list, s: list) -> list:
@@ -91,7 +90,7 @@ def kernel_slice(input, begin, size):  # noqa: A002
 
 slice_op = defop("slice", "Slice", inputs=("input: T", "begin: Index", "size: Index"),
                  attrs={**_T, "Index": TypeAttr(INDEX, d.int32)}, infer=infer_slice,
-                 kernel=kernel_slice, flags=_PURE)
+                 kernel=kernel_slice, flags=PURE)
 
 
 def infer_reverse(tensor, axis):
@@ -118,7 +117,7 @@ def kernel_reverse(tensor, axis):
 
 reverse_op = defop("reverse", "ReverseV2", inputs=("tensor: T", "axis: Tidx"),
                    attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)}, infer=infer_reverse,
-                   kernel=kernel_reverse, flags=_PURE)
+                   kernel=kernel_reverse, flags=PURE)
 
 
 def _pad_pairs(shape: tuple, paddings, mode: str = "CONSTANT") -> list:
@@ -160,7 +159,7 @@ def kernel_pad(input, paddings, constant_values):  # noqa: A002
 
 pad_op = defop("pad", "PadV2", inputs=("input: T", "paddings: Tpaddings", "constant_values: T"),
                attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32)}, infer=infer_pad,
-               kernel=kernel_pad, flags=_PURE)
+               kernel=kernel_pad, flags=PURE)
 
 
 def infer_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
@@ -174,7 +173,7 @@ def kernel_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
 
 mirror_pad_op = defop("mirror_pad", "MirrorPad", inputs=("input: T", "paddings: Tpaddings"),
                       attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
-                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=_PURE)
+                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=PURE)
 
 
 # MirrorPadGrad, MirrorPad's backprop record: folds a gradient back onto the copied elements.
@@ -206,7 +205,7 @@ def infer_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
 mirror_pad_grad_op = defop(
     "mirror_pad_grad", "MirrorPadGrad", inputs=("input: T", "paddings: Tpaddings"),
     attrs={"T": TypeAttr(NUMBER), "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
-    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags=_PURE)
+    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags=PURE)
 
 
 def infer_broadcast_to(input, shape):  # noqa: A002
@@ -250,7 +249,7 @@ def kernel_broadcast_to(input, shape):  # noqa: A002
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),
                         attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)},
-                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=_PURE)
+                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=PURE)
 
 
 def _check_roll(rank: int, shift: list, axis: list) -> None:
@@ -277,4 +276,4 @@ def kernel_roll(input, shift, axis):  # noqa: A002
 roll_op = defop("roll", "Roll", inputs=("input: T", "shift: Tshift", "axis: Taxis"),
                 attrs={**_T, "Tshift": TypeAttr(INDEX, d.int32),
                        "Taxis": TypeAttr(INDEX, d.int32)},
-                infer=infer_roll, kernel=kernel_roll, flags=_PURE)
+                infer=infer_roll, kernel=kernel_roll, flags=PURE)

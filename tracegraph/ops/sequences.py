@@ -12,12 +12,11 @@ from .infer import runtime as _runtime
 from .registry import (
     FLOAT,
     INDEX,
+    PURE,
     REAL,
     TypeAttr,
     defop,
 )
-
-_PURE = {"pure"}
 
 # ---- range, linspace -----------------------------------------------------------------------------
 
@@ -74,7 +73,7 @@ def kernel_range(start, limit, delta):
 range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta: Tidx"),
                  attrs={"Tidx": TypeAttr(REAL - {d.uint8, d.uint16, d.uint32, d.uint64},
                                          d.int32)},
-                 infer=infer_range, kernel=kernel_range, flags=_PURE)
+                 infer=infer_range, kernel=kernel_range, flags=PURE)
 
 
 def _check_num(num) -> None:
@@ -99,4 +98,4 @@ def kernel_linspace(start, stop, num):
 
 linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num: Tidx"),
                     attrs={"T": TypeAttr(FLOAT), "Tidx": TypeAttr(INDEX, d.int32)},
-                    infer=infer_linspace, kernel=kernel_linspace, flags=_PURE)
+                    infer=infer_linspace, kernel=kernel_linspace, flags=PURE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.tensor import EagerTensor
+from ..framework.tensor import EagerTensor as _Eager
 from ..ops.registry import is_foldable
 from ..shapes import format_dims
 from .builder import GraphBuilder
@@ -45,7 +46,6 @@ def _evaluate(op, values):
 def _anything_to_fold(graph) -> bool:
     """Some foldable op reads only constants (or captured eager values), or has outputs
     whose values inference already knows."""
-    from ..framework.tensor import EagerTensor as _Eager
     constant = {id(ph) for value, ph in getattr(graph, "captures", {}).values()
                 if isinstance(value, _Eager)}
     for op in graph.operations:

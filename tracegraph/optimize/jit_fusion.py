@@ -11,6 +11,12 @@ Clusters merge through an op that reads from several of them, unless a path leav
 through an unfused op and comes back into another (that would make the contracted graph
 cyclic). A cluster of one op is left alone unless the op is an approximated function (its fused
 form is faster).
+
+It is the pass list's last entry (optimize/meta.py), run after the rounds when the executor
+asks: `options["jit_fusion"]` is 0 for `jit_compile=True` (every cluster, approximations
+included), or a minimum number of elements (the default tf.function fuses only clusters that
+large, exact forms only, and only graphs holding such a value), or None (no fusion: the pass
+does not run).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from ..ops.cluster import (
 )
 from ..ops.functional import stateless_if_op, stateless_while_op
 from .builder import GraphBuilder, consumers
+from .passes import graph_pass
 
 __all__ = ["jit_fusion", "find_clusters", "has_large_value"]
 
@@ -152,12 +159,25 @@ def _worth_alone(op) -> bool:
     return form is not None and _approximated(form[0], dtype)
 
 
-def jit_fusion(graph, ctx=None, min_elements: int = 0, approximate: bool = True):
+def _requested_here(graph, min_elements: int) -> bool:
+    """Whether a request for fusion applies to `graph`: always for jit_compile (0), else only
+    when the graph makes a value of at least `min_elements` elements."""
+    return not min_elements or has_large_value(graph, min_elements)
+
+
+@graph_pass("jit_fusion", after_rounds=True, applies=_requested_here)
+def jit_fusion(graph, ctx=None, min_elements: int | None = None,
+               approximate: bool | None = None):
     """The pass: `graph` with every cluster replaced by a `_FusedElementwise` op (sub-graphs of
     control flow are fused too). Returns `graph` itself when nothing fuses. With `min_elements`
-    (the default tf.function's use), only clusters whose values have at least that many
-    elements (static shapes) fuse, and loops are not compiled whole; without `approximate`
-    only exact per-element forms fuse (float32 tanh and exp stay NumPy's)."""
+    (the default tf.function's use; as a pass, `ctx.options["jit_fusion"]`), only clusters
+    whose values have at least that many elements (static shapes) fuse, and loops are not
+    compiled whole; without `approximate` (by default: whenever `min_elements` is set) only
+    exact per-element forms fuse (float32 tanh and exp stay NumPy's)."""
+    if min_elements is None:
+        min_elements = (ctx.options.get("jit_fusion") or 0) if ctx is not None else 0
+    if approximate is None:
+        approximate = not min_elements
     if min_elements and not has_large_value(graph, min_elements):
         return graph
     graph = _fuse_subgraphs(graph, ctx, min_elements, approximate)
@@ -198,7 +218,7 @@ def _fuse_subgraphs(graph, ctx, min_elements: int = 0, approximate: bool = True)
     changed = False
     for op in b.pending():
         subs = op.subgraphs()
-        if not subs or op.op_def is fused_elementwise_op:
+        if not subs or op.op_def in (fused_elementwise_op, fused_loop_op):   # fused already
             b.copy(op)
             continue
         if not min_elements and _scalar_loop(op):
@@ -303,7 +323,7 @@ def _emit_loop(b, op, ctx) -> None:
     loop = f.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
                            [t.tensor_type for t in op.outputs], (), op.source)
     f.inputs, f.outputs = inputs, list(loop.outputs)
-    f.jit_loop = True
+    f.mark("jit_loop")
     fused = b.dst.add_operation(
         fused_loop_op, b.dst.unique_name(op.name), [b.tensor(t) for t in op.inputs],
         (len(op.inputs),), {"Tin": tuple(t.dtype for t in op.inputs), "f": f,
@@ -345,7 +365,7 @@ def _emit_cluster(b, ops, uses, graph_outputs, index, ctx):
                 or any(id(reader) not in members for reader in uses.get(id(op.outputs[0]), []))]
     body.inputs = [inside[id(t)] for t in outside_inputs]
     body.outputs = [inside[id(t)] for t in exported]
-    body.jit_cluster = True
+    body.mark("jit_cluster")
     name = b.dst.unique_name(f"cluster_{index}")
     fused = b.dst.add_operation(
         fused_elementwise_op, name, [b.tensor(t) for t in outside_inputs],

@@ -9,6 +9,8 @@ reads either, recognising each by its files.
 and run a saved directory (the role of TensorFlow's `saved_model_cli`).
 """
 
+import os as _os
+
 from ..formats.native.loading import load as _load_tracegraph
 from ..formats.native.saving import DEFAULT_SIGNATURE as DEFAULT_SERVING_SIGNATURE_DEF_KEY
 from ..formats.native.saving import SaveOptions
@@ -43,11 +45,9 @@ def save(obj, export_dir, signatures=None, options=None, format="tracegraph"):  
 def load(export_dir, tags=None, options=None):
     """`tf.saved_model.load`: the saved object with its functions, Variables and signatures,
     from tracegraph's format or from a SavedModel TensorFlow wrote (the `tfformats` extra)."""
-    import os
-
     from ..formats.tensorflow.saved_model_file import is_tensorflow_saved_model
-    path = os.fspath(export_dir)
-    if not os.path.isfile(os.path.join(path, "saved_model.json")) and \
+    path = _os.fspath(export_dir)
+    if not _os.path.isfile(_os.path.join(path, "saved_model.json")) and \
             is_tensorflow_saved_model(path):
         from ..formats.tensorflow.saved_model_loader import load_tensorflow_saved_model
         return load_tensorflow_saved_model(path, tags, options)
@@ -55,11 +55,9 @@ def load(export_dir, tags=None, options=None):
 
 
 def contains_saved_model(export_dir) -> bool:
-    import os
-
     from ..formats.tensorflow.saved_model_file import is_tensorflow_saved_model
-    path = os.fspath(export_dir)
-    return os.path.isfile(os.path.join(path, "saved_model.json")) or \
+    path = _os.fspath(export_dir)
+    return _os.path.isfile(_os.path.join(path, "saved_model.json")) or \
         is_tensorflow_saved_model(path)
 
 

@@ -12,6 +12,7 @@ from ..errors import InvalidArgumentError
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import Variable
 from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.convert import to_array
 from ..shapes import TensorSpec, format_shape, shapes_compatible
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
@@ -103,21 +104,20 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
     """The raw value fed for one input, checked against the traced spec."""
     value = carried_tensor(value, path)
     if getattr(spec, "dtype", None) is d.variant:   # a runtime object (a dataset): as it is
-        return value._value if type(value) is EagerTensor else value
+        return value.known_value if type(value) is EagerTensor else value
     if isinstance(spec, VariableSpec):
         if not isinstance(value, Variable):
             raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "
                             f"got {value!r}.")
         return value.handle
     if type(value) is EagerTensor:
-        arr = value._value
+        arr = value.known_value
     elif isinstance(value, Variable):
         arr = value.handle.value
     elif isinstance(value, Tensor):
         raise TypeError(f"{fn_name}: argument '{path}' is a symbolic tensor; call the "
                         "ConcreteFunction eagerly or from inside another tf.function.")
     else:
-        from ..ops.convert import to_array  # the op layer's conversion rules
         arr = to_array(value, spec.dtype)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
     if dtype is not spec.dtype:
@@ -127,7 +127,7 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
             f"cannot compute {fn_name} as input #{index}(zero-based) was expected to be a "
             f"{want} tensor but is a {got} tensor [Op:{fn_name}] (argument '{path}', traced as "
             f"{spec!r})")
-    if not shapes_compatible(spec.shape._dims, arr.shape):
+    if not shapes_compatible(spec.shape.as_tuple(), arr.shape):
         # TensorFlow's binding says "Can not cast TensorSpec(...) to TensorSpec(...)"
         raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")

@@ -139,7 +139,7 @@ class CallTable:
         for a in args:
             t = type(a)
             if t is EagerTensor:
-                v = a._value
+                v = a.known_value
                 key.append(v.dtype)
                 key.append(v.shape)
                 arrays.append(v)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
-from ..nest import _rebuild as rebuild_structure
 from ..nest import children, is_nested
+from ..nest import rebuild_node as rebuild_structure
 from .trace_type import has_trace_type, trace_type_of
 
 __all__ = ["CompositeOutput", "is_composite", "has_composites", "rebuild_composites"]

@@ -77,7 +77,7 @@ class FunctionType(inspect.Signature):
 def type_text(value) -> str:
     """How TensorFlow 2.21 prints the trace type of one (possibly nested) value."""
     if isinstance(value, SymbolicTensor):
-        return repr(TensorSpec(value._shape, value.dtype))
+        return repr(TensorSpec(value.dims, value.dtype))
     if isinstance(value, TensorSpec):
         return repr(value)
     if isinstance(value, VariableSpec):
@@ -135,7 +135,7 @@ def function_type_of(signature, canonical: list, outputs, captures) -> FunctionT
         if isinstance(value, ResourceHandle):
             text = repr(TensorSpec((), d.resource))
         else:
-            arr = value._value
+            arr = value.known_value
             text = repr(TensorSpec(arr.shape, d.NUMPY_TO_DTYPE.get(arr.dtype, d.string)))
         caps.append((id(value), text))
     return FunctionType(out, TypeText(type_text(outputs)), caps, names)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..nest import is_nested
-from ..shapes import TensorSpec, most_specific_common, shapes_compatible
-from .keys import TraceKey, make_key
+from ..framework.eager import wrap
+from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.convert import to_array
+from ..shapes import TensorSpec, format_shape, most_specific_common, shapes_compatible
+from .keys import TraceKey, leaf_spec, make_key
 from .trace_type import has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
@@ -138,11 +140,6 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
     the arguments converted to the specs' dtypes. A mismatch (dtype, shape, structure) is a
     TypeError naming the argument, the expected spec and what was received.
     """
-    from ..framework.eager import wrap
-    from ..nest import flatten, pack_sequence_as
-    from ..ops.convert import to_array
-    from ..shapes import format_shape
-    from .keys import leaf_spec
     if len(canonical) < len(specs):
         raise TypeError(f"{name}: expected {len(specs)} arguments for input_signature "
                         f"{list(specs)}, got {len(canonical)}.")
@@ -178,11 +175,11 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
             if got.dtype != s.dtype:
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
                                 f"tensor with dtype {got.dtype.name} and shape "
-                                f"{format_shape(got.shape._dims)}.")
-            if not shapes_compatible(s.shape._dims, got.shape._dims):
+                                f"{format_shape(got.shape.as_tuple())}.")
+            if not shapes_compatible(s.shape.as_tuple(), got.shape.as_tuple()):
                 # TypeError, as TensorFlow's binding of inputs ("Can not cast TensorSpec...")
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
-                                f"tensor with shape {format_shape(got.shape._dims)}.")
+                                f"tensor with shape {format_shape(got.shape.as_tuple())}.")
             converted.append(v)
         keys.append((pname, spec))
         values.append((pname, converted[0] if isinstance(spec, TensorSpec) else

@@ -23,7 +23,7 @@ from ..graph.graph import FuncGraph
 from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
-from ..shapes import TensorShape, TensorType, format_shape
+from ..shapes import TensorType, format_shape, shape_from_tuple
 from .composite_outputs import as_composite_output, is_composite
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
@@ -49,7 +49,7 @@ class SymbolicVariable(Variable):
 
     @property
     def shape(self):
-        return TensorShape._from_tuple(self._spec.shape)
+        return shape_from_tuple(self._spec.shape)
 
     def numpy(self):
         raise NotImplementedError(f"Variable argument '{self.name}' is symbolic inside a "
@@ -79,7 +79,7 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
             graph.variable_arguments.setdefault(id(value.handle), (value.handle, ph))
             return value
         name = getattr(spec, "name", None) or param   # an input_signature's name, as TF
-        ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), name, param)
+        ph = graph.placeholder(TensorType(spec.dtype, spec.shape.as_tuple()), name, param)
         graph.inputs.append(ph)
         input_paths.append((path, spec))
         return ph

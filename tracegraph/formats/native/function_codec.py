@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
 from ...graph.tensor import SymbolicTensor
 from ...nest import flatten, is_nested
 from ...shapes import TensorSpec
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
 from .graph_codec import safe_name
@@ -117,7 +117,7 @@ def decode_concrete(dec: Decoder, v, field: str,
     executor = v["executor"]
     if executor not in EXECUTORS:
         dec.fail(f"{field}.executor", f"unknown executor {executor!r:.40}")
-    forced = getattr(function_module, "FORCE_EXECUTOR", None)  # the test suite's modes
+    forced = config.forced_executor()  # the test suite's modes
     if executor == "codegen" and forced:
         executor = forced
     name = dec.str(v["name"], f"{field}.name")
@@ -174,13 +174,13 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         where = f"{field}.input_paths[{i}]"
         leaf = leaves.get(path)
         same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
-            leaf.shape._dims == spec.shape._dims if isinstance(spec, TensorSpec)
+            leaf.shape.as_tuple() == spec.shape.as_tuple() if isinstance(spec, TensorSpec)
             else leaf.shape == spec.shape)
         if not same:
             dec.fail(where, f"path {path!r:.80} is not a tensor argument of the function")
         if isinstance(spec, VariableSpec):
             ok = t.dtype.name == "resource"
         else:
-            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape._dims
+            ok = t.dtype is spec.dtype and t.tensor_type.shape == spec.shape.as_tuple()
         if not ok:
             dec.fail(where, "spec does not match the graph input")

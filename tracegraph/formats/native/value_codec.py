@@ -94,7 +94,7 @@ class Encoder:
         if isinstance(v, np.ndarray):
             return {"array": self.array(v)}
         if isinstance(v, TensorSpec):
-            return {"tensor_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape._dims),
+            return {"tensor_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape.as_tuple()),
                                     "name": v.name}}
         if isinstance(v, VariableSpec):
             return {"variable_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape)}}

@@ -27,7 +27,7 @@ import secrets
 
 from ...ops.array import const_op
 from ...ops.functional import partitioned_call_op, stateful_partitioned_call_op
-from ..optional_extras import require
+from ...optional_extras import require
 from .messages import EXTRA, messages
 
 __all__ = ["fingerprint_def", "fingerprint64", "fingerprint_cat64", "FINGERPRINT_PRODUCER"]

@@ -28,8 +28,6 @@ from __future__ import annotations
 import itertools
 import re
 
-from google.protobuf import text_format
-
 from ...framework.variables import ResourceHandle
 from ...graph.graph_def import function_def, function_library
 from ...ops.functional import (
@@ -40,6 +38,7 @@ from ...ops.functional import (
     stateless_while_op,
     while_op,
 )
+from ...optional_extras import require
 from .graph_def_export import (
     ARG_NAME,
     NODE_NAME,
@@ -49,7 +48,7 @@ from .graph_def_export import (
     rename_function_outputs,
     rename_refs,
 )
-from .messages import messages
+from .messages import EXTRA, messages
 from .protos import dtype_enum, shape_proto
 
 __all__ = ["FunctionDefs", "tf_stateful"]
@@ -116,6 +115,8 @@ class FunctionDefs:
     def _add_one(self, graph, name: str) -> str:
         self._names[id(graph)] = name
         self._keep.append(graph)
+        text_format = require("google.protobuf.text_format", EXTRA,
+                              "Writing TensorFlow's SavedModel")
         fdef = text_format.Parse(str(function_def(graph, name, self._names)),
                                  messages().function_pb2.FunctionDef())
         ops = {op.name: op for op in graph.operations}

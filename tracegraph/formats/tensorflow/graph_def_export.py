@@ -269,7 +269,7 @@ def _freeze_captures(graph, message) -> None:
         if node.name in resources:
             continue  # the handle placeholder: every use is a frozen read
         if node.name in values:
-            _const_node(node, getattr(values[node.name], "_value", values[node.name]))
+            _const_node(node, getattr(values[node.name], "known_value", values[node.name]))
         elif node.name in reads:
             _const_node(node, reads[node.name])
         kept.append(node)

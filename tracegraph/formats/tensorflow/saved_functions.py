@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...nest import flatten, pack_sequence_as
 from ...shapes import TensorSpec, shapes_compatible
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from .format_errors import invalid
 from .structured_values import full_arg_spec, structured_value
@@ -124,7 +124,7 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
         raise invalid(file, where, f"{len(paths)} tensor arguments for a function of "
                       f"{len(graph.inputs)} inputs")
     for (path, spec), t in zip(paths, graph.inputs):
-        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape._dims,
+        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape.as_tuple(),
                                                               t.tensor_type.shape):
             raise invalid(file, where, f"argument {path} is {spec!r}, the function's input "
                           f"is {t.dtype.name} {t.tensor_type.shape}")
@@ -141,5 +141,5 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
         structured = graph.outputs[0]
     graph.structured_outputs = structured
     graph.structured_input_signature = canonical
-    executor = getattr(function_module, "FORCE_EXECUTOR", None) or "codegen"
+    executor = config.forced_executor() or "codegen"
     return ConcreteFunction(graph, name, canonical, signature, paths, structured, executor)

@@ -258,7 +258,7 @@ def _saved_object(b: _Builder, saved, i: int, obj, constants: dict) -> None:
         f = saved.function
         names = [b.names.get(id(cf)) for cf in b.traces.get(i, [])]
         f.concrete_functions.extend(n for n in names if n in b.saved_functions)
-        jit = getattr(obj, "_jit_compile", None)
+        jit = getattr(obj, "jit_compile", None)
         _function_spec(f.function_spec, obj.call_table.python_signature, obj.input_signature,
                        jit)
         for name, child in b.objects.children[i]:
@@ -298,7 +298,7 @@ def _meta_graph(b: _Builder, sigs: dict):
     variables = b.objects.variables()
     handles = {i: top.variable(var.name.split(":")[0], var.dtype, var.handle.shape)
                for i, var in variables}
-    constants = {i: top.constant("constant", np.asarray(obj._value))
+    constants = {i: top.constant("constant", np.asarray(obj.known_value))
                  for i, obj in enumerate(b.objects.nodes) if isinstance(obj, EagerTensor)}
     bound_names = {**handles, **constants}
     fdefs = {f.signature.name: f for f in b.library.functions}

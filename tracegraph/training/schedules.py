@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from .. import dtypes as d
+from ..library.indexing import where
 from ..library.math import cast, cos, floor, minimum
 from ..library.math import pow as power
 from ..ops.registry import convert_to_tensor
@@ -80,7 +81,6 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         self.name = name
 
     def __call__(self, step):
-        from ..library.indexing import where  # the library layer's `where` (selection)
 
         step = convert_to_tensor(step)
         rate = convert_to_tensor(self.values[-1], d.float32)
@@ -116,7 +116,6 @@ class CosineDecay(LearningRateSchedule):
         return start * ((1.0 - self.alpha) * cosine + self.alpha)
 
     def __call__(self, step):
-        from ..library.indexing import where
 
         step = _float_step(step)
         initial = convert_to_tensor(self.initial_learning_rate, d.float32)

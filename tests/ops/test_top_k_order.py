@@ -1,11 +1,11 @@
-"""TopKV2's order (ops/ordering.py): the packed-key sort against a stable argsort, the order
+"""TopKV2's order (ops/top_k_order.py): the packed-key sort against a stable argsort, the order
 TensorFlow defines (largest first, equal values lower index first). Rows holding NaN take the
 order TensorFlow's kernel leaves (test_nan_order.py)."""
 
 import numpy as np
 import pytest
 
-from tracegraph.ops.ordering import top_k_order
+from tracegraph.ops.top_k_order import top_k_order
 
 
 def reference(x, k):

@@ -1,7 +1,7 @@
 """Writes `reference.json`: the optimizers' results under TensorFlow 2.21 for every workload in
 `workload.CONFIGS`. Run it with a Python that has TensorFlow (never a tracegraph dependency):
 
-    /path/to/python-with-tensorflow tests/optimizers/make_reference.py
+    /path/to/python-with-tensorflow tests/training/make_reference.py
 """
 
 import json

@@ -16,6 +16,7 @@ from ..errors import InternalError
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
 from ..optimize.passes import PASSES
+from .compile import compile_graph, forget_compiled_subgraphs
 
 __all__ = ["OptimizerVerificationError", "verify_passes"]
 
@@ -25,9 +26,8 @@ class OptimizerVerificationError(InternalError):
 
 
 def _run(graph, values):
-    from .compile import compile_graph, forget_compiled_subgraphs
     forget_compiled_subgraphs(graph)  # each run starts its sub-graphs' random ops afresh
-    constants = [(ph, v._value if isinstance(v, EagerTensor) else v)
+    constants = [(ph, v.known_value if isinstance(v, EagerTensor) else v)
                  for v, ph in graph.captures.values()]
     fn = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
                        executor="interpreter")

@@ -17,8 +17,10 @@ import warnings
 import numpy as np
 
 from .. import dtypes as d
-from ..framework.module import ATTRIBUTE_HOOKS
+from .. import wiring
+from ..autodiff.tape import GradientTape
 from ..framework.variables import Variable
+from ..library.indexing import clip_by_value, where
 from ..library.math import cast, maximum, minimum, sqrt, square
 from ..library.reduce import reduce_sum
 from ..ops.registry import convert_to_tensor
@@ -51,7 +53,6 @@ def _float(name, value):
 
 def clip_by_norm(grad, clip_norm: float):
     """Keras' per-tensor clip: `grad * clip_norm / max(l2norm(grad), clip_norm)`."""
-    from ..library.indexing import where
 
     l2sum = reduce_sum(square(grad), keepdims=True)
     positive = l2sum > 0.0
@@ -117,7 +118,8 @@ class Optimizer:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:   # a restored checkpoint waiting for the slots built now
+        # a restored checkpoint waiting for the slots built now
+        for hook in wiring.attribute_set_hooks:
             hook(self, name, value)
 
     # --- state ---------------------------------------------------------------------------------
@@ -249,7 +251,6 @@ class Optimizer:
             return clip_by_global_norm([convert_to_tensor(g) for g in grads],
                                        self.global_clipnorm)
         if self.clipvalue is not None and self.clipvalue > 0:
-            from ..library.indexing import clip_by_value
 
             v = self.clipvalue
             return [clip_by_value(convert_to_tensor(g), -v, v) for g in grads]
@@ -258,7 +259,6 @@ class Optimizer:
     def minimize(self, loss, var_list, tape=None):
         """Computes the gradients of `loss` (a tensor recorded on `tape`, or a callable) with
         respect to `var_list` and applies them."""
-        from ..autodiff.tape import GradientTape  # tf.GradientTape (the autodiff layer)
 
         if callable(var_list):
             var_list = var_list()

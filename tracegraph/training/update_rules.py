@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..library.math import cast, maximum, sqrt, square
 from ..library.math import pow as power
-from .base import Optimizer
+from .optimizer import Optimizer
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 

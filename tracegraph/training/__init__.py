@@ -3,8 +3,8 @@ update formulas, slot Variables, gradient clipping and learning-rate schedules. 
 Variables, so inside a `tf.function` they are part of the traced graph."""
 
 from . import schedules
-from .base import Optimizer, clip_by_global_norm
-from .rules import SGD, Adagrad, Adam, AdamW, RMSprop
+from .optimizer import Optimizer, clip_by_global_norm
+from .update_rules import SGD, Adagrad, Adam, AdamW, RMSprop
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules",
            "clip_by_global_norm"]

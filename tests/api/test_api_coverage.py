@@ -1,6 +1,6 @@
 """Every op-library function exported by the public namespaces (`tf`, `tf.math`, `tf.nn`,
 `tf.linalg`, `tf.random`, `tf.strings`, `tf.debugging`) is called by name in some test of
-tests/ops (each export path, so an alias that breaks is noticed)."""
+tests/library or tests/ops (each export path, so an alias that breaks is noticed)."""
 
 import pathlib
 import re
@@ -25,8 +25,9 @@ def _exports():
                 yield f"{label}.{name}"
 
 
-_SOURCES = "\n".join(p.read_text() for p in pathlib.Path(__file__).parent.glob("test_*.py")
-                     if p.name != pathlib.Path(__file__).name)
+_TESTS = pathlib.Path(__file__).resolve().parent.parent
+_SOURCES = "\n".join(p.read_text() for folder in ("library", "ops")
+                     for p in sorted((_TESTS / folder).glob("test_*.py")))
 
 
 @pytest.mark.parametrize("path", list(_exports()))

@@ -1,13 +1,13 @@
 """Training with GradientTape and the optimizers (`tf.optimizers`): the optimizers'
-TensorFlow workload (tests/optimizers/workload.py) with the gradients taken by the tape instead
+TensorFlow workload (tests/training/workload.py) with the gradients taken by the tape instead
 of written out, eagerly and inside tf.function, ends where TensorFlow 2.21 ends."""
 
 import numpy as np
 import pytest
 
 import tracegraph as tf
-from tests.optimizers import workload
-from tests.optimizers.test_against_tensorflow import REFERENCE
+from tests.training import workload
+from tests.training.test_against_tensorflow import REFERENCE
 
 
 def _train_with_tape(spec, in_function):

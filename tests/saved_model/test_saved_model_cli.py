@@ -7,9 +7,8 @@ import sys
 import numpy as np
 
 import tracegraph as tf
+from tests.formats.native.fresh import ROOT
 from tracegraph.formats.native.saved_model_cli import main
-
-from .fresh import ROOT
 
 
 class Model:
