@@ -38,13 +38,21 @@ def _has(capability):
             return tape.gradient(out, layer.trainable_weights)
 
         return all(g is not None for g in grads())
+    if capability == "indexed_slices":
+        v = tf.Variable(np.ones((3, 2), np.float32))
+        with tf.GradientTape() as tape:
+            out = tf.reduce_sum(tf.gather(v, [0, 0]))
+        return isinstance(tape.gradient(out, v), tf.IndexedSlices)
     return True
 
 
 NEEDS = {"conv": "tf.nn.convolution (N-D convolution; branch api-nn)",
          "loop_gradients": "gradients through a while loop of a tf.function that reads "
                            "Variables and writes a TensorArray (issue 26; branch "
-                           "fix-gradients): Keras's RNN weights get None"}
+                           "fix-gradients): Keras's RNN weights get None",
+         "indexed_slices": "a gather's gradient as an IndexedSlices (TF's): Keras's Adam squares "
+                           "it row by row, a dense gradient after summing rows, so Embedding "
+                           "drifts from TF"}
 # A weight whose exact gradient is zero (attention's key bias: softmax ignores a shift shared by
 # all keys) takes Adam steps of float noise, ~1e-4, on TensorFlow as here.
 TOLERANCE = {"multi_head_attention": 5e-4}

@@ -261,7 +261,9 @@ def _sequential(keras, shape, *layers, dtype="float32"):
 
 
 # name -> (model builder, input key, what it needs beyond main: "conv" = tf.nn.convolution,
-# "loop_gradients" = gradients of Variables read in a while loop of a tf.function)
+# "loop_gradients" = gradients of Variables read in a while loop of a tf.function,
+# "indexed_slices" = a gather's gradient as TF's IndexedSlices, which Keras's Adam squares
+# row by row)
 LAYER_CASES = {
     "conv1d": (lambda k: _sequential(k, (7, 4), k.layers.Conv1D(5, 3, activation="relu"),
                                      k.layers.GlobalAveragePooling1D(), k.layers.Dense(3)),
@@ -292,6 +294,9 @@ LAYER_CASES = {
     "embedding_sgd": (lambda k: _sequential(
         k, (7,), k.layers.Embedding(20, 4), k.layers.GlobalAveragePooling1D(),
         k.layers.Dense(3), dtype="int32"), "tok", None),
+    "embedding_adam": (lambda k: _sequential(
+        k, (7,), k.layers.Embedding(20, 4), k.layers.GlobalAveragePooling1D(),
+        k.layers.Dense(3), dtype="int32"), "tok", "indexed_slices"),
 }
 
 
