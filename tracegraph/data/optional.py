@@ -181,6 +181,11 @@ class Optional:
     def __tf_tracing_type__(self, context):
         return OptionalSpec(self._element_spec)
 
+    def __tf_composite_spec__(self):
+        """A composite value (nest.py): tf.function, tf.cond and tf.while_loop carry it as its
+        variant tensor and rebuild it around their results."""
+        return OptionalSpec(self._element_spec)
+
     def has_value(self, name=None):
         return bind(optional_has_value_op, (self._variant,), {}, name)
 

@@ -15,7 +15,10 @@ import weakref
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
+from ..library.math import cast
+from ..library.type_promotion import is_weak, result_type
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
@@ -29,7 +32,7 @@ from .variable_enums import (
     validate_synchronization,
 )
 
-__all__ = ["Variable", "ResourceHandle", "variable_name"]
+__all__ = ["Variable", "ResourceVariable", "ResourceHandle", "variable_name"]
 
 _ids = itertools.count(1)
 
@@ -65,6 +68,10 @@ class Variable(TensorOperators, Trackable):
     A Trackable that saves itself (`_serialize_to_tensors`), and takes any attribute as TF's."""
 
     __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization")
+
+    def __new__(cls, *args, **kwargs):
+        # As in TensorFlow, `tf.Variable(...)` makes a ResourceVariable (a subclass).
+        return super().__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -102,7 +109,7 @@ class Variable(TensorOperators, Trackable):
         `ResourceHandle`, another Variable's handle seen from elsewhere, or a resource
         placeholder while tracing. `name` defaults to the handle's; `:0` is appended as the
         constructor does. A handle nobody owns yet is owned by the new Variable."""
-        variable = object.__new__(cls)
+        variable = object.__new__(ResourceVariable if cls is Variable else cls)
         variable._name = variable_name(handle.name if name is None else name)
         variable._handle = handle
         variable._trainable = bool(trainable)
@@ -191,6 +198,8 @@ class Variable(TensorOperators, Trackable):
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
+        if config.dtype_conversion_mode in ("all", "safe"):   # TF's new type promotion
+            value = self._promoted_into(value, what)
         value = convert_to_tensor(value, dtype=self.dtype)
         shape = self.shape.as_tuple()
         if shape is not None and not shapes_compatible(shape, value.shape.as_tuple()):
@@ -200,6 +209,22 @@ class Variable(TensorOperators, Trackable):
                 f"shape {format_shape(shape)}, and the assigned value shape "
                 f"{format_shape(value.shape.as_tuple())} are incompatible.")
         return value
+
+    def _promoted_into(self, value, what: str):
+        """The value converted to the Variable's dtype when it promotes into it (the new type
+        promotion's implicit conversion); a TypeError, TensorFlow's, when it would not."""
+        dtype, _ = result_type(np.zeros((), self.dtype.as_numpy_dtype), value)
+        if dtype != self.dtype:
+            weak = " weakly typed" if is_weak(value) or not hasattr(value, "dtype") else ""
+            op = {"add": "assign_add", "subtract": "assign_sub"}.get(what, what)
+            text = f"{value.numpy() if hasattr(value, 'numpy') else value}{weak}"
+            want = f"<dtype: '{self.dtype.name}'>"
+            raise TypeError(
+                f"Variable dtype is immutable. Calling {op} of Variable (with dtype {want}) on "
+                f"{text} requires converting {text} to {want}. This is disabled in the current "
+                f"promotion semantics. Please convert {text} manually before calling {op}.")
+        value = convert_to_tensor(value, dtype_hint=self.dtype)
+        return value if value.dtype == self.dtype else cast(value, self.dtype)
 
     def _write(self, op_def, value, what, name, read_value):
         """Eagerly: the Variable. In a graph: the Variable as seen after this write (its `.op`
@@ -287,6 +312,13 @@ class Variable(TensorOperators, Trackable):
         return f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}>"
 
     __str__ = __repr__
+
+
+class ResourceVariable(Variable):
+    """The class of every `tf.Variable(...)`: a Variable over a resource handle, as TensorFlow
+    names it (`type(tf.Variable(1.))` is `ResourceVariable`)."""
+
+    __slots__ = ()
 
 
 class _UnreadVariable(Variable):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.allocation import check_allocation
 from ..ops.arguments import int_arg
 from ..ops.array import (
@@ -63,7 +65,17 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
                             f"{np.asarray(arr)} (converted from {value!r}) has {np.size(arr)} "
                             f"elements, but got `shape` {tuple(target)} with {n} elements).")
-    return bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
+    out = bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
+    if dtype is None and config.dtype_conversion_mode in ("all", "safe") and \
+            _python_number(value):  # a WeakTensor, as TF's new type promotion makes
+        out._weak = True
+    return out
+
+
+def _python_number(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_python_number(v) for v in value)
+    return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
 
 
 def identity(input, name=None):  # noqa: A002
@@ -125,6 +137,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
 
 
+@dispatchable
 def expand_dims(input, axis, name=None):  # noqa: A002
     return bind(expand_dims_op, (input, axis), NO_ATTRS, name)
 
@@ -169,6 +182,7 @@ def ones(shape, dtype=d.float32, name="ones"):
     return bind(fill_op, (_integer_shape(shape), to_array(one, dtype)), NO_ATTRS, name)
 
 
+@dispatchable
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:
@@ -176,6 +190,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
     return bind(zeros_like_op, (t,), NO_ATTRS, name)
 
 
+@dispatchable
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
+from ..ops.complex_numbers import COMPLEX_OF, complex_op
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -84,12 +87,19 @@ from ..ops.registry import (
 )
 from ..ops.scopes import op_scope
 from ..ops.sequences import range_op
+from . import type_promotion
+
+_LATTICE_MODES = ("all", "safe")
 
 # ---- (tf.math) ------------------------------------------------------------------
 
 
 def _b(op, default_name=None):
     def fn(x, y, name=None):
+        if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+            (x, y), weak = type_promotion.promote(x, y)
+            out = bind(op, (x, y), NO_ATTRS, name or default_name)
+            return type_promotion.mark_weak(out) if weak else out
         return bind(op, (x, y), NO_ATTRS, name or default_name)
     fn.__name__ = op.name
     fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
@@ -98,6 +108,10 @@ def _b(op, default_name=None):
 
 def _u(op):
     def fn(x, name=None):
+        if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+            (x,), weak = type_promotion.promote(x)
+            out = bind(op, (x,), NO_ATTRS, name)
+            return type_promotion.mark_weak(out) if weak else out
         return bind(op, (x,), NO_ATTRS, name)
     fn.__name__ = op.name
     fn.__doc__ = f"Elementwise `{op.tf_type}`."
@@ -167,12 +181,19 @@ imag = _u(imag_op)
 conj = _u(conj_op)
 
 
+@dispatchable
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
+    weak = False
+    if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+        (x,), weak = type_promotion.promote(x)
     x = convert_to_tensor(x)
     if x.dtype.is_complex:
         return bind(complex_abs_op, (x,), NO_ATTRS, name)
-    return bind(abs_op, (x,), NO_ATTRS, name)
+    out = bind(abs_op, (x,), NO_ATTRS, name)
+    if weak:
+        out._weak = True
+    return out
 
 
 def round(x, name=None):  # noqa: A001 - TensorFlow's name
@@ -197,6 +218,7 @@ def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
+@dispatchable
 def cast(x, dtype, name=None):
     """Casts to `dtype`; floats truncate toward zero when cast to integers."""
     dtype = d.as_dtype(dtype)
@@ -206,6 +228,7 @@ def cast(x, dtype, name=None):
     return bind(cast_op, (x,), {"DstT": dtype}, name)
 
 
+@dispatchable
 def saturate_cast(value, dtype, name=None):
     """Casts, clipping values to the target dtype's range first."""
     dtype = d.as_dtype(dtype)
@@ -270,6 +293,7 @@ def _is_tensor(x) -> bool:
     return isinstance(getattr(x, "dtype", None), d.DType)
 
 
+@dispatchable
 def truediv(x, y, name=None):
     """`x / y`; integer tensors are cast to floating point first, as TensorFlow does (in a
     graph under a `truediv` scope: `truediv/Cast`, and the division itself `truediv`)."""
@@ -278,6 +302,7 @@ def truediv(x, y, name=None):
         return bind(real_div_op, (x, y), NO_ATTRS, scope)
 
 
+@dispatchable
 def divide_no_nan(x, y, name=None):
     """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
     x, y = _division_operands(x, y, "tf.math.divide_no_nan")
@@ -306,3 +331,12 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
                     key=lambda t: _RANGE_ORDER.index(t) if t in _RANGE_ORDER else 0)
     args = [cast(a, dtype) for a in args]
     return bind(range_op, tuple(args), NO_ATTRS, name)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """`real + imag * 1j`: complex64 from float32 parts, complex128 from float64."""
+    real, imag = convert_to_tensor(real), convert_to_tensor(imag)
+    if real.dtype != imag.dtype or real.dtype not in COMPLEX_OF:
+        raise TypeError(f"real and imag must be float32 or float64 tensors of one dtype, got "
+                        f"{real.dtype.name} and {imag.dtype.name}")
+    return bind(complex_op, (real, imag), {"Tout": COMPLEX_OF[real.dtype]}, name)

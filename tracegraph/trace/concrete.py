@@ -40,7 +40,6 @@ from .binding import (
     spec_text,
     traced_value,
 )
-from .composite_outputs import has_composites, rebuild_composites
 from .control_flow import _has_stateful
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
@@ -59,7 +58,7 @@ class ConcreteFunction:
         self.canonical_arguments = canonical   # [(parameter, value or spec)] as traced
         self.python_signature = signature      # inspect.Signature of the Python function
         self.input_paths = tuple(input_paths)  # ((path, spec), ...) for graph.inputs, in order
-        self._structured_outputs = structured_outputs   # composites as CompositeOutputs
+        self.structured_outputs = structured_outputs
         self.executor = executor
         self._compiled = None
         self._prepared_graph = None
@@ -69,7 +68,7 @@ class ConcreteFunction:
         self.optimizer_report = None
         self.first_call_times: dict = {}   # seconds per part of the first call (first_call.py)
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
-        leaves = flatten(structured_outputs)
+        leaves = flatten(structured_outputs, expand_composites=True)
         self._out_leaves = leaves
         # where the graph's outputs sit among the flattened structured outputs, in order
         self.output_positions = tuple(i for i, v in enumerate(leaves)
@@ -77,18 +76,8 @@ class ConcreteFunction:
         # the outputs are one tensor, returned as it is
         self.single_output = (len(leaves) == 1 and self.output_positions == (0,)
                               and isinstance(structured_outputs, SymbolicTensor))
-        # an iterator or dataset returned: rebuilt from its tensors' values at each call
-        self.returns_composites = has_composites(structured_outputs)
 
     # --- inspection ------------------------------------------------------------------------------
-    @property
-    def structured_outputs(self):
-        """What the function returns, its tensors the graph's (an iterator returned is an
-        iterator over the graph's resource tensor, as in TensorFlow)."""
-        if self.returns_composites:
-            return rebuild_composites(self._structured_outputs)
-        return self._structured_outputs
-
     @property
     def inputs(self) -> list:
         return list(self.graph.inputs) + self.graph.capture_placeholders
@@ -191,8 +180,7 @@ class ConcreteFunction:
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
             leaves[pos] = wrap(v)
-        result = pack_sequence_as(self._structured_outputs, leaves)
-        return rebuild_composites(result) if self.returns_composites else result
+        return pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
     def call_eagerly(self, values, canonical):
         """An eager call on input values (`flat_input_values(canonical)`) through the current
@@ -295,8 +283,7 @@ class ConcreteFunction:
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, outs):
             leaves[pos] = v
-        result = pack_sequence_as(self._structured_outputs, leaves)
-        return rebuild_composites(result) if self.returns_composites else result
+        return pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
     # --- TensorFlow 2.21's introspection and printing -------------------------------------------
     @property
@@ -304,7 +291,7 @@ class ConcreteFunction:
         """The parameters with their type constraints and the output type (an inspect.Signature,
         printed `(x: TensorSpec(...), n: Literal[3]) -> TensorSpec(...)`)."""
         return function_type_of(self.python_signature, self.canonical_arguments,
-                                self._structured_outputs,
+                                self.structured_outputs,
                                 self.graph.external_captures)
 
     @property

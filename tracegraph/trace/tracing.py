@@ -20,11 +20,10 @@ from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
-from ..nest import flatten, is_nested, pack_sequence_as
+from ..nest import flatten, is_composite, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorType, format_shape, shape_from_tuple
-from .composite_outputs import as_composite_output, is_composite
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
 from .trace_type import has_trace_type, placeholder_of, trace_type_of
@@ -136,15 +135,8 @@ def _spec_structure(canonical: list) -> list:
 
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
-    tensors, as TensorFlow does); None stays None; a composite (an iterator, a dataset) is
-    its tensors (composite_outputs.py); other objects are an error."""
-    leaves = flatten(result)
-    if any(is_composite(leaf) for leaf in leaves):
-        def convert(value):
-            return ctx.convert(value, None, None, None)
-        result = pack_sequence_as(result, [as_composite_output(leaf, convert)
-                                           if is_composite(leaf) else leaf for leaf in leaves])
-        leaves = flatten(result)
+    tensors, as TensorFlow does); None stays None; other objects are an error."""
+    leaves = flatten(result, expand_composites=True)   # ragged and sparse: their components
     out = []
     for leaf in leaves:
         if leaf is None:
@@ -160,19 +152,20 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
         t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
         graph.outputs.append(t)
         out.append(t)
-    return pack_sequence_as(result, out) if is_nested(result) else out[0]
+    if is_nested(result) or is_composite(result):
+        return pack_sequence_as(result, out, expand_composites=True)
+    return out[0]
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
-                   on_variable_created, executor: str, call_function=None,
-                   outer_graph=None) -> ConcreteFunction:
-    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction
-    (whose graph may read tensors of `outer_graph`, a TF1 graph it is called in)."""
-    graph = FuncGraph(name, outer_graph)
+                   on_variable_created, executor: str, call_function=None) -> ConcreteFunction:
+    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
+    graph = FuncGraph(name)
     input_paths: list = []
-    symbolic = _symbolic_args(graph, canonical, input_paths)
-    args, kwargs = rebuild_call(signature, symbolic)
     ctx = GraphContext(graph, on_variable_created)
+    with context_scope(ctx):   # composite arguments are rebuilt in the graph
+        symbolic = _symbolic_args(graph, canonical, input_paths)
+    args, kwargs = rebuild_call(signature, symbolic)
     call = call_function or python_function
     try:
         with context_scope(ctx):
