@@ -31,8 +31,6 @@ NO_RULE = {
 "qr": "not implemented yet", "svd": "not implemented yet",
     "numpy_function": "TensorFlow registers none", "numpy_function_stateless": "same",
     "py_function": "not implemented yet (TF runs the Python function under a tape)",
-    "tensor_list_get_item": "not implemented yet", "tensor_list_stack": "not implemented yet",
-    "tensor_list_gather": "not implemented yet", "tensor_list_concat": "not implemented yet",
     "ragged_to_tensor": "not implemented yet", "sparse_dense_matmul": "not implemented yet",
     "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
     "conv2d_backprop_input": "second order not implemented yet",
@@ -45,7 +43,11 @@ NO_RULE = {
 }
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
-             "stateful_partitioned_call"}
+             "stateful_partitioned_call",
+             # lists in or out: checked through TensorArray programs (test_tensor_array_gradients)
+             "tensor_list_from_tensor", "tensor_list_split", "tensor_list_set_item",
+             "tensor_list_scatter", "tensor_list_get_item", "tensor_list_stack",
+             "tensor_list_gather", "tensor_list_concat", "tensor_list_resize"}
 POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
             "reciprocal", "floor_mod"}
 UNIT = {"asin", "acos", "atanh"}

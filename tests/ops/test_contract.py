@@ -280,6 +280,7 @@ SAMPLES.update({
     "tensor_list_gather": [((_LIST, i32(2, 0)), _LIST_ATTRS)],
     "tensor_list_concat": [((_LIST,), _LIST_ATTRS)],
     "tensor_list_length": [((_LIST,), {})],
+    "tensor_list_resize": [((_LIST, np.int32(5)), {}), ((_LIST, np.int32(1)), {})],
 })
 
 

@@ -10,11 +10,13 @@ import sys
 
 import numpy as np
 
+from .. import dtypes as d
 from ..framework.variables import Variable
 from ..library import array as array_ops
 from ..library.join_split import stack
 from ..library.math import add_n
 from ..ops.registry import convert_to_tensor
+from ..ops.tensor_list import TensorList
 from .registry import gradient_of
 
 __all__ = ["UnconnectedGradients", "backprop"]
@@ -36,6 +38,22 @@ def _warn(message: str) -> None:
 
 def _differentiable(dtype) -> bool:
     return dtype.is_floating or dtype.is_complex
+
+
+def carries_gradient(x) -> bool:
+    """Whether a recorded value can carry a gradient: a floating or complex tensor, or a list
+    of them (a TensorArray's flow: a variant edge in a graph, the TensorList itself eagerly),
+    as TensorFlow's trainable dtypes include variant."""
+    if isinstance(x, TensorList):
+        return _differentiable(x.element_dtype)
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return False
+    if dtype is d.variant:
+        op = getattr(x, "op", None)
+        element = op.attrs.get("element_dtype") if op is not None else None
+        return element is None or _differentiable(element)
+    return _differentiable(dtype)
 
 
 def _key(x) -> int:

@@ -4,7 +4,9 @@ to record (`tape.py`). `active_tapes` lists the recording tapes around the curre
 
 from __future__ import annotations
 
-from ..framework.variables import Variable
+from .. import dtypes as d
+from ..framework.tensor import Tensor
+from ..framework.variables import ResourceHandle, Variable
 from ..ops.registry import current_context
 from ..ops.state import read_variable_op
 from .taped_call import record_call
@@ -31,10 +33,10 @@ class Recording:
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:
-                if id(x) in tracked or isinstance(x, Variable):
+                if id(x) in tracked or isinstance(x, Variable) or _is_resource(x):
                     break
             elif isinstance(x, (list, tuple)) and any(
-                    id(v) in tracked or isinstance(v, Variable) for v in x):
+                    id(v) in tracked or isinstance(v, Variable) or _is_resource(v) for v in x):
                 break
         else:
             return self.inner.apply(op, inputs, attrs, name)
@@ -57,6 +59,15 @@ class Recording:
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
         return self.inner.convert(value, dtype, dtype_hint, name)
+
+
+def _is_resource(x) -> bool:
+    """A graph edge carrying a Variable's handle (a capture, an argument placeholder, a call's
+    or a cond's resource input): reading through it is an access of the Variable, which the
+    tape watches when it is trainable (`GradientTape._resource`)."""
+    if isinstance(x, Tensor):
+        return x.dtype is d.resource
+    return isinstance(x, ResourceHandle)
 
 
 def active_tapes(ctx=None) -> list:

@@ -32,6 +32,7 @@ from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
+from ..ops.variant_value import VariantValue
 from .backprop import (
     UnconnectedGradients,
     _as_tensor,
@@ -44,6 +45,7 @@ from .backprop import (
     _static_shape,
     _warn,
     backprop,
+    carries_gradient,
 )
 from .recording import Recording, active_tapes
 from .registry import gradient_of
@@ -149,7 +151,7 @@ class GradientTape:
             return out
         n = op.num_outputs
         outs = [out] if n == 1 else (list(out) if isinstance(out, list) else [])
-        live = [o for o in outs if isinstance(o, Tensor) and _differentiable(o.dtype)]
+        live = [o for o in outs if carries_gradient(o)]
         if not live:
             return out
         full = {**op.attr_defaults, **attrs} if attrs else op.attr_defaults
@@ -167,7 +169,7 @@ class GradientTape:
             if spec.fixed_dtype is d.resource:
                 return x
             return ctx.apply(read_variable_op, (x,), {"dtype": x.dtype}, None)
-        if isinstance(x, Tensor) or spec.fixed_dtype is d.resource:
+        if isinstance(x, (Tensor, VariantValue)) or spec.fixed_dtype is d.resource:
             return x
         want = spec.fixed_dtype if spec.type_attr is None else found.get(spec.type_attr)
         if isinstance(want, tuple):
@@ -201,7 +203,7 @@ class GradientTape:
             if e.outputs and getattr(e.outputs[0], "op", None) is op:
                 e.outputs.extend(outputs)
                 for o in outputs:
-                    if _differentiable(o.dtype):
+                    if carries_gradient(o):
                         self._tracked[id(o)] = o
                 return
 
@@ -211,7 +213,7 @@ class GradientTape:
             return
         self._entries.append(_Entry(None, list(inputs), list(outputs), NO_ATTRS, rule, name))
         for o in outputs:
-            if isinstance(o, Tensor) and _differentiable(o.dtype):
+            if carries_gradient(o):
                 self._tracked[id(o)] = o
 
     # --- differentiating -----------------------------------------------------------------------

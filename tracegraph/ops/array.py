@@ -16,6 +16,7 @@ from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
+from .list_value import TensorList
 from .registry import (
     ALL_TYPES,
     INDEX,
@@ -328,6 +329,8 @@ fill_op = defop("fill", "Fill", inputs=("dims: index_type", "value: T"),
 
 
 def kernel_zeros_like(x):
+    if isinstance(x, TensorList):   # a list's zeros: the gradient of an unused list
+        return x.zeros_like()
     x = np.asarray(x)
     if x.dtype == object:
         out = np.empty(x.shape, dtype=object)
@@ -340,7 +343,8 @@ def kernel_ones_like(x):
     return np.ones_like(x)
 
 
-zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",), attrs=_T, infer=I.same,
+zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",),
+                      attrs={"T": TypeAttr(ALL_TYPES | {d.variant})}, infer=I.same,
                       kernel=kernel_zeros_like, flags=_PURE)
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,

@@ -14,6 +14,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
+from .list_value import TensorList
 from .registry import (
     ALL_TYPES,
     COMPLEX,
@@ -169,6 +170,11 @@ def _add_n_mismatch(i, a, b) -> str:
 
 
 def kernel_add_n(inputs):
+    if isinstance(inputs[0], TensorList):   # lists add element by element (their gradients)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = out + x
+        return out
     first = np.shape(inputs[0])
     for i, x in enumerate(inputs[1:], 1):
         if np.shape(x) != first:
@@ -373,5 +379,6 @@ cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
                 infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW,
                 jit=_cast_jit)
-add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
+add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",),
+                 attrs={"T": TypeAttr(NUMBER | {d.variant})},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"})

@@ -12,6 +12,7 @@ from ...library.join_split import concat
 from ...library.math import add, greater_equal, subtract
 from ...shapes import TensorShape
 from ...trace.control_flow import cond, while_loop
+from ..backprop import carries_gradient
 from ..forward_values import forward_values
 from ..graph_gradient import graph_gradient, replay
 from ..loop_values import forward_loop, loop_as_traced
@@ -27,8 +28,8 @@ def _call_grad(op, *grads):
 
 
 def _differentiable(x) -> bool:
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and (dtype.is_floating or dtype.is_complex)
+    """Floating and complex tensors, and lists of them (a TensorArray's flow)."""
+    return carries_gradient(x)
 
 
 def _handle_of(x):
@@ -45,7 +46,7 @@ def _zeros_for(x):
     """Zeros shaped like an input's gradient (a resource input: its Variable's value)."""
     handle = _handle_of(x)
     if handle is None:
-        return zeros_like(x)
+        return zeros_like(x)   # a list's zeros for a list (unwritten elements stay so)
     return fill(np.asarray(handle.shape, np.int32), np.zeros((), handle.dtype.as_numpy_dtype))
 
 
