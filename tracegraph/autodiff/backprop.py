@@ -131,7 +131,7 @@ def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
         outs = [grads.get(id(o)) for o in e.outputs]
         if all(g is None for g in outs):
             continue
-        rule = e.rule if isinstance(e, _Entry) else gradient_of(e.type)
+        rule = e.rule if isinstance(e, _Entry) else gradient_of(e.type, e.attrs)
         if rule is None:
             where = e.where if isinstance(e, _Entry) else e.source
             raise LookupError(f"No gradient defined for operation '{e.name}' (op type: "

@@ -9,11 +9,13 @@ record backward ops while tracing.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from ..library.math import conj, multiply
 
-__all__ = ["defgrad", "defgrad_unary", "gradient_of", "has_gradient", "needed"]
+__all__ = ["defgrad", "defgrad_unary", "defgrad_override", "gradient_of", "has_gradient",
+           "needed", "OVERRIDE_ATTR"]
 
 _RULES: dict[str, Callable] = {}
 
@@ -42,9 +44,24 @@ def defgrad_unary(op_type: str, *, x: Callable | None = None, y: Callable | None
     defgrad(op_type)(rule)
 
 
-def gradient_of(op_type: str) -> Callable | None:
-    """The rule registered for `op_type`, or None."""
-    return _RULES.get(op_type)
+def gradient_of(op_type: str, attrs=None) -> Callable | None:
+    """The rule registered for `op_type`, or None; an op whose attrs name a rule of its own in
+    `_gradient_op_type` (TensorFlow's gradient override: `tf.custom_gradient` in a graph) has
+    that one."""
+    override = attrs.get(OVERRIDE_ATTR) if attrs else None
+    return _RULES.get(override if override is not None else op_type)
+
+
+OVERRIDE_ATTR = "_gradient_op_type"
+_overrides = itertools.count(1)
+
+
+def defgrad_override(rule: Callable) -> str:
+    """Registers the rule of one op (TensorFlow's `gradient_override_map`): returns the name
+    the op carries in its `_gradient_op_type` attr."""
+    name = f"CustomGradient-{next(_overrides)}"
+    _RULES[name] = rule
+    return name
 
 
 def has_gradient(op_def) -> bool:

@@ -33,6 +33,7 @@ from ..nest import flatten, pack_sequence_as
 from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..ops.variant_value import VariantValue
+from ..trace.keys import VariableSpec
 from .backprop import (
     UnconnectedGradients,
     _as_tensor,
@@ -155,7 +156,7 @@ class GradientTape:
         if not live:
             return out
         full = {**op.attr_defaults, **attrs} if attrs else op.attr_defaults
-        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type)))
+        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type, full)))
         for o in live:
             tracked[id(o)] = o
         return out
@@ -193,6 +194,8 @@ class GradientTape:
             owner = x.owner() if x.owner is not None else None
             if owner is not None and self._watch_accessed and owner.trainable:
                 self._push(owner)
+        elif self._watch_accessed and _trainable_argument(x):
+            self._tracked.setdefault(id(x), x)   # a Variable argument's placeholder
         return x
 
     def add_outputs(self, op, outputs) -> None:
@@ -257,9 +260,14 @@ class GradientTape:
                     g = _ones_for(t)
                 seeds.append((_key(t), g))
             keys = []
+            targeted = {k for k, _ in seeds}
             for s in sources:
-                if not _differentiable(s.dtype):
-                    keys.append(None)  # integer sources get None (TF warned on watch)
+                if not _differentiable(s.dtype) or (_key(s) not in self._tracked and
+                                                     _key(s) not in targeted):
+                    # integer sources (TF warned on watch), and sources the tape neither
+                    # watched nor computed from watched values, get None (as TF); a target
+                    # is its own source (d v / d v = 1)
+                    keys.append(None)
                 else:
                     keys.append(_key(s))
             found = backprop(self._entries, seeds, {k for k in keys if k is not None})
@@ -323,6 +331,13 @@ class GradientTape:
                 self._entries, self._tracked = [], {}
         return _stack_rows(cols, source, tuple(shape) + tuple(src_shape[1:]), unconnected,
                            axis=1, batch=batch)
+
+
+def _trainable_argument(x) -> bool:
+    """Whether a resource edge is the placeholder of a trainable Variable argument of the
+    function being traced (its handle, as a SymbolicVariable's reads see it)."""
+    spec = getattr(getattr(x, "tensor_type", None), "value", None)
+    return isinstance(spec, VariableSpec) and spec.trainable
 
 
 def _captured(x):

@@ -63,6 +63,20 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 identity_op = defop("identity", "Identity", inputs=("input: T",),
                     attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
                     kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"})
+def infer_identity_n(input, **_):  # noqa: A002 - TensorFlow's arg name
+    return tuple(input)
+
+
+def kernel_identity_n(input, **_):  # noqa: A002
+    return list(input)
+
+
+# Several tensors passed through as one op: what `tf.custom_gradient` puts in a graph, its rule
+# named by the op's `_gradient_op_type` attr (TensorFlow's gradient override).
+identity_n_op = defop("identity_n", "IdentityN", inputs=("input: list(T)",),
+                      attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})},
+                      infer=infer_identity_n, kernel=kernel_identity_n, num_outputs=None,
+                      flags=_PURE)
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",
                          flags=_PURE | {"identity"})

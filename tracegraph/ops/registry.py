@@ -251,6 +251,12 @@ def current_context():
     return _state.current
 
 
+def active_contexts() -> list:
+    """The contexts of this thread, innermost first (the current one, then the ones it was
+    entered from): a trace nested in another sees the enclosing trace's graph context here."""
+    return [_state.current] + _state.stack[::-1]
+
+
 class context_scope:  # noqa: N801 - used like a function: `with context_scope(ctx):`
     """`with context_scope(ctx):` makes `ctx` the context `bind` uses in this thread."""
 
