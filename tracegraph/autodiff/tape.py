@@ -249,7 +249,16 @@ class GradientTape:
             if len(output_gradients) != len(targets):
                 raise ValueError(f"output_gradients has {len(output_gradients)} values for "
                                  f"{len(targets)} targets")
-        was, self._recording = self._recording, False
+        was = self._recording
+        if was and self._persistent:   # the gradient's own ops are recorded (higher orders)
+            _warn("Calling GradientTape.gradient on a persistent tape inside its context is "
+                  "significantly less efficient than calling it outside the context (it causes "
+                  "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                  "memory usage). Only call GradientTape.gradient inside the context if you "
+                  "actually want to trace the gradient in order to compute higher order "
+                  "derivatives.")
+        else:
+            self._recording = False
         try:
             seeds = []
             for i, t in enumerate(targets):
