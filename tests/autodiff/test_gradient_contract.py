@@ -37,7 +37,6 @@ NO_RULE = {
     "conv2d_backprop_filter": "second order not implemented yet",
     "max_pool_grad": "second order not implemented yet",
     "avg_pool_grad": "second order not implemented yet",
-    "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
     "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
     "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
 }
@@ -49,8 +48,12 @@ ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call
              "tensor_list_scatter", "tensor_list_get_item", "tensor_list_stack",
              "tensor_list_gather", "tensor_list_concat", "tensor_list_resize"}
 POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
-            "reciprocal", "floor_mod"}
-UNIT = {"asin", "acos", "atanh"}
+            "reciprocal", "floor_mod", "lgamma", "digamma", "polygamma", "zeta", "xlogy",
+            "xlog1py"}
+UNIT = {"asin", "acos", "atanh", "erfinv"}
+PROBABILITY = {"ndtri"}
+# Inputs with no gradient that stay the sample's values (polygamma's order, zeta's exponent).
+FIXED_INPUTS = {"polygamma": {0}, "zeta": {0}}
 # Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
 SPD_INPUT = {"cholesky"}
 # Only the first output is differentiated: the second is the kernel's own gradient.
@@ -72,6 +75,8 @@ def _random_like(name, x, rng):
         v = rng.uniform(1.2, 2.5, x.shape)
     elif name in UNIT:
         v = rng.uniform(-0.8, 0.8, x.shape)
+    elif name in PROBABILITY:
+        v = rng.uniform(0.1, 0.9, x.shape)
     elif name in POSITIVE:
         v = rng.uniform(0.5, 1.5, x.shape)
     else:
@@ -101,6 +106,9 @@ def _setup(name, index, seed=0):
                     values.append(v)
             inputs = list(inputs)
             inputs[pos] = items
+        elif pos in FIXED_INPUTS.get(name, ()):
+            inputs = list(inputs)
+            inputs[pos] = np.asarray(x, np.float64)
         else:
             v = _random_like(name, x, rng)
             if name in SPD_INPUT:

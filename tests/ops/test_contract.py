@@ -63,6 +63,17 @@ SAMPLES.update({name: [((F, F2), {}), ((F, ROW), {}), ((I, I2), {})]
 SAMPLES["real_div"] = [((F, F2), {}), ((ROW, F), {})]
 SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})]})
 SAMPLES.update({name: [((I, I2), {})] for name in _BINARY_INT})
+# special functions: erfinv and ndtri inside their domains, xlogy & co. with x holding a 0
+_UNIT = np.array([[-0.5, 0.25, 0.9], [0.0, -0.75, 0.1]], np.float32)
+_PROB = (_UNIT + 1) / 2
+_XZ = np.array([[0.0, 0.25, 1.5], [2.0, 0.0, 1.0]], np.float32)
+SAMPLES.update({"lgamma": [((F,), {})], "digamma": [((F,), {})], "erfinv": [((_UNIT,), {})],
+                "ndtri": [((_PROB,), {})],
+                "polygamma": [((np.ones_like(F), F), {}), ((np.float32(2), F), {})],
+                "zeta": [((F2 + 1.5, F), {}), ((np.float32(3), ROW), {})],
+                "xlogy": [((_XZ, F2), {}), ((_XZ, ROW), {})], "xlog1py": [((_XZ, F2), {})],
+                "xdivy": [((_XZ, F2), {}), ((ROW, F), {})],
+                "identity_n": [(([F, I],), {}), (([ROW],), {"_gradient_op_type": "none"})]})
 SAMPLES.update({name: [((F, i32(1)), {}), ((I, i32(0, 1)), {"keep_dims": True}),
                        ((F, i32()), {})] for name in _REDUCE})
 SAMPLES.update({

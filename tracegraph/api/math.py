@@ -73,6 +73,18 @@ from ..library.math import (  # noqa: F401
     truncatemod,
 )
 from ..library.nn import l2_normalize, softmax  # noqa: F401
+from ..library.special import (  # noqa: F401
+    digamma,
+    erfinv,
+    lgamma,
+    log_sigmoid,
+    ndtri,
+    polygamma,
+    xdivy,
+    xlog1py,
+    xlogy,
+    zeta,
+)
 from ..library.reduce import (  # noqa: F401
     argmax,
     argmin,

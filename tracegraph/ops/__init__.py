@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     reduce,
     sequences,
     slicing,
+    special,
     state,
     strings,
     summary,

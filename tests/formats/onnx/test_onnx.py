@@ -24,7 +24,7 @@ ROUNDING = {"Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos",
             "RealDiv", "Reciprocal", "FloorMod", "FloorDiv", "SquaredDifference", "DivNoNan",
             "AddN", "_FusedMatMul", "_FusedConv2D", "LeakyRelu", "L2Loss", "Einsum",
             "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
-            "MatrixDeterminant"}
+            "MatrixDeterminant", "Xlogy", "Xlog1py", "Xdivy"}
 
 
 def session(model):

@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     rearrange,
     reduce,
     slicing,
+    special,
     state,
     tensor_list,
 )

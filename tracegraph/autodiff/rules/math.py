@@ -156,6 +156,8 @@ defgrad_unary("Softplus", x=lambda x: sigmoid(x))                          # sig
 defgrad_unary("Softsign", x=lambda x: reciprocal(square(add(abs_(x), 1))))  # 1/(1+|x|)^2
 defgrad_unary("Erf", x=lambda x: multiply(2 / np.sqrt(np.pi), exp(negative(square(x)))))
 #                                                                  erf' = 2/sqrt(pi) e^(-x^2)
+defgrad_unary("Erfc", x=lambda x: multiply(-2 / np.sqrt(np.pi), exp(negative(square(x)))))
+#                                                                erfc' = -2/sqrt(pi) e^(-x^2)
 
 
 @defgrad("Neg")

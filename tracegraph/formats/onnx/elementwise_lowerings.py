@@ -132,3 +132,23 @@ def lower_cast(ctx, x):
 @onnx_lowering("ClipByValue")
 def lower_clip(ctx, x, lo, hi):
     return ctx.node("Max", [ctx.node("Min", [x, hi]), lo])
+
+
+def _zero_where_x_is_zero(ctx, x, value):
+    zero = ctx.const(0, ctx.input_types[0].dtype)
+    return ctx.node("Where", [ctx.node("Equal", [x, zero]), zero, value])
+
+
+@onnx_lowering("Xlogy")
+def lower_xlogy(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Mul", [x, ctx.node("Log", [y])]))
+
+
+@onnx_lowering("Xlog1py")
+def lower_xlog1py(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Mul", [x, lower_log1p(ctx, y)]))
+
+
+@onnx_lowering("Xdivy")
+def lower_xdivy(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Div", [x, y]))
