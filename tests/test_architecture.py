@@ -9,11 +9,12 @@ import pathlib
 # `optimizers` (tf.optimizers) sits above the tape (`minimize`, autodiff/) and below the formats
 # (a checkpoint may hold an optimizer's slots); `distribute` ships saved graphs, so it stands
 # above the formats.
-LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "config": 1, "nest": 1, "thread_budget": 1,
-          "ops": 2,
+LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "dimension": 1, "config": 1, "nest": 1,
+          "thread_budget": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
           "optimize": 9, "execute": 10, "optimizers": 11, "data": 11, "formats": 12,
-          "distribute": 13, "api": 14, "__init__": 14, "testing": 14, "saved_model": 14}
+          "distribute": 13, "api": 14, "__init__": 14, "testing": 14, "saved_model": 14,
+          "keras": 14, "compat": 14, "keras_switch": 14}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 
@@ -73,7 +74,10 @@ def test_nothing_below_autodiff_imports_it(tmp_path, monkeypatch):
 
 # STYLE's hint: a module a reader can hold in mind. The exceptions name their reason.
 LINE_CAP = 400
-OVER_THE_CAP: dict[str, int] = {}
+OVER_THE_CAP: dict[str, int] = {
+    # a table generated from TensorFlow's op definitions, one line per op: grows with the ops
+    "formats/tensorflow/op_signatures.py": 600,
+}
 
 
 def test_modules_stay_small():

@@ -16,7 +16,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tracegraph(
 
 from . import config, dtypes, errors, nest, testing
 from .api import autograph, bitwise, debugging, linalg, math, nn, random, strings
-from .api import keras, optimizers
+from .api import optimizers
 from .api import onnx, summary
 from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
 from .dtypes import (
@@ -34,8 +34,8 @@ from .graph.building import control_dependencies, name_scope
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (
-    constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank, reshape,
-    shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
+    bitcast, constant, ensure_shape, expand_dims, fill, identity, ones, ones_like, rank_ as rank,
+    reshape, shape, size, squeeze, stop_gradient, transpose, zeros, zeros_like,
 )
 from .library.indexing import (
     argsort, boolean_mask, clip_by_value, gather, gather_nd, linspace, one_hot, scatter_nd,
@@ -103,8 +103,9 @@ def executing_eagerly() -> bool:
     return current_context().executing_eagerly
 
 
-def is_tensor(x) -> bool:
-    return isinstance(x, (Tensor, Variable))
+from .framework.core_types import is_tensor  # noqa: E402
+from .framework.indexed_slices import IndexedSlices  # noqa: E402
+from .framework.variable_enums import VariableAggregation, VariableSynchronization  # noqa: E402
 
 # ---- automatic differentiation and modules (issue 9) ----
 from .api import test
@@ -126,4 +127,25 @@ from . import distribute  # noqa: E402
 from . import data  # noqa: E402
 from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
-experimental = _types.SimpleNamespace(Optional=data.Optional)
+# ---- round 3: what Keras 3 needs of TensorFlow (issue 22) ----
+from .api import experimental  # noqa: E402
+from .api import internal as __internal__  # noqa: E402
+from .shapes import TypeSpec  # noqa: E402
+from . import compat  # noqa: E402
+from .api import version  # noqa: E402
+
+
+def inside_function() -> bool:
+    """Whether the code is building a graph (tracing a tf.function), not running eagerly."""
+    from .ops.registry import current_context
+    return getattr(current_context(), "graph", None) is not None
+
+
+def __getattr__(name):
+    # `tf.keras` is looked up lazily: with the `keras` extra it is real Keras 3 (the bridge,
+    # tracegraph/keras, binds the name `tensorflow` then, and only then); without it,
+    # tracegraph's optimizers-only module, which names the extra for the rest.
+    if name == "keras":
+        from .keras_switch import keras_module
+        return keras_module()
+    raise AttributeError(f"module 'tracegraph' has no attribute {name!r}")

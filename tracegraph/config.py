@@ -143,12 +143,29 @@ def set_intra_op_parallelism_threads(num_threads) -> None:
     thread_budget.set_intra_op_cap(_thread_counts["intra"])
 
 
+_op_determinism = False
+
+
 def enable_op_determinism() -> None:
     """`tf.config.experimental.enable_op_determinism`: ops give the same bits run to run. In
     tracegraph only thread counts could vary (a BLAS product's sums are blocked by thread, and
     `thread_budget` follows the machine's load): they then follow op sizes and
     tf.config.threading alone."""
+    global _op_determinism
+    _op_determinism = True
     thread_budget.set_deterministic(True)
+
+
+def disable_op_determinism() -> None:
+    """TensorFlow's internal switch back (`tensorflow.python.framework.config`)."""
+    global _op_determinism
+    _op_determinism = False
+    thread_budget.set_deterministic(False)
+
+
+def is_op_determinism_enabled() -> bool:
+    """Whether `enable_op_determinism` is in force (Keras turns jit_compile off under it)."""
+    return _op_determinism
 
 
 experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)

@@ -169,6 +169,22 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
         return self if self._dims is not None else TensorShape([None] * rank)
 
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> TensorShape:
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def __add__(self, other) -> TensorShape:  # TF: shape + (4,) concatenates
+        return self.concatenate(other)
+
+    def __radd__(self, other) -> TensorShape:
+        return TensorShape(other).concatenate(self)
+
     def __len__(self):
         if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
@@ -242,7 +258,14 @@ class TensorType:
         return f"TensorType({self.dtype.name}, {format_shape(self.shape)})"
 
 
-class TensorSpec:
+class TypeSpec:
+    """`tf.TypeSpec`: the base of the classes that describe a kind of value (`TensorSpec`, and
+    the specs of composite values) without holding one."""
+
+    __slots__ = ()
+
+
+class TensorSpec(TypeSpec):
     """Describes a tensor argument: shape (dims may be None), dtype and an optional name."""
 
     __slots__ = ("_shape", "_dtype", "_name")

@@ -8,6 +8,25 @@ import numpy as np
 
 import tracegraph as tf
 from tracegraph.distribute import shipping
+from tracegraph.formats.native.saving import manifest_bytes
+
+
+def assert_within_rounding(got, want, x, layers):
+    """`got` and `want` are the same float32 layers `x @ w + b` (relu or not) summed in other
+    orders: another BLAS kernel (OpenBLAS picks one per CPU core type, block size and thread
+    count), another block size, another process. Each is within `terms * u * mag` of the exact
+    value (the classic bound for sums of products, u = eps / 2, `mag` the same layers on
+    absolute values; a relu does not grow an error), so they differ by at most `terms * eps *
+    mag`, whatever kernel either used."""
+    mag, terms = np.abs(np.asarray(x, np.float64)), 0
+    for w, b in layers:
+        mag = mag @ np.abs(np.asarray(w, np.float64)) + np.abs(np.asarray(b, np.float64))
+        terms += np.shape(w)[0] + 1
+    bound = (terms + 1) * np.finfo(np.float32).eps * mag
+    diff = np.abs(np.asarray(got, np.float64) - np.asarray(want, np.float64))
+    worst = np.unravel_index(np.argmax(diff - bound), diff.shape)
+    assert np.all(diff <= bound), (f"at {worst}: {got[worst]!r} vs {want[worst]!r}, "
+                                   f"beyond the rounding bound {bound[worst]:.3g}")
 
 
 def outer_function():
@@ -109,9 +128,7 @@ def repack(bundle_data: bytes, edit) -> tuple[str, bytes]:
     doc = json.loads(files["saved_model.json"])
     edit(doc)
     files["saved_model.json"] = json.dumps(doc).encode()
-    sums = json.loads(files["checksum.json"])
-    sums["sha256"]["saved_model.json"] = hashlib.sha256(files["saved_model.json"]).hexdigest()
-    files["checksum.json"] = json.dumps(sums).encode()
+    files["checksum.json"] = manifest_bytes(files)
     names = list(shipping._FILES)
     header = json.dumps({"format": shipping.BUNDLE_FORMAT, "version": 1,
                          "files": [[n, len(files[n])] for n in names]}).encode() + b"\n"

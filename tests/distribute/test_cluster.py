@@ -1,7 +1,10 @@
 """On a real dask.distributed LocalCluster (2 worker processes, loopback only): mapped graphs
-equal the single-process results bit for bit, data-parallel training equals full-batch
-training, a lost worker does not change a result, workers run graphs whose Python module they
-cannot import, and a graph a worker cannot load fails with the loader's error on the driver.
+equal the single-process results (bit for bit where no BLAS call sums, else within the
+rounding bound of a float32 matmul, which holds whatever kernel OpenBLAS picks for a core type,
+block size or thread count: run them with and without OPENBLAS_CORETYPE), data-parallel
+training equals full-batch training, a lost worker does not change a result, workers run graphs
+whose Python module they cannot import, and a graph a worker cannot load fails with the loader's
+error on the driver.
 
 Marked `slow` and `cluster`: `python -m pytest -q -m cluster tests/distribute`."""
 
@@ -48,13 +51,14 @@ def _rng(seed=0):
     return np.random.default_rng(seed)
 
 
-def test_map_blocks_of_guide_functions_equals_single_process_bit_for_bit(client):
+def test_map_blocks_of_guide_functions_equals_single_process(client):
     x2 = _rng(0).normal(size=(1000, 2)).astype(np.float32)
-    outer = models.outer_function()
+    outer = models.outer_function()          # x @ [[2], [3]] + 4
     got = tf.distribute.map_blocks(outer, da.from_array(x2, chunks=125)).compute()
     want = np.concatenate([p.numpy() for p in _per_block(outer, x2, [125] * 8)])
-    np.testing.assert_array_equal(got, want)
-    np.testing.assert_allclose(got, outer(tf.constant(x2)).numpy(), rtol=1e-6)
+    layers = [([[2.0], [3.0]], 4.0)]
+    models.assert_within_rounding(got, want, x2, layers)
+    models.assert_within_rounding(got, outer(tf.constant(x2)).numpy(), x2, layers)
 
     x3 = _rng(1).normal(size=(999, 3)).astype(np.float32)
     arr = da.from_array(x3, chunks=100)
@@ -80,12 +84,14 @@ def test_map_blocks_of_a_loaded_saved_model(client, tmp_path):
     tf.saved_model.save(model, str(tmp_path / "model"))
     loaded = tf.saved_model.load(str(tmp_path / "model"))
     x = _rng(2).normal(size=(800, 3)).astype(np.float32)
+    layers = [(d.w.numpy(), d.b.numpy()) for d in (model.dense_1, model.dense_2)]
     for fn in (loaded, loaded.__call__):
         got = tf.distribute.map_blocks(fn, da.from_array(x, chunks=100)).compute()
         want = np.concatenate([p.numpy() for p in _per_block(model, x, [100] * 8)])
-        np.testing.assert_array_equal(got, want)
-        np.testing.assert_array_equal(
-            got, np.concatenate([p.numpy() for p in _per_block(loaded, x, [100] * 8)]))
+        models.assert_within_rounding(got, want, x, layers)
+        models.assert_within_rounding(
+            got, np.concatenate([p.numpy() for p in _per_block(loaded, x, [100] * 8)]), x,
+            layers)
 
 
 def test_each_worker_loads_a_graph_once(client):

@@ -1,9 +1,13 @@
-"""A mutation fuzzer for the loader (R-10.4): real saved directories and checkpoints, mutated
-(truncations, bit flips, inserted bytes, wrong types, huge declared sizes, deep nesting, unknown
-op types, off-by-one references, deleted and swapped files). Every mutated input must either
-load or raise `SavedDataError`; any other exception fails. Mutations of the JSON and of the
-archives are tried twice: as they are (the checksums catch them) and with the checksums
-recomputed, so that the validators behind the checksums are reached.
+"""A mutation fuzzer for the loader and checkpoints (R-10.4, issue 26): real saved directories
+and checkpoints, mutated (truncations, single and multiple bit flips, inserted bytes, wrong
+types, huge declared sizes, deep nesting, unknown op types, off-by-one references, deleted and
+swapped files, and special files in place of any file: FIFOs, links to endless devices, links
+leaving the directory, directories). Every mutated input must load or end in a documented error
+(`SavedDataError`; TensorFlow's NotFoundError or ValueError where TensorFlow raises them) within
+a time bound; any other exception, or a hang, fails. Mutations of the JSON and of the archives
+are tried twice: as they are (the checksums catch them) and with the checksums recomputed (the
+manifest and the sealed index rewritten), so that the validators behind the checksums are
+reached.
 
 The default suite tries a bounded number of inputs; `-m slow` tries many more. Each run prints
 how many inputs it tried and how they ended.
@@ -14,18 +18,22 @@ import json
 import os
 import random
 import shutil
+import threading
 
 import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.formats.safe_files import file_sha256
+from tracegraph.formats.native.saving import write_manifest
+from tracegraph.formats.safe_files import file_sha256, read_sealed_json, write_sealed_json
 
 from .catalogue import CATALOGUE
 
 MODELS = ("module_model", "autograph_control_flow", "calls_and_structures", "all_dtypes",
           "stateful_counter")
 FILES = ("saved_model.json", "variables.npz", "constants.npz", "checksum.json")
+CHECKPOINT_FILES = ("ckpt-1.index", "ckpt-1.data-00000-of-00001", "checkpoint")
+TIME_BOUND = 30.0   # seconds for one input: longer is a hang
 _MARKER = "__deep_nesting__"
 
 
@@ -135,14 +143,43 @@ def _mutate_bytes(data: bytes, rng: random.Random) -> bytes:
 
 
 def _rehash(directory) -> None:
-    path = directory / "checksum.json"
     try:
-        doc = json.loads(path.read_text())
-        doc["sha256"] = {name: file_sha256(directory / name) for name in FILES[:3]
-                         if (directory / name).exists()}
-        path.write_text(json.dumps(doc))
-    except (ValueError, OSError, TypeError, AttributeError, KeyError):
+        write_manifest(directory)
+    except OSError:   # a data file deleted or replaced by a directory: keep the manifest
         pass
+
+
+# ---- special files and single bit flips ------------------------------------------------------
+
+SPECIAL_FILES = ("fifo", "/dev/zero", "/dev/urandom", "outside", "directory")
+
+
+def _special(path, rng: random.Random) -> None:
+    """Replaces `path` by a FIFO, a link to an endless device, a link leaving the directory
+    (to a valid copy of the file) or a directory."""
+    kind = rng.choice(SPECIAL_FILES)
+    original = path.read_bytes() if path.is_file() else b""
+    if path.exists() or path.is_symlink():
+        os.remove(path)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "outside":
+        outside = path.parent.parent / f"{path.parent.name}-outside"
+        outside.mkdir(exist_ok=True)
+        (outside / path.name).write_bytes(original)
+        os.symlink(outside / path.name, path)
+    elif kind == "directory":
+        os.mkdir(path)
+    else:
+        os.symlink(kind, path)
+
+
+def _flip_one_bit(path, rng: random.Random) -> None:
+    data = bytearray(path.read_bytes())
+    if data:
+        bit = rng.randrange(len(data) * 8)
+        data[bit // 8] ^= 1 << (bit % 8)
+        path.write_bytes(bytes(data))
 
 
 def _one_saved_model(sources: dict, target, rng: random.Random) -> None:
@@ -150,7 +187,13 @@ def _one_saved_model(sources: dict, target, rng: random.Random) -> None:
     shutil.copytree(sources[name], target)
     choice = rng.random()
     rehash = rng.random() < 0.75
-    if choice < 0.5:
+    if choice < 0.1:
+        _special(target / rng.choice(FILES), rng)
+        rehash = False
+    elif choice < 0.2:
+        _flip_one_bit(target / rng.choice(FILES), rng)
+        rehash = False
+    elif choice < 0.5:
         doc = json.loads((target / "saved_model.json").read_text())
         (target / "saved_model.json").write_text(_mutate_json(doc, rng))
     elif choice < 0.8:
@@ -174,14 +217,26 @@ def _one_checkpoint(prefix: str, target, rng: random.Random) -> None:
     shutil.copy(os.path.join(os.path.dirname(prefix), "checkpoint"), target / "checkpoint")
     index, data = target / "ckpt-1.index", target / "ckpt-1.data-00000-of-00001"
     kind = rng.random()
-    if kind < 0.4:
-        index.write_text(_mutate_json(json.loads(index.read_text()), rng))
-    elif kind < 0.8:
+    if kind < 0.1:
+        _special(target / rng.choice(CHECKPOINT_FILES), rng)
+    elif kind < 0.25:
+        _flip_one_bit(target / rng.choice(CHECKPOINT_FILES), rng)
+    elif kind < 0.5:
+        doc = read_sealed_json(index)
+        mutated = _mutate_json(doc, rng)
+        if rng.random() < 0.7:   # sealed again, to reach the index's validators
+            try:
+                write_sealed_json(index, json.loads(mutated))
+            except (ValueError, RecursionError):
+                index.write_text(mutated)
+        else:
+            index.write_text(mutated)
+    elif kind < 0.85:
         data.write_bytes(_mutate_bytes(data.read_bytes(), rng))
-        if rng.random() < 0.7:   # recompute the checksum to reach the archive checks
-            doc = json.loads(index.read_text())
-            doc["data_sha256"] = file_sha256(data)
-            index.write_text(json.dumps(doc))
+        if rng.random() < 0.7:   # the index updated to the new data, to reach the archive checks
+            doc = read_sealed_json(index)
+            doc["data"] = {"bytes": data.stat().st_size, "sha256": file_sha256(data)}
+            write_sealed_json(index, doc)
     else:
         state = target / "checkpoint"
         state.write_bytes(_mutate_bytes(state.read_bytes(), rng))
@@ -190,34 +245,64 @@ def _one_checkpoint(prefix: str, target, rng: random.Random) -> None:
     tf.train.list_variables(str(target))
 
 
+def _within_time_bound(fn):
+    """Runs `fn` in a thread; re-raises what it raised; fails if it outlives TIME_BOUND."""
+    outcome = []
+    thread = threading.Thread(target=lambda: outcome.append(_outcome_of(fn)), daemon=True)
+    thread.start()
+    thread.join(TIME_BOUND)
+    if thread.is_alive():
+        raise AssertionError(f"an input did not end within {TIME_BOUND} s (a hang)")
+    if outcome[0] is not None:
+        raise outcome[0]
+
+
+def _outcome_of(fn):
+    try:
+        fn()
+        return None
+    except BaseException as e:  # noqa: BLE001 - handed back to the fuzz loop
+        return e
+
+
+def _documented(e) -> bool:
+    if isinstance(e, tf.saved_model.SavedDataError):
+        return True
+    # a checkpoint whose files are gone (TensorFlow's NotFoundError), a directory without
+    # checkpoints (TensorFlow's ValueError), or a restore that found a value of another
+    # dtype/shape than the Variable's (TensorFlow's ValueError): documented checkpoint errors
+    if isinstance(e, tf.errors.NotFoundError):
+        return True
+    return isinstance(e, ValueError) and ("variable" in str(e) or
+                                          "Couldn't find 'checkpoint'" in str(e))
+
+
 def _fuzz(saved_dirs, tmp_path, count: int, seed: int) -> collections.Counter:
     rng = random.Random(seed)
     outcomes = collections.Counter()
     for i in range(count):
         target = tmp_path / f"m{i}"
+        if rng.random() < 0.8:
+            run = (lambda t, r: lambda: _one_saved_model(saved_dirs, t, r))(target, rng)
+        else:
+            run = (lambda t, r: lambda: _one_checkpoint(saved_dirs["checkpoint"], t, r))(
+                target, rng)
         try:
-            if rng.random() < 0.8:
-                _one_saved_model(saved_dirs, target, rng)
-            else:
-                _one_checkpoint(saved_dirs["checkpoint"], target, rng)
+            _within_time_bound(run)
             outcomes["loaded"] += 1
-        except tf.saved_model.SavedDataError:
-            outcomes["SavedDataError"] += 1
-        except (tf.errors.NotFoundError, ValueError) as e:
-            # a checkpoint whose files are gone (TensorFlow's NotFoundError), or a restore
-            # that found a value of another dtype/shape than the Variable's (TensorFlow's
-            # ValueError): both are the documented checkpoint errors, not loader crashes
-            if not isinstance(e, tf.errors.NotFoundError) and "variable" not in str(e):
+        except Exception as e:  # noqa: BLE001 - sorted below
+            if not _documented(e):
                 raise
             outcomes[type(e).__name__] += 1
         shutil.rmtree(target, ignore_errors=True)
+        shutil.rmtree(tmp_path / f"m{i}-outside", ignore_errors=True)
     print(f"\nloader fuzz: {count} mutated inputs tried: {dict(outcomes)}")
     return outcomes
 
 
 def test_fuzz_loader_bounded(saved_dirs, tmp_path):
-    outcomes = _fuzz(saved_dirs, tmp_path, 150, seed=1)
-    assert sum(outcomes.values()) == 150 and outcomes["SavedDataError"] > 75
+    outcomes = _fuzz(saved_dirs, tmp_path, 200, seed=1)
+    assert sum(outcomes.values()) == 200 and outcomes["SavedDataError"] > 100
 
 
 @pytest.mark.slow

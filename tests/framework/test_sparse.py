@@ -76,3 +76,15 @@ def test_from_dense_and_inside_a_function():
 
     out = densify(tf.constant([[0, 1], [1, 2]], tf.int64), tf.constant([5.0, 6.0]))
     assert out.numpy().tolist() == [[0.0, 5.0, 0.0], [0.0, 0.0, 6.0]]
+
+
+def test_sparse_maximum_minimum_over_the_union_of_entries():
+    """TF 2.21: missing entries count as zero; indices in row-major order."""
+    a = tf.SparseTensor([[0, 1], [1, 0]], [3., -2.], [2, 2])
+    b = tf.SparseTensor([[0, 1], [1, 1]], [1., -4.], [2, 2])
+    m = tf.sparse.maximum(a, b)
+    assert m.indices.numpy().tolist() == [[0, 1], [1, 0], [1, 1]]
+    assert m.values.numpy().tolist() == [3., 0., 0.]
+    assert tf.sparse.minimum(a, b).values.numpy().tolist() == [1., -2., -4.]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shapes do not match: got 2 and 3"):
+        tf.sparse.maximum(a, tf.SparseTensor([[0, 0]], [1.], [3, 2]))

@@ -1,4 +1,4 @@
-"""Training with GradientTape and the optimizers (`tf.keras.optimizers`): the optimizers'
+"""Training with GradientTape and the optimizers (`tf.optimizers`): the optimizers'
 TensorFlow workload (tests/optimizers/workload.py) with the gradients taken by the tape instead
 of written out, eagerly and inside tf.function, ends where TensorFlow 2.21 ends."""
 

@@ -67,3 +67,14 @@ def test_initial_value_forms():
         tf.Variable(None)
     with pytest.raises(ValueError, match="not compatible"):
         tf.Variable([1.0, 2.0], shape=[3])
+
+
+def test_numpy_conversion_of_a_variable_is_a_copy():
+    # np.array(v) and np.asarray(v) must not share the Variable's buffer (TF reads a value first):
+    # writing into the array used to write the Variable.
+    v = tf.Variable([1.0, 2.0])
+    for convert in (np.array, np.asarray, lambda x: x.numpy()):
+        a = convert(v)
+        a[0] = 100.0
+        np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    assert np.array(v, dtype=np.float64).dtype == np.float64

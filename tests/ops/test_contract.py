@@ -73,7 +73,7 @@ SAMPLES.update({"lgamma": [((F,), {})], "digamma": [((F,), {})], "erfinv": [((_U
                 "zeta": [((F2 + 1.5, F), {}), ((np.float32(3), ROW), {})],
                 "xlogy": [((_XZ, F2), {}), ((_XZ, ROW), {})], "xlog1py": [((_XZ, F2), {})],
                 "xdivy": [((_XZ, F2), {}), ((ROW, F), {})],
-                "identity_n": [(([F, I],), {}), (([ROW],), {"_gradient_op_type": "none"})]})
+                "identity_n": [(([F, I],), {}), (([ROW],), {})]})
 SAMPLES.update({name: [((F, i32(1)), {}), ((I, i32(0, 1)), {"keep_dims": True}),
                        ((F, i32()), {})] for name in _REDUCE})
 SAMPLES.update({
@@ -154,7 +154,22 @@ SAMPLES.update({
     "assign_variable": [(("HANDLE", F), {})],
     "assign_add_variable": [(("HANDLE", F), {})],
     "assign_sub_variable": [(("HANDLE", F), {})],
+    **{f"resource_scatter_{kind}": [(("HANDLE", i32(1, 0), F2[::-1]), {})]
+       for kind in ("update", "add", "sub", "mul", "div", "min", "max")},
     "const": [((), {"value": F, "dtype": d.float32})],
+    "bitcast": [((F,), {"type": d.int32}), ((F,), {"type": d.uint8}),
+                ((np.zeros((2, 4), np.uint8),), {"type": d.float32})],
+    **{f"sparse_sparse_{kind}": [((np.array([[0, 1], [1, 0]], np.int64), ROW[:2],
+                                    np.array([2, 2], np.int64), np.array([[0, 1]], np.int64),
+                                    ROW[2:], np.array([2, 2], np.int64)), {})]
+       for kind in ("maximum", "minimum")},
+    "xla_dynamic_update_slice": [((F, F2[:1, :2], i32(1, 5)), {})],
+    **{name: [((i32(2, 3), np.array([3, 4], np.int64)), {"dtype": d.float32})]
+       for name in ("stateless_random_uniform", "stateless_random_normal",
+                    "stateless_truncated_normal")},
+    "stateless_random_uniform_full_int": [((i32(3), i32(5, 6)), {"dtype": d.uint64})],
+    "stateless_random_uniform_int": [((i32(2, 2), i32(1, 2), scalar(0, np.int32),
+                                       scalar(9, np.int32)), {})],
     "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
     "identity": [((F,), {})], "stop_gradient": [((I,), {})],
     "ensure_shape": [((F,), {"shape": (None, 3)})],

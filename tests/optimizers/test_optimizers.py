@@ -26,7 +26,6 @@ def test_default_names_follow_keras():
     assert tf.optimizers.RMSprop().name.startswith("rm_sprop")
     assert tf.optimizers.AdamW().name.startswith("adam_w")
     assert tf.optimizers.SGD(name="MyOpt").name == "MyOpt"
-    assert tf.keras.optimizers.SGD is tf.optimizers.SGD
 
 
 def test_none_gradients_are_skipped_with_keras_warning():
@@ -69,7 +68,7 @@ def test_learning_rate_can_be_set_a_callable_or_a_schedule():
     SGD = tf.optimizers.SGD
     SGD(learning_rate=lambda: 0.25).apply_gradients([(tf.constant([1.0, 1.0]), w)])
     np.testing.assert_allclose(w.numpy(), [0.25, -0.25])
-    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    schedule = tf.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
     opt = SGD(learning_rate=schedule)
     assert float(opt.learning_rate) == pytest.approx(0.1)
     with pytest.raises(TypeError, match="LearningRateSchedule"):
@@ -84,7 +83,7 @@ def test_learning_rate_can_be_set_a_callable_or_a_schedule():
     ("CosineDecay", (0.0, 10), {"warmup_target": 1.0, "warmup_steps": 4}, [0, 2, 4, 9, 30]),
 ])
 def test_schedules_match_their_formulas(name, args, kwargs, steps):
-    schedule = getattr(tf.keras.optimizers.schedules, name)(*args, **kwargs)
+    schedule = getattr(tf.optimizers.schedules, name)(*args, **kwargs)
 
     def expected(step):
         if name == "ExponentialDecay":

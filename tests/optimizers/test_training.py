@@ -100,7 +100,7 @@ ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
 mode, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if mode == "resume":
     opt.build(model.trainable_variables)     # the slots exist before they are restored
-    ckpt.restore(path).assert_consumed()
+    ckpt.read(path).assert_consumed()   # read: written by write (TF)
 for _ in range(n):
     step()
 if mode == "save":

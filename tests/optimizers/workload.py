@@ -23,8 +23,8 @@ def make_optimizer(tf, spec):
     kwargs = dict(kwargs)
     if schedule is not None:
         sname, skwargs = schedule
-        kwargs["learning_rate"] = getattr(tf.keras.optimizers.schedules, sname)(**skwargs)
-    return getattr(tf.keras.optimizers, name)(**kwargs)
+        kwargs["learning_rate"] = getattr(tf.optimizers.schedules, sname)(**skwargs)
+    return getattr(tf.optimizers, name)(**kwargs)
 
 
 CONFIGS = {

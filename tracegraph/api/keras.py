@@ -1,5 +1,6 @@
-"""`tf.keras`, limited to `tf.keras.optimizers` (with `.schedules`) so that training loops written
-for TensorFlow run; no other part of Keras is provided."""
+"""`tf.keras` without the `keras` extra: only `tf.keras.optimizers` (with `.schedules`, the same
+as `tf.optimizers`), so that training loops written for TensorFlow run. With the extra,
+`tf.keras` is real Keras 3 (tracegraph/keras)."""
 
 from . import optimizers
 
@@ -8,6 +9,6 @@ __all__ = ["optimizers"]
 
 def __getattr__(name):
     raise AttributeError(
-        f"module 'tracegraph.keras' has no attribute '{name}': tracegraph provides only "
-        "tf.keras.optimizers (and its schedules) from Keras. Write models as tf.Module and "
-        "train them with tf.GradientTape.")
+        f"module 'tracegraph.keras' has no attribute '{name}': without Keras installed, "
+        "tf.keras has only tf.keras.optimizers (and its schedules). tf.keras is real Keras 3 "
+        "with the keras extra: pip install 'tracegraph[keras]'.")

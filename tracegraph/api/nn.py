@@ -27,3 +27,10 @@ from ..library.nn import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     swish,
 )
+
+import types as _types
+
+from ..library.random_stateless import stateless_dropout as _stateless_dropout
+
+# tf.nn.experimental
+experimental = _types.SimpleNamespace(stateless_dropout=_stateless_dropout)

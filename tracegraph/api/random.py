@@ -8,3 +8,8 @@ from ..library.random import (  # noqa: F401
     truncated_normal,
     uniform,
 )
+from ..library.random_stateless import (  # noqa: F401
+    stateless_normal,
+    stateless_truncated_normal,
+    stateless_uniform,
+)

@@ -6,11 +6,10 @@ from ..formats.checkpoint.checkpoint import (  # noqa: F401
     CheckpointLoadStatus,
     latest_checkpoint,
     list_variables,
+    load_checkpoint,
     load_variable,
 )
 from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401
-from ..formats.checkpoint.checkpoint_reading import load_checkpoint  # noqa: F401
-
 
 _EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features",
                      "FeatureList", "FeatureLists", "Example", "SequenceExample")

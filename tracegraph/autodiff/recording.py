@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..framework.tensor import Tensor
+from ..framework.tensor_protocol import convert_inputs
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.registry import current_context
 from ..ops.state import read_variable_op
@@ -30,6 +31,7 @@ class Recording:
         tape = self.tape
         if not tape._recording:
             return self.inner.apply(op, inputs, attrs, name)
+        inputs = convert_inputs(op, inputs)  # protocol objects read through this tape
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:

@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..framework.tensor import Tensor
+from ..framework.tensor_protocol import as_variable
 from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
@@ -105,7 +106,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watches a tensor, a Variable or a nested structure of them."""
         for x in flatten(tensor):
-            self._push(x)
+            self._push(as_variable(x))
 
     def watched_variables(self) -> tuple:
         return tuple(self._watched_vars)
@@ -230,7 +231,7 @@ class GradientTape:
         """d(sum of target)/d(source) for every source, in the structure of `sources`."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = flatten(sources)
+        flat_sources = [as_variable(s) for s in flatten(sources)]
         try:
             result = self._gradient(flatten(target), flat_sources, output_gradients, unconnected)
         finally:
@@ -290,7 +291,7 @@ class GradientTape:
         """d(target[i...])/d(source[j...]): shape target.shape + source.shape per source."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = flatten(sources)
+        flat_sources = [as_variable(s) for s in flatten(sources)]
         target = _as_tensor(target)
         shape = _static_shape(target, "jacobian")
         n = int(np.prod(shape, dtype=np.int64))

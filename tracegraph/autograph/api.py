@@ -18,12 +18,13 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _STDLIB = sysconfig.get_paths().get("stdlib", "") + os.sep
 # Modules whose functions run as they are (a module or any module under it): TensorFlow 2.21's
 # do-not-convert list (autograph/core/config.py: standard modules, known libraries, Keras),
-# and tracegraph's own.
+# a few more libraries Keras calls, and tracegraph's own.
 _SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc", "tensorflow",
                  "scipy", "pytest", "_pytest", "collections", "dataclasses", "copy", "cProfile",
                  "inspect", "ipdb", "linecache", "mock", "pathlib", "pdb", "posixpath", "pstats",
                  "re", "threading", "urllib", "matplotlib", "pandas", "PIL", "absl.logging",
-                 "tensorflow_probability", "tensorflow_datasets.core", "keras", "tf_keras")
+                 "tensorflow_probability", "tensorflow_datasets.core", "keras", "tf_keras",
+                 "optree", "h5py", "ml_dtypes")
 
 
 def _skipped_module(module: str) -> bool:

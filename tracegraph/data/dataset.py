@@ -11,6 +11,7 @@ in a module of its family (`sources`, `batching`, `ordering`, `mapping`, `window
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..framework.core_types import TF_MODULES
 from ..framework.tensor import EagerTensor
 from ..ops.registry import bind, current_context
 from ..shapes import TensorSpec
@@ -323,6 +324,9 @@ class DatasetV2:
                            name=None):
         from .choosing import rejection_resample
         return rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
+
+DatasetV2.__module__ = TF_MODULES["DatasetV2"]   # as Keras recognises a tf.data dataset
 
 
 class VariantDataset(DatasetV2):

@@ -6,6 +6,8 @@ hash), never pickled code: a worker needs tracegraph installed, not the user's m
 
 - `map_blocks(fn, *dask_arrays)`: a traced function over row blocks, as dask arrays;
   `map_partitions(fn, dataframe)` for a dask DataFrame's partitions as arrays.
+- The default strategy and replica context (`get_strategy`, `get_replica_context`, ...) and
+  the base classes, from `framework/distribution.py`.
 - `DaskStrategy(client)`: data-parallel custom training loops (`scope`, `run`, `reduce`,
   `num_replicas_in_sync`), with `ReduceOp`.
 
@@ -13,9 +15,27 @@ dask and distributed are an optional extra (`pip install 'tracegraph[distributed
 only when used.
 """
 
+from ..framework.distribution import (
+    DistributedDataset,
+    DistributedIterator,
+    DistributedValues,
+    MultiWorkerMirroredStrategy,
+    ReplicaContext,
+    Strategy,
+    StrategyExtended,
+    TPUStrategy,
+    get_replica_context,
+    get_strategy,
+    has_strategy,
+    in_cross_replica_context,
+)
 from .blocks import map_blocks, map_partitions
 from .shipping import GraphBundle, bundle_concrete, cache_info, load_bundle
 from .strategy import DaskStrategy, PerReplica, ReduceOp
 
-__all__ = ["map_blocks", "map_partitions", "DaskStrategy", "ReduceOp", "PerReplica",
+__all__ = ["get_strategy", "has_strategy", "get_replica_context", "in_cross_replica_context",
+           "Strategy", "StrategyExtended", "ReplicaContext", "DistributedValues",
+           "DistributedIterator", "DistributedDataset", "TPUStrategy",
+           "MultiWorkerMirroredStrategy", "map_blocks", "map_partitions", "DaskStrategy",
+           "ReduceOp", "PerReplica",
            "GraphBundle", "bundle_concrete", "load_bundle", "cache_info"]

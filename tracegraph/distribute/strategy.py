@@ -14,12 +14,12 @@ step is applied exactly once even when dask recomputes a replica on another work
 from __future__ import annotations
 
 import contextlib
-import enum
 import itertools
 import uuid
 
 import numpy as np
 
+from ..framework.distribution import ReduceOp
 from ..framework.tensor import EagerTensor
 from ..nest import pack_sequence_as
 from ..shapes import TensorSpec
@@ -28,11 +28,6 @@ from .shipping import GraphBundle, bundle_concrete, reduce_replicas, run_replica
 
 __all__ = ["DaskStrategy", "ReduceOp", "PerReplica"]
 
-
-class ReduceOp(enum.Enum):
-    """`tf.distribute.ReduceOp`: how `strategy.reduce` combines the replicas' values."""
-    SUM = "SUM"
-    MEAN = "MEAN"
 
 
 class PerReplica:

@@ -12,6 +12,7 @@
   definitions.
 
 Shared by the formats, here: the one error a saved file raises (`saved_data_error`), arrays on
-disk without pickle (`npz_arrays`), bounded JSON reads, checksums and atomic writes
-(`safe_files`), and optional extras imported only when used (`optional_extras.require`).
+disk without pickle (`npz_arrays`), files opened as untrusted input (only regular files inside
+their directory, never blocking, reads bounded and checked against sealed manifests) and atomic
+writes (`safe_files`), and optional extras imported only when used (`optional_extras.require`).
 """

@@ -155,15 +155,14 @@ def _strings(data: np.ndarray, lengths: np.ndarray, file, field: str) -> np.ndar
     return out.reshape(lengths.shape)
 
 
-def read_npz(path, declared: dict) -> dict:
-    """Reads `{name: (DType, shape)}` from an archive written by `write_npz`, validating all."""
-    file = str(path)
+def read_npz(f, declared: dict, file) -> dict:
+    """Reads `{name: (DType, shape)}` from an open archive written by `write_npz` (`file` names
+    it in errors), validating all; `safe_files.open_checked` opens it against its manifest."""
+    file = str(file)
     try:
-        limit = os.path.getsize(path)
-        zf = zipfile.ZipFile(path, "r")
-    except SavedDataError:
-        raise
-    except Exception as e:  # missing file, not a zip, hostile central directory, ...
+        limit = os.fstat(f.fileno()).st_size
+        zf = zipfile.ZipFile(f, "r")
+    except Exception as e:  # not a zip, hostile central directory, ...
         raise SavedDataError(file, "", f"not a readable .npz archive ({e})") from None
     with zf:
         try:

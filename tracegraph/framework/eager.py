@@ -20,6 +20,7 @@ from ..ops.tensor_list import TensorList
 from ..ops.variant_value import VariantValue
 from ..shapes import TensorType
 from .tensor import EagerTensor, Tensor
+from .tensor_protocol import convert_inputs, convert_value, needs_conversion, protocol_tensor
 from .variables import ResourceHandle, Variable
 
 __all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name", "explain_kernel_error"]
@@ -116,6 +117,8 @@ def _value_of(x, dtype):
         return x
     if isinstance(x, Tensor):
         raise _symbolic_error(x)
+    if hasattr(t, "__tf_tensor__"):
+        return _value_of(protocol_tensor(x), dtype)
     return to_array(x, dtype)
 
 
@@ -207,6 +210,7 @@ class EagerContext:
         return args
 
     def _convert_general(self, op, inputs):
+        inputs = convert_inputs(op, inputs)
         found = resolve_type_attrs(op, inputs, _eager_dtype)
         args = []
         for i, (spec, x) in enumerate(zip(op.inputs, inputs)):
@@ -290,6 +294,8 @@ class EagerContext:
                 raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
                                  f"with dtype {value.dtype.name}: {value!r}")
             return value
+        if needs_conversion(value):
+            return _checked_dtype(convert_value(value, dtype, name), dtype)
         if dtype is None and dtype_hint is not None:
             try:
                 return wrap(to_array(value, dtype_hint))
@@ -299,6 +305,13 @@ class EagerContext:
 
     def next_op_seed(self) -> int:
         return config.next_eager_op_seed()
+
+
+def _checked_dtype(t, dtype):
+    if dtype is not None and t.dtype is not dtype:
+        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
+                         f"dtype {t.dtype.name}: {t!r}")
+    return t
 
 
 def explain_kernel_error(op, args, attrs, error) -> InvalidArgumentError:

@@ -12,6 +12,7 @@ import re
 
 from ..nest import children, is_nested
 from ..ops.registry import context_scope
+from .tracking import AutoTrackable
 from .variables import Variable
 
 __all__ = ["Module", "init_scope"]
@@ -19,6 +20,7 @@ __all__ = ["Module", "init_scope"]
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _IGNORED = frozenset(("_self_unconditional_checkpoint_dependencies",
                       "_self_unconditional_dependency_names"))
+_TRACKABLE_STATE = "_self_"   # AutoTrackable's own attributes: never part of the module's tree
 
 
 def _camel_to_snake(name: str) -> str:
@@ -53,13 +55,15 @@ class _ModuleNameScope:
 ATTRIBUTE_HOOKS: list = []
 
 
-class Module:
-    """Base class for models and layers: `variables`, `trainable_variables`, `submodules`."""
+class Module(AutoTrackable):
+    """Base class for models and layers: `variables`, `trainable_variables`, `submodules`.
+    As TensorFlow's, an AutoTrackable: a list or dict assigned to an attribute is stored as a
+    trackable `ListWrapper`/`_DictWrapper`, and Variables and modules become dependencies."""
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset()
 
     def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
+        AutoTrackable.__setattr__(self, name, value)
         for hook in ATTRIBUTE_HOOKS:
             hook(self, name, value)
 
@@ -145,7 +149,7 @@ def _flatten_module(module, recursive, predicate, key, ignored, with_path, modul
     state = vars(module)
     submodules = []
     for name in sorted(state, key=key):
-        if name in ignored:
+        if name in ignored or name.startswith(_TRACKABLE_STATE):
             continue
         for leaf_path, leaf in _leaves_with_paths(state[name], (name,)):
             if not with_path:

@@ -17,12 +17,13 @@ from ..library.math import cast, subtract
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
+from .core_types import TF_MODULES, CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["RaggedTensor", "constant", "is_ragged"]
 
 
-class RaggedTensor:
+class RaggedTensor(CompositeTensor):
     """Rows of varying length: `values` split by `row_splits` (see the module docstring)."""
 
     __slots__ = ("_values", "_row_splits")
@@ -33,6 +34,9 @@ class RaggedTensor:
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+
+    def __reduce__(self):
+        return _rebuild_ragged, (self._values, self._row_splits)
 
     # --- factories ---------------------------------------------------------------------------
     @classmethod
@@ -289,3 +293,10 @@ def _depth(x) -> int:
     if not isinstance(x, (list, tuple)):
         return 0
     return 1 + max((_depth(v) for v in x), default=0)
+
+
+RaggedTensor.__module__ = TF_MODULES["RaggedTensor"]   # as Keras recognises it
+
+
+def _rebuild_ragged(values, row_splits) -> RaggedTensor:
+    return RaggedTensor(values, row_splits, internal=True)

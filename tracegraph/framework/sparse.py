@@ -17,15 +17,18 @@ from ..ops.sparse import (
     sparse_dense_add_op,
     sparse_dense_matmul_op,
     sparse_reorder_op,
+    sparse_sparse_maximum_op,
+    sparse_sparse_minimum_op,
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
+from .core_types import TF_MODULES, CompositeTensor
 from .tensor import EagerTensor
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul", "reorder"]
 
 
-class SparseTensor:
+class SparseTensor(CompositeTensor):
     """`SparseTensor(indices, values, dense_shape)`: the non-default entries of a tensor."""
 
     __slots__ = ("_indices", "_values", "_dense_shape")
@@ -40,6 +43,9 @@ class SparseTensor:
             raise ValueError(f"Shape {self._values.shape} must have rank 1")
         if self._dense_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1")
+
+    def __reduce__(self):
+        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
         n_i, n_v = self._indices.shape[0], self._values.shape[0]
         if n_i is not None and n_v is not None and n_i != n_v:
             raise ValueError(f"Dimensions {n_i} and {n_v} are not compatible")
@@ -82,6 +88,13 @@ class SparseTensor:
                 f"dense_shape={self._dense_shape})")
 
     __str__ = __repr__
+
+
+SparseTensor.__module__ = TF_MODULES["SparseTensor"]   # as Keras recognises it
+
+
+def _rebuild_sparse(indices, values, dense_shape) -> SparseTensor:
+    return SparseTensor(indices, values, dense_shape)
 
 
 def _sparse(x, what) -> SparseTensor:
@@ -146,3 +159,21 @@ def reorder(sp_input, name=None):
     indices, values = bind(sparse_reorder_op, (sp.indices, sp.values, sp.dense_shape),
                            NO_ATTRS, name)
     return SparseTensor(indices, values, sp.dense_shape)
+
+
+def _extremum(op, sp_a, sp_b, name):
+    a, b = _sparse(sp_a, "tf.sparse.maximum"), _sparse(sp_b, "tf.sparse.maximum")
+    indices, values = bind(op, (a.indices, a.values, a.dense_shape, b.indices,
+                                convert_to_tensor(b.values, dtype=a.dtype), b.dense_shape),
+                           NO_ATTRS, name)
+    return SparseTensor(indices, values, a.dense_shape)
+
+
+def maximum(sp_a, sp_b, name=None):
+    """`tf.sparse.maximum`: the larger value at each entry of either (missing entries are 0)."""
+    return _extremum(sparse_sparse_maximum_op, sp_a, sp_b, name)
+
+
+def minimum(sp_a, sp_b, name=None):
+    """`tf.sparse.minimum`: the smaller value at each entry of either (missing entries are 0)."""
+    return _extremum(sparse_sparse_minimum_op, sp_a, sp_b, name)

@@ -15,6 +15,7 @@ from ..ops import math as m
 from ..ops.registry import NO_ATTRS, _state
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape
+from . import core_types
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
 
@@ -27,7 +28,7 @@ def _apply(op, a, b, name=None):
     return _state.current.apply(op, (a, b), NO_ATTRS, name)
 
 
-class TensorOperators:
+class TensorOperators(core_types.Tensor):
     """Python operators for tensors and Variables, each one op record (like `tf.Tensor`'s)."""
 
     __slots__ = ()
@@ -168,9 +169,10 @@ class TensorOperators:
 
 
 class Tensor(TensorOperators):
-    """A multi-dimensional array of one dtype: an eager value or a symbolic graph edge."""
+    """A multi-dimensional array of one dtype: an eager value or a symbolic graph edge. As
+    TensorFlow's, it takes attributes (`t._keras_mask = m`)."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "__dict__")
 
     @property
     def dtype(self) -> d.DType:  # pragma: no cover - subclasses define it

@@ -20,6 +20,13 @@ from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
 from ..shapes import TensorShape, format_shape, shapes_compatible
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
+from .tracking.base import Trackable
+from .variable_enums import (
+    VariableAggregation,
+    VariableSynchronization,
+    validate_aggregation,
+    validate_synchronization,
+)
 
 __all__ = ["Variable", "ResourceHandle", "variable_name"]
 
@@ -52,10 +59,11 @@ class ResourceHandle:
         return f"<ResourceHandle {self.name} id={self.id}>"
 
 
-class Variable(TensorOperators):
-    """A mutable tensor-like value: `tf.Variable(initial_value, trainable=True, name=None, ...)`."""
+class Variable(TensorOperators, Trackable):
+    """A mutable tensor-like value: `tf.Variable(initial_value, trainable=True, name=None, ...)`.
+    A Trackable that saves itself (`_serialize_to_tensors`), and takes any attribute as TF's."""
 
-    __slots__ = ("_handle", "_trainable", "_name", "__weakref__")
+    __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization")
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -76,7 +84,11 @@ class Variable(TensorOperators):
             shape = value.shape if validate_shape else None
         self._name = variable_name(name if name is not None else "Variable")
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
-        self._trainable = True if trainable is None else bool(trainable)
+        self._synchronization = validate_synchronization(synchronization, name)
+        self._aggregation = validate_aggregation(aggregation, name)
+        if trainable is None:  # TF: ON_READ variables (metrics' state) are not trained
+            trainable = self._synchronization is not VariableSynchronization.ON_READ
+        self._trainable = bool(trainable)
         self._handle.owner = weakref.ref(self)
         if on_create is not None:
             on_create(self)
@@ -91,6 +103,8 @@ class Variable(TensorOperators):
         variable._name = variable_name(handle.name if name is None else name)
         variable._handle = handle
         variable._trainable = bool(trainable)
+        variable._aggregation = VariableAggregation.NONE
+        variable._synchronization = VariableSynchronization.AUTO
         if isinstance(handle, ResourceHandle) and handle.owner is None:
             handle.owner = weakref.ref(variable)
         return variable
@@ -127,6 +141,31 @@ class Variable(TensorOperators):
     def device(self) -> str:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
+    @property
+    def aggregation(self) -> VariableAggregation:
+        return self._aggregation
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        return self._synchronization
+
+    @property
+    def _shared_name(self) -> str:
+        """The name without its `:0`, as TF's resource variables share it."""
+        return self._name[:-2] if self._name.endswith(":0") else self._name
+
+    @property
+    def _unique_id(self) -> str:
+        """A name no other Variable of this process has (`w_7`): optimizers key slots by it."""
+        return f"{self._shared_name}_{self._handle.id}"
+
+    # --- tracking: a Variable saves its own value -----------------------------------------
+    def _serialize_to_tensors(self) -> dict:
+        return {"VARIABLE_VALUE": self}
+
+    def _restore_from_tensors(self, restored_tensors: dict):
+        return self.assign(restored_tensors["VARIABLE_VALUE"], read_value=False)
+
     # --- reading ---------------------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (an op in a graph, ordered after earlier writes)."""
@@ -139,8 +178,13 @@ class Variable(TensorOperators):
         return EagerTensor(self._handle.value).numpy()
 
     def __array__(self, dtype=None, copy=None):
+        # A copy, as TensorFlow's (its value is read, then converted): an array that shared the
+        # Variable's buffer would let `np.array(v)[0] = 1` write the Variable. Only an explicit
+        # `copy=False` gets the buffer itself.
         v = np.asarray(self._handle.value)
-        return v.astype(dtype) if dtype is not None and v.dtype != dtype else v
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        return v if copy is False else v.copy()
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
@@ -173,6 +217,38 @@ class Variable(TensorOperators):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._write(state_ops.assign_sub_variable_op, delta, "subtract", name,
                            read_value)
+
+    # --- sparse writes: rows of the first axis, from a tf.IndexedSlices -----------------------
+    def _scatter(self, op_def, sparse_delta, name):
+        from .indexed_slices import IndexedSlices
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
+                            f"arg: {sparse_delta}")
+        updates = convert_to_tensor(sparse_delta.values, dtype=self.dtype)
+        written = bind(op_def, (self._handle, sparse_delta.indices, updates), NO_ATTRS, name)
+        return _UnreadVariable(self, written)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """`self[indices] = values` for `sparse_delta = tf.IndexedSlices(values, indices)`."""
+        return self._scatter(state_ops.resource_scatter_update_op, sparse_delta, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_add_op, sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_sub_op, sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_mul_op, sparse_delta, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_div_op, sparse_delta, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_min_op, sparse_delta, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(state_ops.resource_scatter_max_op, sparse_delta, name)
 
     # --- Python protocol -------------------------------------------------------------------
     def __bool__(self):
@@ -221,6 +297,8 @@ class _UnreadVariable(Variable):
     def __init__(self, variable: Variable, op):
         self._handle = variable._handle
         self._trainable = variable._trainable
+        self._aggregation = variable._aggregation
+        self._synchronization = variable._synchronization
         self._name = "UnreadVariable"
         self.op = op
 

@@ -18,6 +18,12 @@ import numpy as np
 from .. import dtypes as d
 from ..framework.device import current_device
 from ..framework.tensor import EagerTensor, Tensor
+from ..framework.tensor_protocol import (
+    convert_inputs,
+    convert_value,
+    needs_conversion,
+    protocol_tensor,
+)
 from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
@@ -47,7 +53,7 @@ def _graph_dtype(x):
 def _has_tensor(x) -> bool:
     if isinstance(x, (list, tuple)):
         return any(_has_tensor(v) for v in x)
-    return isinstance(x, (Tensor, Variable))
+    return isinstance(x, (Tensor, Variable)) or hasattr(type(x), "__tf_tensor__")
 
 
 def capture(graph: Graph, value, name: str) -> SymbolicTensor:
@@ -114,6 +120,7 @@ class GraphContext:
 
     # --- bind --------------------------------------------------------------------------------
     def apply(self, op, inputs, attrs, name):
+        inputs = convert_inputs(op, inputs)
         g = self.graph
         op_name = g.unique_name(name or op.tf_type)
         found = resolve_type_attrs(op, inputs, _graph_dtype)
@@ -200,6 +207,8 @@ class GraphContext:
         if isinstance(x, (list, tuple)) and _has_tensor(x):
             parts = [self._to_graph_tensor(v, dtype, name) for v in x]
             return self.apply(pack_op, (parts,), {"axis": 0}, None)
+        if hasattr(type(x), "__tf_tensor__"):
+            return self._to_graph_tensor(protocol_tensor(x), dtype, name)
         arr = to_array(x, dtype)
         return self.apply(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]},
                           name)
@@ -249,6 +258,9 @@ class GraphContext:
                 raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
+        if needs_conversion(value):   # through the current context: a tape records it
+            t = convert_value(value, dtype, name)
+            return self._to_graph_tensor(t, None, name or const_op.tf_type)
         if dtype is None and dtype_hint is not None:
             try:
                 return self._to_graph_tensor(to_array(value, dtype_hint), dtype_hint,

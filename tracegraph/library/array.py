@@ -23,6 +23,7 @@ from ..ops.array import (
     transpose_op,
     zeros_like_op,
 )
+from ..ops.bitcast import bitcast_op, dynamic_update_slice_op
 from ..ops.convert import to_array
 from ..ops.join_split import pack_op
 from ..ops.registry import (
@@ -180,3 +181,14 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
     if dtype is not None and d.as_dtype(dtype) != t.dtype:
         return ones(shape(t), dtype, name=name)
     return bind(ones_like_op, (t,), NO_ATTRS, name)
+
+
+def bitcast(input, type, name=None):  # noqa: A002
+    """`tf.bitcast`: the bytes of each element read as `type` (see ops/bitcast.py)."""
+    return bind(bitcast_op, (input,), {"type": d.as_dtype(type)}, name)
+
+
+def dynamic_update_slice(input, update, indices, name=None):  # noqa: A002
+    """XLA's `dynamic_update_slice` (`tensorflow.compiler.tf2xla.python.xla`): `input` with
+    `update` written at `indices`, clamped to fit."""
+    return bind(dynamic_update_slice_op, (input, update, indices), {}, name)

@@ -7,6 +7,7 @@ Importing this package registers every op (the registry is filled at import, STY
 
 from . import (  # noqa: F401
     array,
+    bitcast,
     cluster,
     indexing,
     join_split,
@@ -17,6 +18,7 @@ from . import (  # noqa: F401
     nn_backprop,
     python_call,
     random,
+    random_stateless,
     rearrange,
     reduce,
     sequences,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..dimension import Dimension
+from ..shapes import TensorShape
 
 __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_python_value"]
 
@@ -168,10 +170,29 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
         raise _conversion_error(value, dtype)
     if isinstance(value, (list, tuple)):
         return _from_sequence(value, dtype)
+    if isinstance(value, TensorShape):
+        return _from_shape(value, dtype)
+    if isinstance(value, Dimension):
+        if value.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+        return to_array(value.value, dtype)
     if hasattr(value, "__array__"):
         return _from_numpy(np.asarray(value), dtype)
     _scalar_kind(value)  # raises the unsupported-type error
     raise AssertionError("unreachable")
+
+
+def _from_shape(shape: TensorShape, dtype):
+    """A fully known TensorShape as its dims (int32, or int64 when a dim needs it)."""
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    dims = shape.as_list()
+    if dtype is None:
+        dtype = d.int64 if any(n > _INT32_MAX for n in dims) else d.int32
+    elif dtype not in (d.int32, d.int64):
+        raise TypeError(f"Cannot convert TensorShape {shape} to dtype <dtype: '{dtype.name}'>. "
+                        "Allowed dtypes are tf.int32 and tf.int64.")
+    return np.array(dims, dtype=dtype._np)
 
 
 def _from_numpy(value, dtype):

@@ -59,7 +59,7 @@ def make_generator(attrs) -> np.random.Generator:
     return np.random.default_rng([seed & 0xFFFFFFFF, seed2 & 0xFFFFFFFF])
 
 
-def _shape_of(shape, np_dtype=np.float64) -> tuple:
+def checked_dims(shape, np_dtype=np.float64) -> tuple:
     dims = tuple(int(s) for s in np.asarray(shape).reshape(-1))
     for s in dims:
         if s < 0:
@@ -79,7 +79,7 @@ def infer_random(shape, dtype=REQUIRED, seed=0, seed2=0):
 def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
     """Values in [0, 1) drawn at the dtype's precision (rounding a float64 draw to a narrower
     dtype could give 1.0). Half precision uses 10 random mantissa bits, as TensorFlow does."""
-    dims = _shape_of(shape, dtype.as_numpy_dtype)
+    dims = checked_dims(shape, dtype.as_numpy_dtype)
     if dtype is d.float64:
         return rng.random(dims)
     if dtype is d.float16:
@@ -88,11 +88,11 @@ def kernel_uniform(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
 
 
 def kernel_normal(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
-    return rng.standard_normal(_shape_of(shape)).astype(dtype.as_numpy_dtype)
+    return rng.standard_normal(checked_dims(shape)).astype(dtype.as_numpy_dtype)
 
 
 def kernel_truncated_normal(rng, shape, dtype=REQUIRED, seed=0, seed2=0):
-    out = rng.standard_normal(_shape_of(shape))
+    out = rng.standard_normal(checked_dims(shape))
     bad = np.abs(out) > 2
     while bad.any():
         out[bad] = rng.standard_normal(int(bad.sum()))
@@ -120,7 +120,7 @@ def kernel_uniform_int(rng, shape, minval, maxval, seed=0, seed2=0):
     if not minval < maxval:
         raise InvalidArgumentError(f"Need minval < maxval, got {minval} >= {maxval}")
     dt = np.asarray(minval).dtype
-    return rng.integers(int(minval), int(maxval), size=_shape_of(shape, dt), dtype=dt)
+    return rng.integers(int(minval), int(maxval), size=checked_dims(shape, dt), dtype=dt)
 
 
 random_uniform_int_op = defop(

@@ -189,3 +189,36 @@ sparse_reorder_op = defop(
     inputs=("input_indices: int64", "input_values: T", "input_shape: int64"),
     attrs={"T": TypeAttr(ALL_TYPES)}, infer=infer_sparse_reorder, kernel=kernel_sparse_reorder,
     num_outputs=2, flags={"pure"})
+
+
+# ---- SparseSparseMaximum / Minimum: elementwise over the union of the entries ----------------
+
+def infer_sparse_extremum(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    rank = _rank_of(a_shape) if _rank_of(a_shape) is not None else _rank_of(b_shape)
+    return TensorType(d.int64, (None, rank)), TensorType(a_values.dtype, (None,))
+
+
+def _extremum_kernel(pick):
+    def kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+        a_shape, b_shape = np.asarray(a_shape, np.int64), np.asarray(b_shape, np.int64)
+        for dim, (m, n) in enumerate(zip(a_shape.tolist(), b_shape.tolist())):
+            if m != n:
+                raise InvalidArgumentError(f"Operands' shapes do not match: got {m} and {n} "
+                                           f"for dimension {dim}")
+        zero = np.zeros((), np.asarray(a_values).dtype)
+        a = dict(zip(map(tuple, np.asarray(a_indices).tolist()), np.asarray(a_values)))
+        b = dict(zip(map(tuple, np.asarray(b_indices).tolist()), np.asarray(b_values)))
+        keys = sorted(set(a) | set(b))
+        values = np.array([pick(a.get(k, zero), b.get(k, zero)) for k in keys], zero.dtype)
+        return np.array(keys, np.int64).reshape(len(keys), len(a_shape)), values
+    return kernel
+
+
+_EXTREMUM = dict(inputs=("a_indices: int64", "a_values: T", "a_shape: int64",
+                         "b_indices: int64", "b_values: T", "b_shape: int64"),
+                 attrs={"T": TypeAttr(NUMBER - {d.complex64, d.complex128})},
+                 infer=infer_sparse_extremum, num_outputs=2, flags=_DATA_DEPENDENT)
+sparse_sparse_maximum_op = defop("sparse_sparse_maximum", "SparseSparseMaximum",
+                                 kernel=_extremum_kernel(np.maximum), **_EXTREMUM)
+sparse_sparse_minimum_op = defop("sparse_sparse_minimum", "SparseSparseMinimum",
+                                 kernel=_extremum_kernel(np.minimum), **_EXTREMUM)

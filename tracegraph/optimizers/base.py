@@ -186,6 +186,7 @@ class Optimizer:
         """Creates the slots for `var_list` (subclasses call this first, then add theirs)."""
         for i, var in enumerate(var_list):
             self._slots_of[id(var)] = i
+        self._built_with = list(var_list)  # keeps the ids above theirs (TF keeps the list too)
         self.built = True
 
     def _slot_index(self, variable) -> int:

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.formats.safe_files import file_sha256
+from tracegraph.formats.native.saving import write_manifest
+from tracegraph.formats.safe_files import sealed_json_bytes
 
 from ..catalogue import SequentialModule
 
@@ -32,10 +33,7 @@ def _write(directory, doc=None, text=None):
 
 
 def _rehash(directory):
-    sums = json.loads((directory / "checksum.json").read_text())
-    for name in sums["sha256"]:
-        sums["sha256"][name] = file_sha256(directory / name)
-    (directory / "checksum.json").write_text(json.dumps(sums))
+    write_manifest(directory)
 
 
 def _refused(directory, field_part: str, message: str):
@@ -159,8 +157,8 @@ def test_compressed_members_are_refused(saved):
 
 
 def test_not_a_saved_model(tmp_path):
-    (tmp_path / "checksum.json").write_text(json.dumps({"format": "other", "version": 1,
-                                                        "sha256": {}}))
+    (tmp_path / "checksum.json").write_bytes(sealed_json_bytes({"format": "other", "version": 1,
+                                                                "files": {}}))
     _refused(tmp_path, "format", "not a tracegraph saved model")
 
 

@@ -237,7 +237,7 @@ def test_schema_version_is_checked(tmp_path):
     tf.saved_model.save(m, str(tmp_path))
     doc = json.loads((tmp_path / "saved_model.json").read_text())
     doc["version"] = 99
-    _rewrite(tmp_path, doc, checksum_version=99)
+    _rewrite(tmp_path, doc)
     with pytest.raises(tf.saved_model.SavedDataError, match="version 99 is not supported"):
         tf.saved_model.load(str(tmp_path))
 
@@ -252,15 +252,11 @@ def test_a_modified_file_fails_its_checksum(tmp_path):
         tf.saved_model.load(str(tmp_path))
 
 
-def _rewrite(directory, doc, checksum_version=None):
-    """Writes a modified saved_model.json with a matching checksum (to reach the validators)."""
-    from tracegraph.formats.safe_files import file_sha256
+def _rewrite(directory, doc):
+    """Writes a modified saved_model.json with a matching manifest (to reach the validators)."""
+    from tracegraph.formats.native.saving import write_manifest
     (directory / "saved_model.json").write_text(json.dumps(doc))
-    sums = json.loads((directory / "checksum.json").read_text())
-    sums["sha256"]["saved_model.json"] = file_sha256(directory / "saved_model.json")
-    if checksum_version is not None:
-        sums["version"] = 1
-    (directory / "checksum.json").write_text(json.dumps(sums))
+    write_manifest(directory)
 
 
 def _module_base():

@@ -161,7 +161,10 @@ def test_the_cli_shows_and_runs_tensorflows_models(tmp_path):
     out = io.StringIO()
     assert cli(["run", "--dir", str(FIXTURES / "cnn"), "--input",
                 f"images={tmp_path / 'images.npy'}"], out=out) == 0
-    assert f"array([{outputs['classes'][0]}])" in out.getvalue()
+    assert f"Result for output key classes:\n[{outputs['classes'][0]}]\n" in out.getvalue()
+    out = io.StringIO()                                 # saved_model_cli's flags
+    assert cli(["show", "--dir", str(FIXTURES / "cnn"), "--tag_set", "serve"], out=out) == 0
+    assert 'SignatureDef key: "serving_default"' in out.getvalue()
     out = io.StringIO()
     assert cli(["ops", "--dir", str(FIXTURES / "cnn")], out=out) == 0
     assert "tracegraph implements all of them." in out.getvalue()

@@ -1,222 +1,52 @@
-"""`tf.train.Checkpoint`, `list_variables`, `load_variable`: the Variables of an object tree,
-saved and matched by attribute path (`CheckpointManager` is in `checkpoint_manager`).
+"""`tf.train.Checkpoint`: saves the Variables of an object tree and restores them by object
+(`CheckpointManager` is in `checkpoint_manager`, the files in `native_checkpoint`, restoring
+in `restore`, `tf.train.load_checkpoint` and friends in `checkpoint_reading`).
 
-A checkpoint `PREFIX` is two files: `PREFIX.data-00000-of-00001` (an `.npz` of the values) and
-`PREFIX.index` (JSON: each key's dtype and shape, and the data file's SHA-256), written in that
-order, each through a temporary file and a rename, so an index never points at a partial data
-file. Keys are TensorFlow's: the attribute path from the checkpoint's root, then
-`/.ATTRIBUTES/VARIABLE_VALUE` (`model/layers/0/kernel/.ATTRIBUTES/VARIABLE_VALUE`). A variable
-reachable by several paths is saved once, under its first path in breadth-first order.
+The tree a Checkpoint saves is its public attributes (a `root=` object's children at the top
+level, as in TensorFlow) and `save_counter` once it exists. A list assigned to an attribute is
+stored as a `TrackedList`, so items appended after a restore are restored too.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 
 import numpy as np
 
-from ... import dtypes as d
-from ...framework.module import ATTRIBUTE_HOOKS
 from ...framework.variables import Variable
-from ...shapes import shapes_compatible
-from ..native.object_graph import ObjectGraph, children_of
-from ..native.value_codec import Decoder
-from ..npz_arrays import check_meta, read_npz, write_npz
-from ..safe_files import atomic_write, file_sha256, read_json
-from ..saved_data_error import SavedDataError
-from .deferred_restore import Pending, defer
+from ..native.object_graph import children_of
+from .checkpoint_reading import (
+    OBJECT_GRAPH_KEY,
+    list_variables,
+    load_checkpoint,
+    load_variable,
+)
+from .deferred_restore import TrackedList, attribute_set
+from .native_checkpoint import VARIABLE_SUFFIX, data_path, write_checkpoint
+from .restore import CheckpointLoadStatus, InitializationOnlyStatus
 from .state_file import latest_checkpoint, update_state
 
-__all__ = ["Checkpoint", "list_variables", "load_variable", "latest_checkpoint",
-           "CheckpointLoadStatus", "data_path"]
-
-FORMAT = "tracegraph.checkpoint"
-FORMAT_VERSION = 1
-SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
-OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
-
-
-def data_path(prefix: str) -> str:
-    return f"{prefix}.data-00000-of-00001"
-
-
-def _variable_keys(root) -> dict[str, Variable]:
-    """key -> Variable for every Variable under `root` (first breadth-first path)."""
-    graph = ObjectGraph(root)
-    paths = graph.paths()
-    out = {}
-    for node, obj in enumerate(graph.nodes):
-        if isinstance(obj, Variable) and node in paths:
-            out[f"{paths[node]}{SUFFIX}"] = obj
-    return out
-
-
-def _write_checkpoint(prefix: str, variables: dict[str, Variable]) -> str:
-    prefix = os.fspath(prefix)
-    names = {key: f"t{i}" for i, key in enumerate(sorted(variables))}
-    arrays = {names[k]: (v.dtype, v.handle.value) for k, v in variables.items()}
-    atomic_write(data_path(prefix), lambda tmp: write_npz(tmp, arrays))
-    entries = {k: {"member": names[k], "dtype": v.dtype.name,
-                   "shape": [int(s) for s in np.shape(v.handle.value)]}
-               for k, v in sorted(variables.items())}
-    index = {"format": FORMAT, "version": FORMAT_VERSION, "entries": entries,
-             "object_graph": sorted(k[:-len(SUFFIX)] for k in entries),
-             "data_sha256": file_sha256(data_path(prefix))}
-
-    def write_index(tmp):
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(index, f)
-    atomic_write(f"{prefix}.index", write_index)
-    return prefix
-
-
-class _Reader:
-    """A checkpoint's index, validated; values are read (and validated) on demand."""
-
-    def __init__(self, prefix):
-        prefix = os.fspath(prefix)
-        if os.path.isdir(prefix):
-            latest = latest_checkpoint(prefix)
-            if latest is None:
-                raise SavedDataError(prefix, "", "no checkpoint found in this directory")
-            prefix = latest
-        self.prefix = prefix
-        self.index_file = f"{prefix}.index"
-        if not os.path.isfile(self.index_file):
-            from ...errors import NotFoundError
-            raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find "
-                                f"any matching files for {prefix}")
-        doc = read_json(self.index_file)
-        dec = Decoder(self.index_file)
-        dec.obj(doc, "", ("format", "version", "entries", "object_graph", "data_sha256"))
-        if doc["format"] != FORMAT:
-            dec.fail("format", f"not a tracegraph checkpoint ({doc['format']!r:.60})")
-        if doc["version"] != FORMAT_VERSION:
-            dec.fail("version", f"format version {doc['version']!r:.20} is not supported")
-        entries = dec.obj(doc["entries"], "entries", (), tuple(doc["entries"])
-                          if isinstance(doc["entries"], dict) else ())
-        self.entries = {}
-        for key, e in entries.items():
-            where = f"entries.{key}"
-            dec.obj(e, where, ("member", "dtype", "shape"))
-            member = dec.str(e["member"], f"{where}.member")
-            if not re.fullmatch(r"t\d{1,9}", member):
-                dec.fail(f"{where}.member", "bad member name")
-            dtype, shape = check_meta({"dtype": e["dtype"], "shape": e["shape"]},
-                                      self.index_file, where)
-            self.entries[key] = (member, dtype, shape)
-        self.sha = dec.str(doc["data_sha256"], "data_sha256")
-        self._values = None
-
-    def values(self) -> dict:
-        if self._values is None:
-            data = data_path(self.prefix)
-            try:
-                actual = file_sha256(data)
-            except OSError as e:
-                raise SavedDataError(data, "", str(e)) from None
-            if actual != self.sha:
-                raise SavedDataError(data, "", "checksum mismatch with the index: the file is "
-                                     "corrupted or belongs to another checkpoint")
-            declared = {m: (dt, shape) for m, dt, shape in self.entries.values()}
-            arrays = read_npz(data, declared)
-            self._values = {k: arrays[m] for k, (m, _, _) in self.entries.items()}
-        return self._values
-
-
-class CheckpointLoadStatus:
-    """What a restore matched: `assert_consumed`, `assert_existing_objects_matched`,
-    `assert_nontrivial_match`, `expect_partial` (TensorFlow's API)."""
-
-    def __init__(self, prefix, unused_keys: list, unmatched: list, matched: int):
-        self.save_path = prefix
-        self.unused_keys = unused_keys      # in the checkpoint, no object took them
-        self.unmatched = unmatched          # objects' variables the checkpoint had no value for
-        self.matched = matched
-        self._partial = False
-
-    def assert_consumed(self):
-        if self.unused_keys:
-            raise AssertionError(f"Unresolved object in checkpoint {self.save_path}: "
-                                 f"{self.unused_keys[0][:-len(SUFFIX)]} (and "
-                                 f"{len(self.unused_keys) - 1} more): no Python object took "
-                                 "its value.")
-        self.assert_existing_objects_matched()
-        return self
-
-    def assert_existing_objects_matched(self):
-        if self.unmatched:
-            raise AssertionError(f"Some Python objects were not bound to checkpointed values, "
-                                 f"likely due to changes in the Python program: "
-                                 f"{self.unmatched}")
-        return self
-
-    def assert_nontrivial_match(self):
-        if self.matched == 0:
-            raise AssertionError(f"Nothing in the checkpoint {self.save_path} matched the "
-                                 "objects being restored.")
-        return self
-
-    def expect_partial(self):
-        self._partial = True
-        return self
-
-    def run_restore_ops(self, session=None):
-        return None
-
-    def initialize_or_restore(self, session=None):
-        return None
-
-
-def _restore(root, prefix, skip=()) -> CheckpointLoadStatus:
-    reader = _Reader(prefix)
-    targets = _variable_keys(root)
-    values = reader.values()
-    matched, unmatched = 0, []
-    for key, var in targets.items():
-        if key in skip:
-            continue
-        if key not in values:
-            unmatched.append(key[:-len(SUFFIX)])
-            continue
-        _assign(reader, key, values[key], var)
-        matched += 1
-    unused = sorted(k for k in values if k not in targets)
-    for key in unused:   # restored when their objects appear (deferred restoration)
-        if key.endswith(SUFFIX) and key not in skip:
-            assign = (lambda k: lambda var: _assign(reader, k, values[k], var))(key)
-            defer(root, key[:-len(SUFFIX)].split("/"), Pending(assign))
-    return CheckpointLoadStatus(reader.prefix, unused, unmatched, matched)
-
-
-def _assign(reader, key: str, value, var) -> None:
-    _, dtype, _ = reader.entries[key]
-    if dtype is not var.dtype:
-        raise ValueError(f"Checkpoint {reader.prefix}: {key} is {dtype.name} but the "
-                         f"variable {var.name} is {var.dtype.name}.")
-    if not shapes_compatible(var.handle.shape, value.shape):
-        raise ValueError(f"Received incompatible tensor with shape {list(value.shape)} "
-                         f"when attempting to restore variable with shape "
-                         f"{list(var.shape)} and name {key}.")
-    var.handle.value = value if dtype is not d.bfloat16 else value.astype(np.float32)
+__all__ = ["Checkpoint", "list_variables", "load_variable", "load_checkpoint",
+           "latest_checkpoint", "CheckpointLoadStatus", "data_path", "OBJECT_GRAPH_KEY",
+           "VARIABLE_SUFFIX"]
 
 
 class Checkpoint:
-    """`tf.train.Checkpoint(**objects)`: saves and restores the Variables under `objects`."""
-
-    def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:   # values waiting for this attribute (both formats)
-            hook(self, name, value)
+    """`tf.train.Checkpoint(root=None, **objects)`: saves and restores the Variables under
+    `objects` (and under `root`'s attributes)."""
 
     def __init__(self, root=None, **kwargs):
+        object.__setattr__(self, "_root", root)   # its children are saved at the top level
         for name, value in kwargs.items():
             if name == "save_counter":
                 raise ValueError("'save_counter' is reserved by tf.train.Checkpoint.")
             setattr(self, name, value)
-        self._root = root   # its children are saved at the top level, as in TensorFlow
+
+    def __setattr__(self, name, value):
+        if type(value) is list:
+            value = TrackedList(value)
+        object.__setattr__(self, name, value)
+        attribute_set(self, name, value)   # saved values waiting for this attribute
 
     @property
     def save_counter(self) -> Variable:
@@ -225,12 +55,23 @@ class Checkpoint:
         if counter is None:
             counter = Variable(np.int64(0), trainable=False, name="save_counter")
             vars(self)["_save_counter_var"] = counter
+            attribute_set(self, "save_counter", counter)   # restored if a restore waits
         return counter
 
-    def _targets_root(self):
-        # the counter is tracked as `save_counter`, as in TensorFlow
-        view = _CheckpointView(self)
-        return view
+    def _object_graph_children(self) -> list[tuple[str, object]]:
+        root = vars(self).get("_root")
+        out = list(children_of(root)) if root is not None else []
+        out += [(k, v) for k, v in vars(self).items() if not k.startswith("_")]
+        counter = vars(self).get("_save_counter_var")
+        if counter is not None:   # created by the first `save`, `restore`, or by reading it
+            out.append(("save_counter", counter))
+        return out
+
+    def _deferral_parents(self) -> tuple:
+        """Where a missing top-level object may appear: an attribute of this checkpoint, or
+        of its `root`."""
+        root = vars(self).get("_root")
+        return (self,) if root is None else (self, root)
 
     def write(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
         """Writes exactly `file_prefix` (no counter, no `checkpoint` state file):
@@ -238,11 +79,11 @@ class Checkpoint:
         TensorFlow restores)."""
         if format == "tensorflow":
             from ..tensorflow.tf_checkpoint import write_tensorflow_checkpoint
-            return write_tensorflow_checkpoint(file_prefix, self._targets_root())
+            return write_tensorflow_checkpoint(file_prefix, self)
         if format not in (None, "tracegraph"):
             raise ValueError(f"format must be 'tracegraph' (the default) or 'tensorflow', got "
                              f"{format!r}.")
-        return _write_checkpoint(os.fspath(file_prefix), _variable_keys(self._targets_root()))
+        return write_checkpoint(os.fspath(file_prefix), self)
 
     def save(self, file_prefix, options=None, format=None) -> str:  # noqa: A002
         """Writes `file_prefix-N` (N = the incremented save counter) and records it in the
@@ -253,81 +94,16 @@ class Checkpoint:
         update_state(os.path.dirname(os.path.abspath(path)), path, None)
         return path
 
-    def read(self, save_path, options=None) -> CheckpointLoadStatus:
-        """Restores a checkpoint written by `write` (the save counter is not expected)."""
-        counter = f"save_counter{SUFFIX}"
-        tensorflow = _tensorflow_restore(self, save_path, skip={counter})
-        if tensorflow is not None:
-            return tensorflow
-        status = _restore(self._targets_root(), save_path, skip={counter})
-        status.unused_keys = [k for k in status.unused_keys if k != counter]
-        return status
+    def read(self, save_path, options=None):
+        """Restores a checkpoint (meant for those `write` wrote), tracegraph's or
+        TensorFlow's: values are matched to objects by the saved object graph; values of
+        objects that do not exist yet are restored when they appear."""
+        return load_checkpoint(save_path).restore(self)
 
-    def restore(self, save_path, options=None) -> CheckpointLoadStatus:
-        """Restores every Variable whose attribute path the checkpoint holds; the status
-        reports what matched. `save_path=None` restores nothing. A checkpoint TensorFlow
-        wrote is matched by its object graph, with TensorFlow's rules."""
+    def restore(self, save_path, options=None):
+        """`read`, after creating `save_counter` so that a saved counter is restored.
+        `save_path=None` restores nothing (every assertion of the status fails)."""
         if save_path is None:
-            return CheckpointLoadStatus(None, [], [], 0).expect_partial()
+            return InitializationOnlyStatus(self)
         self.save_counter  # noqa: B018 - created so that a saved counter is restored
-        tensorflow = _tensorflow_restore(self, save_path)
-        if tensorflow is not None:
-            return tensorflow
-        status = _restore(self._targets_root(), save_path)
-        if "save_counter" in status.unmatched:
-            status.unmatched.remove("save_counter")
-        return status
-
-
-def _tensorflow_restore(checkpoint, save_path, skip=()):
-    """A TensorFlow checkpoint's restore status, or None for tracegraph's own format."""
-    from ..tensorflow.tf_checkpoint import is_tensorflow_checkpoint
-    path = os.fspath(save_path)
-    prefix = latest_checkpoint(path) if os.path.isdir(path) else path
-    if prefix is None or not is_tensorflow_checkpoint(prefix):
-        return None
-    from ..tensorflow.checkpoint_restore import restore_tensorflow_checkpoint
-    return restore_tensorflow_checkpoint(checkpoint._targets_root(), prefix,
-                                         skip_keys=skip, owner=checkpoint)
-
-
-class _CheckpointView:
-    """The tree a Checkpoint saves: its attributes plus `save_counter`."""
-
-    def __init__(self, checkpoint: Checkpoint):
-        root = vars(checkpoint).get("_root")
-        if root is not None:
-            for name, value in children_of(root):
-                setattr(self, name, value)
-        for name, value in vars(checkpoint).items():
-            if not name.startswith("_"):
-                setattr(self, name, value)
-        counter = vars(checkpoint).get("_save_counter_var")
-        if counter is not None:  # created by the first `save` (or by reading it)
-            self.save_counter = counter
-
-
-def list_variables(ckpt_dir_or_file) -> list[tuple[str, list]]:
-    """`[(key, shape)]` of a checkpoint (a prefix, or a directory: its latest checkpoint)."""
-    from .checkpoint_reading import tensorflow_reader
-    tensorflow = tensorflow_reader(ckpt_dir_or_file)
-    if tensorflow is not None:
-        return sorted(tensorflow.get_variable_to_shape_map().items())
-    reader = _Reader(ckpt_dir_or_file)
-    out = [(k, list(shape)) for k, (_, _, shape) in reader.entries.items()]
-    out.append((OBJECT_GRAPH_KEY, []))
-    return sorted(out)
-
-
-def load_variable(ckpt_dir_or_file, name: str) -> np.ndarray:
-    """The value saved under `name` (a key from `list_variables`)."""
-    name = name[:-2] if name.endswith(":0") else name
-    from .checkpoint_reading import tensorflow_reader
-    tensorflow = tensorflow_reader(ckpt_dir_or_file)
-    if tensorflow is not None:
-        return tensorflow.get_tensor(name)
-    reader = _Reader(ckpt_dir_or_file)
-    if name not in reader.entries:
-        from ...errors import NotFoundError
-        raise NotFoundError(f"Key {name} not found in checkpoint {reader.prefix}")
-    return reader.values()[name]
+        return self.read(save_path, options)

@@ -1,11 +1,15 @@
-"""Deferred restoration, as TensorFlow's checkpoints do it: a value in a checkpoint whose object
-does not exist yet when `restore` runs is kept, and restored the moment the object appears,
-assigned as an attribute along the saved path (the checkpoint guide's "delayed restoration":
-`fake_layer.kernel = tf.Variable(...)` gets the saved kernel).
+"""Deferred restoration, as TensorFlow's checkpoints do it: a saved object whose Python object
+does not exist yet when `restore` runs is restored the moment it appears, assigned as an
+attribute (or appended as a list item) where the checkpoint saw it: the checkpoint guide's
+"delayed restoration" (`fake_layer.kernel = tf.Variable(...)` gets the saved kernel).
 
-Pending values hang off the deepest object of the path that existed at restore time, as a
-tree of the attribute names still missing. Assigning an attribute of a `tf.train.Checkpoint`
-or a `tf.Module` consults it (`on_attribute_set`, installed as the Module attribute hook).
+`defer(parent, name, restoration, node)` keeps (restoration, saved node) for the child `name`
+of a Python object; `on_attribute_set(parent, name, value)` hands the new value to each
+restoration waiting for it, which matches it against the saved node (and defers what is still
+missing below it). Attributes of a `tf.Module` reach it through the Module attribute hook, of a
+`tf.train.Checkpoint` through its `__setattr__`; list items through `TrackedList`, the list a
+Checkpoint stores for a list attribute (TensorFlow's ListWrapper, for Checkpoints). A plain
+list or dict takes no hooks: nothing waits on it.
 """
 
 from __future__ import annotations
@@ -13,72 +17,79 @@ from __future__ import annotations
 import weakref
 
 from ...framework.module import ATTRIBUTE_HOOKS
-from ...framework.variables import Variable
-from ..native.object_graph import children_of
 
-__all__ = ["defer", "on_attribute_set", "Pending"]
+__all__ = ["defer", "on_attribute_set", "attribute_set", "TrackedList"]
 
-_PENDING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # object -> tree
+_PENDING: dict[int, tuple] = {}   # id(parent) -> (weakref to parent, {name: [(restoration, node)]})
 
 
-class Pending:
-    """One saved value waiting for its Variable; `assign(variable)` checks and restores it."""
-
-    __slots__ = ("assign",)
-
-    def __init__(self, assign):
-        self.assign = assign
+def _forget(key: int, pending=_PENDING):
+    return lambda _ref: pending.pop(key, None)   # `pending` bound: safe at interpreter exit
 
 
-def _child(obj, name: str):
-    return next((v for k, v in children_of(obj) if k == name), None)
-
-
-def defer(root, path: list[str], pending: Pending) -> bool:
-    """Keeps `pending` for the attribute path `path` under `root`: restored when the missing
-    part of the path is assigned. False when the path cannot be waited on (it ends at an
-    object that is not a Variable, or at a container that takes no attribute hooks)."""
-    obj, i = root, 0
-    while i < len(path):
-        child = _child(obj, path[i])
-        if child is None:
-            break
-        obj, i = child, i + 1
-    if i == len(path):
-        return False   # the object exists and is no Variable: nothing to wait for
-    try:
-        tree = _PENDING.setdefault(obj, {})
-    except TypeError:   # a list or dict: no attribute hooks
-        return False
-    for name in path[i:-1]:
-        tree = tree.setdefault(name, {})
-        if isinstance(tree, Pending):
+def defer(parent, name: str, restoration, node: int) -> bool:
+    """Waits for `parent`'s child `name` to appear; False when `parent` takes no hooks."""
+    key = id(parent)
+    entry = _PENDING.get(key)
+    if entry is None or entry[0]() is not parent:
+        if not isinstance(parent, TrackedList) and type(parent) in (list, dict, tuple):
             return False
-    tree[path[-1]] = pending
+        try:
+            ref = weakref.ref(parent, _forget(key))
+        except TypeError:   # an object without weak references takes no hooks
+            return False
+        entry = _PENDING[key] = (ref, {})
+    entry[1].setdefault(name, []).append((restoration, node))
     return True
 
 
-def on_attribute_set(obj, name: str, value) -> None:
-    tree = _PENDING.get(obj)
-    if not tree or name not in tree:
+def on_attribute_set(parent, name: str, value) -> None:
+    """Restores what waits for `parent`'s child `name`, now `value` (each restoration once)."""
+    entry = _PENDING.get(id(parent))
+    if entry is None or entry[0]() is not parent or name not in entry[1]:
         return
-    _apply(value, tree.pop(name))
+    waiting = entry[1].pop(name)
+    if not entry[1]:
+        _PENDING.pop(id(parent), None)
+    for restoration, node in waiting:
+        restoration.match(value, node)
 
 
-def _apply(value, pending) -> None:
-    if isinstance(pending, Pending):
-        if isinstance(value, Variable):
-            pending.assign(value)
-        return
-    for name, sub in pending.items():   # an object: restore what is there, wait for the rest
-        child = _child(value, name)
-        if child is not None:
-            _apply(child, sub)
-            continue
-        try:
-            _PENDING.setdefault(value, {})[name] = sub
-        except TypeError:
-            pass
+def attribute_set(parent, name: str, value) -> None:
+    """Tells every format's deferred restorations (the Module attribute hooks) that `parent`'s
+    child `name` is now `value`."""
+    for hook in ATTRIBUTE_HOOKS:
+        hook(parent, name, value)
+
+
+class TrackedList(list):
+    """A list whose new items are offered to deferred restorations (by index, as "0", "1", ...),
+    as TensorFlow's ListWrapper does for lists assigned to a Checkpoint. It is a `list`."""
+
+    def append(self, value):
+        list.append(self, value)
+        attribute_set(self, str(len(self) - 1), value)
+
+    def extend(self, values):
+        start = len(self)
+        list.extend(self, values)
+        for i in range(start, len(self)):
+            attribute_set(self, str(i), self[i])
+
+    def insert(self, index, value):
+        n = len(self)
+        i = min(max(index + n if index < 0 else index, 0), n)   # where list.insert puts it
+        list.insert(self, index, value)
+        attribute_set(self, str(i), value)
+
+    def __setitem__(self, index, value):
+        list.__setitem__(self, index, value)
+        if isinstance(index, int):
+            attribute_set(self, str(index % len(self)), value)
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
 
 
 ATTRIBUTE_HOOKS.append(on_attribute_set)

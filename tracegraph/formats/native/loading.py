@@ -1,7 +1,9 @@
 """`tf.saved_model.load`: a saved directory back to objects, functions and Variables.
 
-Nothing in the directory is trusted. The order is: checksums, then the JSON document (size
-limited, parsed without any object hooks), then each section validated as it is decoded:
+Nothing in the directory is trusted. The order is: the manifest (`checksum.json`, sealed JSON
+with its own checksum), then each file opened only if it is a regular file inside the
+directory, read once against the size and SHA-256 the manifest declares (`safe_files`), then
+the JSON document (parsed without any object hooks), then each section validated as decoded:
 variables (arrays checked against their declarations before allocation), graphs (op types
 against the registry, attrs, type inference, the graph verifier), concrete functions, the
 object tree, signatures. Any problem is a `SavedDataError` naming the file and the field.
@@ -19,23 +21,46 @@ from ...framework.variables import ResourceHandle, Variable, variable_name
 from ...ops.convert import to_array
 from ...shapes import TensorSpec, as_shape_tuple, shapes_compatible
 from ..npz_arrays import check_meta, read_npz
-from ..safe_files import file_sha256, read_json
+from ..safe_files import (
+    MAX_JSON_BYTES,
+    open_checked,
+    parse_json,
+    read_sealed_json,
+    unsealed_version,
+)
 from ..saved_data_error import SavedDataError
 from .function_codec import decode_concrete
 from .graph_codec import decode_graph
 from .restored_functions import RestoredFunction, SignatureFunction
-from .saving import FORMAT, FORMAT_VERSION
+from .saving import DATA_FILES, FORMAT, FORMAT_VERSION, MANIFEST
 from .value_codec import Decoder
 
 __all__ = ["load", "RestoredObject", "SignatureMap"]
 
 MAX_OBJECTS = 1_000_000
-_FILES = ("saved_model.json", "variables.npz", "constants.npz")
+MAX_MANIFEST_BYTES = 1 << 16
 
 
 class RestoredObject:
     """An object of a loaded model: its saved attributes, and `variables` /
     `trainable_variables` (every Variable under it) unless an attribute has those names."""
+
+    # not part of the object's saved tree (saving a loaded model again skips them)
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset({"signatures", "_variable_lists"})
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        vars(self).pop("_variable_lists", None)   # the Variables under it may have changed
+
+    def __getattr__(self, name):
+        if name in ("variables", "trainable_variables"):
+            lists = vars(self).get("_variable_lists")
+            if lists is None:
+                found = _variables_under(self)
+                lists = (found, tuple(v for v in found if v.trainable))
+                vars(self)["_variable_lists"] = lists
+            return lists[0] if name == "variables" else lists[1]
+        raise AttributeError(f"'RestoredObject' object has no attribute '{name}'")
 
     def __call__(self, *args, **kwargs):
         fn = vars(self).get("__call__")
@@ -55,27 +80,34 @@ class SignatureMap(dict):
         return f"_SignatureMap({dict.__repr__(self)})"
 
 
-def _check_files(export_dir) -> None:
-    path = os.path.join(export_dir, "checksum.json")
+def _manifest(export_dir) -> dict:
+    """name -> (bytes, sha256) of the data files, from the checked manifest."""
+    path = os.path.join(export_dir, MANIFEST)
     if not os.path.isdir(export_dir):
         raise SavedDataError(export_dir, "", "no such directory (or not a directory)")
-    doc = read_json(path, 1 << 16)
+    try:
+        doc = read_sealed_json(path, export_dir, MAX_MANIFEST_BYTES)
+    except SavedDataError:
+        older = unsealed_version(path, export_dir)
+        if older is None:
+            raise
+        doc = {"format": older[0], "version": older[1], "files": {}}   # refused just below
     dec = Decoder(path)
-    dec.obj(doc, "", ("format", "version", "sha256"))
+    dec.obj(doc, "", ("format", "version", "files"))
     if doc["format"] != FORMAT:
         dec.fail("format", f"not a tracegraph saved model ({doc['format']!r:.60})")
     if doc["version"] != FORMAT_VERSION:
         dec.fail("version", f"format version {doc['version']!r:.20} is not supported (this "
                  f"tracegraph reads version {FORMAT_VERSION})")
-    sums = dec.obj(doc["sha256"], "sha256", _FILES)
-    for name in _FILES:
-        try:
-            actual = file_sha256(os.path.join(export_dir, name))
-        except OSError as e:
-            raise SavedDataError(os.path.join(export_dir, name), "", str(e)) from None
-        if actual != sums[name]:
-            raise SavedDataError(os.path.join(export_dir, name), "",
-                                 "checksum mismatch: the file is corrupted or was modified")
+    files = dec.obj(doc["files"], "files", DATA_FILES)
+    out = {}
+    for name in DATA_FILES:
+        entry = dec.obj(files[name], f"files.{name}", ("bytes", "sha256"))
+        out[name] = (dec.int(entry["bytes"], f"files.{name}.bytes", 0, 1 << 48),
+                     dec.str(entry["sha256"], f"files.{name}.sha256"))
+    if out["saved_model.json"][0] > MAX_JSON_BYTES:
+        dec.fail("files.saved_model.json.bytes", f"more than the {MAX_JSON_BYTES} allowed")
+    return out
 
 
 class _Loader:
@@ -84,9 +116,15 @@ class _Loader:
         self.file = os.path.join(export_dir, "saved_model.json")
         self.dec = Decoder(self.file)
 
+    def open(self, name: str):
+        """The data file `name`, opened and checked against the manifest."""
+        size, sha = self.manifest[name]
+        return open_checked(os.path.join(self.dir, name), self.dir, size, sha)
+
     def run(self):
-        _check_files(self.dir)
-        doc = read_json(self.file)
+        self.manifest = _manifest(self.dir)
+        with self.open("saved_model.json") as f:
+            doc = parse_json(f.read(), self.file)
         dec = self.dec
         dec.obj(doc, "", ("format", "version", "objects", "graphs", "functions", "signatures",
                           "constants"))
@@ -142,7 +180,8 @@ class _Loader:
             dec.bool(node["trainable"], f"{where}.trainable")
             declared[name] = (dtype, value_shape)
             specs[i] = (dtype, shape)
-        arrays = read_npz(os.path.join(self.dir, "variables.npz"), declared)
+        with self.open("variables.npz") as f:
+            arrays = read_npz(f, declared, os.path.join(self.dir, "variables.npz"))
         out = {}
         for i, (dtype, shape) in specs.items():
             node = self.nodes[i]
@@ -161,7 +200,8 @@ class _Loader:
             if not name.isidentifier():
                 dec.fail(f"constants.{name!r:.40}", "bad constant name")
             declared[name] = check_meta(meta, self.file, f"constants.{name}")
-        return read_npz(os.path.join(self.dir, "constants.npz"), declared)
+        with self.open("constants.npz") as f:
+            return read_npz(f, declared, os.path.join(self.dir, "constants.npz"))
 
     # --- the object tree ---------------------------------------------------------------------
     def _objects(self) -> list:
@@ -194,6 +234,7 @@ class _Loader:
                 made[i] = RestoredObject() if kind == "object" else [] if kind != "dict" else {}
             else:
                 dec.fail(f"{where}.kind", f"unknown kind {kind!r:.40}")
+        edges = []   # (parent, name, child, field)
         for i, node in enumerate(self.nodes):
             if kinds[i] not in ("object", "list", "dict", "tuple"):
                 continue
@@ -202,28 +243,52 @@ class _Loader:
             for k, pair in enumerate(kids):
                 if not isinstance(pair, list) or len(pair) != 2:
                     dec.fail(f"{where}[{k}]", "expected [name, object id]")
-                name = dec.str(pair[0], f"{where}[{k}][0]")
-                child = dec.int(pair[1], f"{where}[{k}][1]", 0, n)
-                if kinds[child] == "tuple":
-                    dec.fail(f"{where}[{k}][1]", "tuples are restored as lists")
-                self._attach(made[i], kinds[i], name, made[child], f"{where}[{k}]")
-        for i, obj in enumerate(made):
-            if kinds[i] == "tuple":
-                made[i] = tuple(obj)
-        for obj in made:
-            if isinstance(obj, RestoredObject):
-                _set_variable_lists(obj)
+                edges.append((i, dec.str(pair[0], f"{where}[{k}][0]"),
+                              dec.int(pair[1], f"{where}[{k}][1]", 0, n), f"{where}[{k}]"))
+        self._build_tuples(made, kinds, edges)
+        for i, name, child, field in edges:
+            if kinds[i] != "tuple":
+                self._attach(made[i], kinds[i], name, made[child], field)
         return made
 
+    def _build_tuples(self, made, kinds, edges) -> None:
+        """Makes each tuple from its items, inner tuples first (a tuple cannot contain
+        itself: such a file is refused)."""
+        items: dict[int, list] = {i: [] for i, kind in enumerate(kinds) if kind == "tuple"}
+        for i, name, child, field in edges:
+            if i in items:
+                if name != str(len(items[i])):
+                    self.dec.fail(field, "list children must be numbered 0, 1, ... in order")
+                items[i].append((child, field))
+        done: set = set()
+        for start in items:
+            stack, open_ = [(start, False)], set()
+            while stack:
+                i, children_done = stack.pop()
+                if i in done:
+                    continue
+                if children_done:
+                    made[i] = tuple(made[c] for c, _ in items[i])
+                    done.add(i)
+                    open_.discard(i)
+                    continue
+                open_.add(i)
+                stack.append((i, True))
+                for child, field in items[i]:
+                    if child in open_:
+                        self.dec.fail(field, "a tuple cannot contain itself")
+                    if child in items and child not in done:
+                        stack.append((child, False))
+
     def _attach(self, parent, kind, name, child, field):
-        if kind in ("list", "tuple"):
+        if kind == "list":
             if name != str(len(parent)):
                 self.dec.fail(field, "list children must be numbered 0, 1, ... in order")
             parent.append(child)
         elif kind == "dict":
             parent[name] = child
         else:
-            if not name.isidentifier() or name == "signatures" or (
+            if not name.isidentifier() or name in RestoredObject._TF_MODULE_IGNORED_PROPERTIES or (
                     name.startswith("__") and name.endswith("__") and name != "__call__"):
                 self.dec.fail(field, f"not a valid attribute name: {name!r:.60}")
             setattr(parent, name, child)
@@ -267,7 +332,8 @@ class _Loader:
         return out
 
 
-def _set_variable_lists(obj) -> None:
+def _variables_under(obj) -> tuple:
+    """Every Variable under a loaded object, depth first in attribute order."""
     found, seen, stack = [], set(), [obj]
     while stack:
         o = stack.pop()
@@ -278,15 +344,12 @@ def _set_variable_lists(obj) -> None:
             found.append(o)
         elif isinstance(o, RestoredObject):
             stack.extend(reversed([v for k, v in vars(o).items()
-                                   if k not in ("variables", "trainable_variables",
-                                                "signatures")]))
+                                   if k not in RestoredObject._TF_MODULE_IGNORED_PROPERTIES]))
         elif isinstance(o, (list, tuple)):
             stack.extend(reversed(o))
         elif isinstance(o, dict):
             stack.extend(reversed([o[k] for k in sorted(o)]))
-    attrs = vars(obj)
-    attrs.setdefault("variables", tuple(found))
-    attrs.setdefault("trainable_variables", tuple(v for v in found if v.trainable))
+    return tuple(found)
 
 
 def load(export_dir, tags=None, options=None):

@@ -16,7 +16,7 @@ import types
 from ...framework.tensor import Tensor
 from ...framework.variables import Variable
 from ...trace.concrete import ConcreteFunction
-from ...trace.function import Function
+from ...trace.function import Function, PolymorphicFunction
 
 __all__ = ["ObjectGraph", "children_of", "is_leaf"]
 
@@ -26,7 +26,7 @@ _IGNORED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionTyp
 
 
 def is_leaf(value) -> bool:
-    return isinstance(value, (Variable, Function, ConcreteFunction))
+    return isinstance(value, (Variable, PolymorphicFunction, ConcreteFunction))
 
 
 def _class_functions(obj) -> list[tuple[str, object]]:
@@ -51,10 +51,13 @@ def children_of(obj) -> list[tuple[str, object]]:
         return [(k, v) for k, v in obj.items() if isinstance(k, str)]
     if isinstance(obj, _IGNORED) or is_leaf(obj):
         return []
+    own = getattr(type(obj), "_object_graph_children", None)
+    if own is not None:   # an object that says what its children are (tf.train.Checkpoint)
+        return own(obj)
     attrs = getattr(obj, "__dict__", None)
     ignored = getattr(type(obj), "_TF_MODULE_IGNORED_PROPERTIES", ())  # tf.Module's opt-out
     out = [(k, v) for k, v in attrs.items()
-           if not k.startswith("_tf_function_") and k not in ignored] \
+           if not k.startswith(("_tf_function_", "_self_")) and k not in ignored] \
         if isinstance(attrs, dict) else []
     names = {k for k, _ in out}
     out += [(k, v) for k, v in _class_functions(obj) if k not in names]
@@ -62,10 +65,12 @@ def children_of(obj) -> list[tuple[str, object]]:
 
 
 class ObjectGraph:
-    """Numbers the objects under `root` that hold Variables or functions."""
+    """Numbers the objects under `root` that hold Variables or functions (`is_leaf`: what
+    counts as held; a checkpoint counts Variables only)."""
 
-    def __init__(self, root):
+    def __init__(self, root, is_leaf=is_leaf):
         self.root = root
+        self._is_leaf = is_leaf
         self.nodes: list = []          # node id -> object
         self.children: list = []       # node id -> [(name, node id)]
         self._ids: dict[int, int] = {}
@@ -76,7 +81,7 @@ class ObjectGraph:
         key = id(obj)
         if key in self._relevant:
             return self._relevant[key]
-        if is_leaf(obj):
+        if self._is_leaf(obj):
             return True
         visiting = visiting if visiting is not None else set()
         if key in visiting:

@@ -4,7 +4,8 @@
       saved_model.json    object tree, graphs, concrete functions, signatures (schema below)
       variables.npz       every Variable's value ("v<object id>")
       constants.npz       constants larger than INLINE_LIMIT bytes ("c<n>")
-      checksum.json       SHA-256 of the three files above
+      checksum.json       the manifest: each file above with its size and SHA-256, as sealed
+                          JSON (`safe_files`: the manifest's own bytes follow their SHA-256)
 
 The directory is written under a temporary name beside `export_dir` and renamed into place, so
 a crash never leaves a directory that loads as valid but wrong.
@@ -12,6 +13,7 @@ a crash never leaves a directory that loads as valid but wrong.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -19,21 +21,43 @@ import tempfile
 
 from ...framework.variables import Variable
 from ...trace.concrete import ConcreteFunction
-from ...trace.function import Function
+from ...trace.function import PolymorphicFunction
 from ..npz_arrays import write_npz
-from ..safe_files import file_sha256
+from ..safe_files import file_sha256, sealed_json_bytes
 from .function_codec import encode_concrete
 from .graph_codec import collect_graphs, encode_graph, graph_variables
 from .object_graph import ObjectGraph
-from .restored_functions import signature_outputs
+from .restored_functions import SignatureFunction, signature_outputs
 from .value_codec import Encoder
 
 __all__ = ["save", "write_directory", "FORMAT", "FORMAT_VERSION", "DEFAULT_SIGNATURE",
-           "SaveOptions"]
+           "SaveOptions", "DATA_FILES", "MANIFEST", "manifest_bytes", "write_manifest"]
 
 FORMAT = "tracegraph.saved_model"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DEFAULT_SIGNATURE = "serving_default"
+DATA_FILES = ("saved_model.json", "variables.npz", "constants.npz")
+MANIFEST = "checksum.json"
+
+
+def _manifest(files: dict) -> bytes:
+    return sealed_json_bytes({"format": FORMAT, "version": FORMAT_VERSION, "files": files})
+
+
+def manifest_bytes(contents: dict) -> bytes:
+    """The manifest (`checksum.json`) of data files whose bytes are `contents[name]`."""
+    return _manifest({name: {"bytes": len(contents[name]),
+                             "sha256": hashlib.sha256(contents[name]).hexdigest()}
+                      for name in DATA_FILES})
+
+
+def write_manifest(directory) -> None:
+    """Writes the manifest of the data files `directory` holds now."""
+    files = {name: {"bytes": os.path.getsize(os.path.join(directory, name)),
+                    "sha256": file_sha256(os.path.join(directory, name))}
+             for name in DATA_FILES}
+    with open(os.path.join(directory, MANIFEST), "wb") as f:
+        f.write(_manifest(files))
 
 
 def _concretes_of(fn) -> list[ConcreteFunction]:
@@ -44,10 +68,10 @@ def _concretes_of(fn) -> list[ConcreteFunction]:
     return fn.call_table.concrete_functions
 
 
-def _signature_concrete(fn, name: str) -> ConcreteFunction:
-    if isinstance(fn, ConcreteFunction):
+def _signature_concrete(fn, name: str):
+    if isinstance(fn, (ConcreteFunction, SignatureFunction)):
         return fn
-    if isinstance(fn, Function):
+    if isinstance(fn, PolymorphicFunction):
         if fn.input_signature is None:
             raise ValueError(
                 f"Signature '{name}': a tf.function without an input_signature was given. Pass "
@@ -58,13 +82,46 @@ def _signature_concrete(fn, name: str) -> ConcreteFunction:
                      f"{fn!r:.80}.")
 
 
+def _valid_signature(cf: ConcreteFunction) -> bool:
+    """Whether a concrete function can serve as a signature: it returns tensors (at least
+    one) and takes tensors (TensorFlow's `_valid_signature`)."""
+    from ...graph.tensor import SymbolicTensor
+    from ...nest import flatten
+    from ...shapes import TensorSpec
+    leaves = flatten(cf.structured_outputs)
+    if not cf.graph.outputs or not leaves or not all(
+            isinstance(v, SymbolicTensor) for v in leaves):
+        return False
+    if not all(isinstance(spec, TensorSpec) for _, spec in cf.input_paths):
+        return False
+    try:
+        signature_outputs(cf.structured_outputs)
+    except ValueError:
+        return False
+    return True
+
+
+def _default_signatures(root, graph: ObjectGraph) -> dict:
+    """The signatures saved when none are given: a loaded model's own, or the one function of
+    the root (with an input_signature, or concrete) that can serve (TensorFlow's choice)."""
+    loaded = getattr(root, "signatures", None)
+    if isinstance(loaded, dict) and loaded and all(
+            isinstance(v, SignatureFunction) for v in loaded.values()):
+        return dict(loaded)
+    found = []
+    for _, cid in graph.children[0]:
+        child = graph.nodes[cid]
+        if isinstance(child, PolymorphicFunction) and child.input_signature is not None:
+            child = child.get_concrete_function()
+        if isinstance(child, ConcreteFunction) and _valid_signature(child):
+            found.append(child)
+    return {DEFAULT_SIGNATURE: found[0]} if len(found) == 1 else {}
+
+
 def _normalize_signatures(root, graph: ObjectGraph, signatures) -> dict:
     if signatures is None:
-        found = [child for name, cid in graph.children[0]
-                 for child in [graph.nodes[cid]]
-                 if isinstance(child, Function) and child.input_signature is not None]
-        return {DEFAULT_SIGNATURE: found[0].get_concrete_function()} if len(found) == 1 else {}
-    if isinstance(signatures, (Function, ConcreteFunction)):
+        return _default_signatures(root, graph)
+    if isinstance(signatures, (PolymorphicFunction, ConcreteFunction, SignatureFunction)):
         return {DEFAULT_SIGNATURE: _signature_concrete(signatures, DEFAULT_SIGNATURE)}
     if not isinstance(signatures, dict):
         raise ValueError("signatures must be a tf.function, a concrete function, or a dict "
@@ -83,8 +140,12 @@ def _input_key(path: str, spec) -> str:
     return path.replace("[", "_").replace("]", "").replace("'", "")
 
 
-def _signature_entry(name: str, cf: ConcreteFunction, index: int, enc: Encoder) -> dict:
+def _signature_entry(name: str, cf, index: int, enc: Encoder) -> dict:
     from ...shapes import TensorSpec
+    if isinstance(cf, SignatureFunction):   # a loaded model's signature, saved again
+        return {"function": index,
+                "inputs": [[key, enc.value(spec)] for key, spec in cf.input_keys],
+                "outputs": [[key, i] for key, i in cf.output_keys]}
     inputs = []
     for path, spec in cf.input_paths:
         if not isinstance(spec, TensorSpec):
@@ -151,7 +212,7 @@ def build(obj, signatures=None, options=None) -> tuple[dict, dict, dict]:
                           "dtype": h.dtype.name, "trainable": value.trainable,
                           "shape": None if h.shape is None else list(h.shape),
                           "value_shape": [int(s) for s in h.value.shape], "array": name})
-        elif isinstance(value, (Function, ConcreteFunction)):
+        elif isinstance(value, (PolymorphicFunction, ConcreteFunction)):
             sig = getattr(value, "input_signature", None)
             nodes.append({"kind": "function", "name": value.name,
                           "concrete": [add(cf, sig) for cf in _concretes_of(value)]})
@@ -159,7 +220,8 @@ def build(obj, signatures=None, options=None) -> tuple[dict, dict, dict]:
             kind = "list" if isinstance(value, list) else "tuple" if isinstance(
                 value, tuple) else "dict" if isinstance(value, dict) else "object"
             nodes.append({"kind": kind, "children": kids})
-    sig_index = {name: add(cf) for name, cf in sigs.items()}
+    sig_index = {name: add(cf.concrete if isinstance(cf, SignatureFunction) else cf)
+                 for name, cf in sigs.items()}
     graphs = collect_graphs([cf.graph for cf in concretes])
     graph_index = {id(g): i for i, g in enumerate(graphs)}
     variable_id = {id(v.handle): objects.node_id(v) for v in objects.nodes
@@ -216,8 +278,5 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
         text = json.dumps(doc, separators=(",", ":"), allow_nan=False)
         with open(os.path.join(tmp, "saved_model.json"), "w", encoding="utf-8") as f:
             f.write(text)
-        sums = {name: file_sha256(os.path.join(tmp, name))
-                for name in ("saved_model.json", "variables.npz", "constants.npz")}
-        with open(os.path.join(tmp, "checksum.json"), "w", encoding="utf-8") as f:
-            json.dump({"format": FORMAT, "version": FORMAT_VERSION, "sha256": sums}, f)
+        write_manifest(tmp)
     write_directory(export_dir, write)

@@ -33,7 +33,7 @@ def _padding(ctx):
         pairs = np.asarray(ctx.attrs["explicit_paddings"]).reshape(4, 2)
         h, w = _spatial(list(pairs), ctx.attrs.get("data_format", "NHWC"))
         return {"pads": [int(h[0]), int(w[0]), int(h[1]), int(w[1])]}
-    raise ValueError(f"ONNX export of {ctx.op.name}: padding {padding!r} does not lower")
+    ctx.fail(f"padding {padding!r} does not lower")
 
 
 # ---- convolution ---------------------------------------------------------------------------------

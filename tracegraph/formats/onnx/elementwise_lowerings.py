@@ -46,8 +46,8 @@ def lower_log1p(ctx, x):
 @onnx_lowering("Reciprocal")
 def lower_reciprocal(ctx, x):
     if not ctx.input_types[0].dtype.is_floating:
-        raise ValueError(f"ONNX export of {ctx.op.name}: an integer Reciprocal does not lower "
-                         "(ONNX has none; TensorFlow has no CPU kernel for it either)")
+        ctx.fail("an integer Reciprocal does not lower (ONNX has none; TensorFlow has no CPU "
+                 "kernel for it either)")
     return ctx.node("Reciprocal", [x])
 
 

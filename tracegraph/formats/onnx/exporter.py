@@ -8,7 +8,9 @@ TensorFlow type): an ONNX op name with the same inputs, outputs and no attribute
 `lower(ctx, *inputs) -> output name(s)` that emits nodes through the `LoweringContext`
 (`lowering_context.py`: ONNX nodes, constants, casts, If branches and Loop bodies). Before
 anything is built or written, every op without a lowering is reported at once, each with the
-user line that created it.
+user line that created it. Every failure is an `ONNXExportError` naming the op and that line: a
+missing lowering, a variable write, a lowering that cannot express this use of its op (or that
+fails unexpectedly), a model ONNX's checker refuses.
 
 The model uses one opset (default 17) with the IR version `make_model_gen_version` picks,
 symbolic dims (`x_dim0`) for unknown dims, initializers for captured tensors, variables (their
@@ -25,6 +27,7 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
 from ...graph.graph import Graph
+from .export_error import ONNXExportError, lowering_failure, op_problem
 from .lowering_context import LoweringContext
 from .lowering_table import ONNX_CAST, ONNX_IDENTITY, lowering_of
 from .onnx_types import elem_type, one_to_one, onnx_module, tensor
@@ -33,17 +36,6 @@ __all__ = ["export", "ONNXExportError", "LoweringContext", "lowering_of", "cover
 
 DEFAULT_OPSET = 17
 _INLINE_CONSTANT_LIMIT = 16  # elements: smaller constants are Constant nodes, larger initializers
-
-
-class ONNXExportError(ValueError):
-    """The graph has ops with no ONNX lowering (or state ONNX cannot hold); `problems` lists
-    every one."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("The function cannot be exported to ONNX:\n  " + "\n  ".join(problems)
-                         + "\nExport a function without these ops, or add the op type's row to the "
-                           "ONNX lowering table (tracegraph/formats/onnx/lowering_table.py).")
 
 
 def coverage() -> tuple[list[str], list[str]]:
@@ -119,10 +111,16 @@ class _Exporter:
             lower = lowering_of(op.op_def)
             args = [names[id(t)] for t in op.inputs]
             ctx = LoweringContext(builder, op)
-            if isinstance(lower, str):
-                outs = one_to_one(builder, lower, op, args)
-            else:
-                outs = lower(ctx, *args)
+            try:
+                if isinstance(lower, str):
+                    outs = one_to_one(builder, lower, op, args)
+                else:
+                    outs = lower(ctx, *args)
+            except (ONNXExportError, ImportError):
+                raise
+            except Exception as e:  # a lowering's defect: still the op's documented error
+                raise lowering_failure(op, f"its ONNX lowering failed ({type(e).__name__}: "
+                                       f"{e})") from e
             outs = [outs] if isinstance(outs, str) else list(outs or [])
             for t, n in zip(op.outputs, outs):
                 names[id(t)] = n
@@ -205,14 +203,12 @@ def _problems(graph) -> list[str]:
     anywhere, read the initializer holding its value at export time)."""
     problems = []
     for op in _all_ops(graph):
-        where = f" (created at {op.source})" if op.source else ""
         if "placeholder" in op.op_def.flags:
             continue
         if "resource_write" in op.op_def.flags:
-            problems.append(f"{op.name} ({op.type}): writes a variable (ONNX models hold no "
-                            f"state){where}")
+            problems.append(op_problem(op, "writes a variable (ONNX models hold no state)"))
         elif lowering_of(op.op_def) is None:
-            problems.append(f"{op.name} ({op.type}): no ONNX lowering{where}")
+            problems.append(op_problem(op, "no ONNX lowering"))
     return problems
 
 
@@ -221,8 +217,10 @@ def _concrete(function_or_concrete, input_signature):
         specs = input_signature if input_signature is not None else \
             getattr(function_or_concrete, "input_signature", None)
         if specs is None:
-            raise ValueError("Pass input_signature=[tf.TensorSpec(...), ...] to export a "
-                             "tf.function without one.")
+            raise ONNXExportError([f"{getattr(function_or_concrete, 'name', 'the function')}: "
+                                   "a tf.function without an input_signature"],
+                                  "Pass input_signature=[tf.TensorSpec(...), ...] to export a "
+                                  "tf.function without one.")
         return function_or_concrete.get_concrete_function(*specs)
     if hasattr(function_or_concrete, "graph"):
         return function_or_concrete
@@ -268,7 +266,12 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
     model = onnx.helper.make_model_gen_version(
         graph_proto, opset_imports=[onnx.helper.make_opsetid("", ex.opset)],
         producer_name="tracegraph")
-    onnx.checker.check_model(model, full_check=True)
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
+        raise ONNXExportError([f"the exported model fails ONNX's checker: {e}"],
+                              "This is a defect of a lowering (the node's name is the op's); "
+                              "please report it.") from None
     if path is not None:
         with open(os.fspath(path), "wb") as f:
             f.write(model.SerializeToString())

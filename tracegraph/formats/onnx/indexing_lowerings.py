@@ -12,15 +12,15 @@ from .lowering_table import onnx_lowering
 @onnx_lowering("GatherV2")
 def lower_gather(ctx, params, indices, axis):
     if ctx.attrs.get("batch_dims"):
-        raise ValueError(f"ONNX export of {ctx.op.name}: a gather with batch_dims does not "
-                         "lower (ONNX's Gather has none)")
+        ctx.fail("a gather with batch_dims does not lower (ONNX's Gather has none)")
     return ctx.node("Gather", [params, indices], axis=int(ctx.known(2, "axis")))
 
 
 @onnx_lowering("GatherNd")
 def lower_gather_nd(ctx, params, indices):
     if ctx.attrs.get("batch_dims"):
-        raise ValueError(f"ONNX export of {ctx.op.name}: batch_dims does not lower")
+        ctx.fail("batch_dims does not lower (ONNX's GatherND takes it only for leading "
+                 "dims of equal size; not expressed yet)")
     return ctx.node("GatherND", [params, ctx.as_int64(indices, 1)])
 
 

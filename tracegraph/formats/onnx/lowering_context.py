@@ -3,8 +3,8 @@
 A lowering is `lower(ctx, *input_names) -> output name(s)`. It reads the op (`ctx.op`,
 `ctx.attrs`, `ctx.input_types`, `ctx.output_types`, `ctx.opset`) and emits through `ctx.node`,
 `ctx.const`, `ctx.cast`, `ctx.branch`, `ctx.loop` and `ctx.inline`. Nothing a lowering calls
-imports onnx. A lowering that cannot express a case raises ValueError saying it "does not
-lower".
+imports onnx. A lowering that cannot express a case calls `ctx.fail("... does not lower")`:
+the `ONNXExportError` naming the op and the user line that created it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ...graph.graph import Graph
+from .export_error import lowering_failure
 from .lowering_table import ONNX_CAST
 
 __all__ = ["LoweringContext"]
@@ -56,14 +57,18 @@ class LoweringContext:
         """The ops of `graph` emitted here, on `inputs`; returns its outputs' names."""
         return self._builder.exporter.emit_graph(self._builder, graph, list(inputs))
 
+    def fail(self, problem: str):
+        """Raises the ONNXExportError of this op: `problem` says what does not lower."""
+        raise lowering_failure(self.op, problem)
+
     # ---- helpers for inputs the lowering reads at export time ----------------------------------
 
     def known(self, i: int, what: str) -> np.ndarray:
         """The value of input `i`, which must be a constant at export time (an axis, a perm)."""
         value = self.input_types[i]._value
         if value is None:
-            raise ValueError(f"ONNX export of {self.op.name} ({self.op.type}) needs a constant "
-                             f"{what}; it is computed at run time here.")
+            self.fail(f"needs a constant {what}, which is computed at run time here: this "
+                      "does not lower")
         return np.asarray(value)
 
     def as_int64(self, name: str, i: int) -> str:

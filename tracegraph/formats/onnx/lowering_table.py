@@ -57,7 +57,7 @@ def onnx_lowering(*tf_types: str):
     def register(lower: Callable) -> Callable:
         for tf_type in tf_types:
             if tf_type in _LOWERINGS or tf_type in ONNX_OPS:
-                raise ValueError(f"{tf_type} already has an ONNX lowering")
+                raise KeyError(f"{tf_type} already has an ONNX lowering")
             _LOWERINGS[tf_type] = lower
         return lower
     return register

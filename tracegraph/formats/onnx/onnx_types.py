@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ..optional_extras import require
+from .export_error import lowering_failure
 from .lowering_table import ONNX_CAST
 
 __all__ = ["onnx_module", "elem_type", "tensor", "one_to_one"]
@@ -60,8 +61,8 @@ def one_to_one(builder, op_type, op, args):
     via = next((t for t in (d.float64, d.float32) if all(_type_str(t) in a for a in allowed)),
                None)
     if via is None:
-        raise ValueError(f"ONNX export of {op.name} ({op.type}): ONNX's {op_type} takes no "
-                         f"{', '.join(t.name for t in dtypes)} and does not lower")
+        raise lowering_failure(op, f"ONNX's {op_type} takes no "
+                               f"{', '.join(t.name for t in dtypes)} and does not lower")
     cast = [builder.node(ONNX_CAST, [a], 1, {"to": elem_type(via)}, op.name) for a in args]
     outs = builder.node(op_type, cast, n, {}, op.name)
     outs = [outs] if n == 1 else outs

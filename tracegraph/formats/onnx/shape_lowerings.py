@@ -123,7 +123,7 @@ def lower_split_v(ctx, value, sizes, axis):
     if (sizes < 0).any():
         total = ctx.input_types[0].shape[axis]
         if total is None:
-            raise ValueError(f"ONNX export of {ctx.op.name}: a -1 split size needs a known dim")
+            ctx.fail("a -1 split size of a dim of unknown size does not lower")
         sizes[sizes < 0] = total - sizes[sizes >= 0].sum()
     out = ctx.node("Split", [value, ctx.const(sizes)], outputs=num, axis=axis)
     return out if num > 1 else [out]
@@ -140,45 +140,108 @@ def lower_slice(ctx, x, begin, size):
     return ctx.node("Slice", [x, begin64, end])
 
 
+class _SliceSpec:
+    """One of StridedSlice's begin/end/strides inputs: each element a constant when the input
+    is known at export time, else a 1-element int64 slice of the run-time tensor (the index
+    of a `for i in tf.range(n)` loop, `x[i]`)."""
+
+    def __init__(self, ctx, i: int, name: str):
+        self.ctx, self.i, self.name = ctx, i, name
+        value = ctx.input_types[i]._value
+        self.known = None if value is None else np.asarray(value).astype(np.int64).reshape(-1)
+        self._tensor = None
+
+    def __len__(self):
+        if self.known is not None:
+            return len(self.known)
+        n = self.ctx.input_types[self.i].shape[0] if self.ctx.input_types[
+            self.i].shape.rank == 1 else None
+        if n is None:
+            self.ctx.fail("a slice spec of unknown length does not lower")
+        return n
+
+    def __getitem__(self, k: int):
+        """Element `k`: an int, or the name of a 1-element int64 tensor."""
+        if self.known is not None:
+            return int(self.known[k])
+        if self._tensor is None:
+            self._tensor = self.ctx.as_int64(self.name, self.i)
+        ctx = self.ctx
+        return ctx.node("Slice", [self._tensor, ctx.const([k], np.int64),
+                                  ctx.const([k + 1], np.int64)])
+
+
+def _element(ctx, value) -> str:
+    return ctx.const([value], np.int64) if isinstance(value, int) else value
+
+
+def _vector(ctx, values: list) -> str:
+    """int64 vector of ints and 1-element tensors (a constant when all are ints)."""
+    if all(isinstance(v, int) for v in values):
+        return ctx.const(values, np.int64)
+    return ctx.node("Concat", [_element(ctx, v) for v in values], axis=0)
+
+
+def _by_sign(ctx, step, positive: int, negative: int):
+    """`positive` for a forward step, `negative` for a backward one (a run-time step: Where)."""
+    if isinstance(step, int):
+        return positive if step > 0 else negative
+    forward = ctx.node("Greater", [step, ctx.const([0], np.int64)])
+    return ctx.node("Where", [forward, ctx.const([positive], np.int64),
+                              ctx.const([negative], np.int64)])
+
+
+def _shrink_end(ctx, begin):
+    """The end of a one-element slice at `begin` (-1 slices to the end)."""
+    if isinstance(begin, int):
+        return begin + 1 if begin != -1 else INT64_MAX
+    last = ctx.node("Equal", [begin, ctx.const([-1], np.int64)])
+    return ctx.node("Where", [last, ctx.const([INT64_MAX], np.int64),
+                              ctx.node("Add", [begin, ctx.const([1], np.int64)])])
+
+
 @onnx_lowering("StridedSlice")
 def lower_strided_slice(ctx, x, begin, end, strides):
     rank = ctx.input_types[0].shape.rank
     if rank is None:
-        raise ValueError(f"ONNX export of {ctx.op.name}: a strided slice of unknown rank does "
-                         "not lower")
-    b = ctx.known(1, "begin").astype(np.int64)
-    e = ctx.known(2, "end").astype(np.int64)
-    s = ctx.known(3, "strides").astype(np.int64)
+        ctx.fail("a strided slice of a tensor of unknown rank does not lower")
+    b, e, s = (_SliceSpec(ctx, 1, begin), _SliceSpec(ctx, 2, end),
+               _SliceSpec(ctx, 3, strides))
     mask = {k: ctx.attrs.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask",
                                              "new_axis_mask", "shrink_axis_mask")}
 
     def bit(name, i):
         return mask[name] >> i & 1
     starts, ends, axes, steps, new_axes, shrink = [], [], [], [], [], []
+    n = len(b)
     dim = out = 0  # the input dim and the dim of the result before squeezing
-    for i in range(len(b)):
+    for i in range(n):
         if bit("ellipsis_mask", i):
-            after = sum(1 for j in range(i + 1, len(b)) if not bit("new_axis_mask", j))
+            after = sum(1 for j in range(i + 1, n) if not bit("new_axis_mask", j))
             dim, out = rank - after, out + (rank - after - dim)
             continue
         if bit("new_axis_mask", i):
             new_axes.append(out)
             out += 1
             continue
-        forward = s[i] > 0
-        starts.append((0 if forward else INT64_MAX) if bit("begin_mask", i) else b[i])
-        if bit("shrink_axis_mask", i):
-            ends.append(b[i] + 1 if b[i] != -1 else INT64_MAX)
+        step = 1 if bit("shrink_axis_mask", i) else s[i]
+        if isinstance(step, int) and step == 0:
+            ctx.fail("a stride of 0 does not lower")
+        if bit("shrink_axis_mask", i):        # x[i]: one element at begin (masks ignored)
+            starts.append(b[i])
+            ends.append(_shrink_end(ctx, starts[-1]))
             shrink.append(out)
         else:
-            ends.append((INT64_MAX if forward else INT64_MIN) if bit("end_mask", i) else e[i])
+            starts.append(_by_sign(ctx, step, 0, INT64_MAX) if bit("begin_mask", i) else b[i])
+            ends.append(_by_sign(ctx, step, INT64_MAX, INT64_MIN) if bit("end_mask", i)
+                        else e[i])
         axes.append(dim)
-        steps.append(1 if bit("shrink_axis_mask", i) else s[i])
+        steps.append(step)
         dim, out = dim + 1, out + 1
     y = x
     if axes:
-        y = ctx.node("Slice", [x, ctx.const(starts, np.int64), ctx.const(ends, np.int64),
-                               ctx.const(axes, np.int64), ctx.const(steps, np.int64)])
+        y = ctx.node("Slice", [x, _vector(ctx, starts), _vector(ctx, ends),
+                               ctx.const(axes, np.int64), _vector(ctx, steps)])
     if new_axes:
         y = ctx.node("Unsqueeze", [y, ctx.const(new_axes, np.int64)])
     if shrink:
@@ -208,8 +271,7 @@ def lower_pad(ctx, x, paddings, constant):
 @onnx_lowering("MirrorPad")
 def lower_mirror_pad(ctx, x, paddings):
     if ctx.attrs["mode"] != "REFLECT":
-        raise ValueError(f"ONNX export of {ctx.op.name}: ONNX pads by reflection only, not "
-                         f"{ctx.attrs['mode']}")
+        ctx.fail(f"mode {ctx.attrs['mode']} does not lower (ONNX pads by reflection only)")
     return ctx.node("Pad", [x, _pads(ctx, paddings)], mode="reflect")
 
 
@@ -221,8 +283,7 @@ def lower_roll(ctx, x, shift, axis):
     for s, a in zip(shifts, axes):
         n = shape[a]
         if n is None:
-            raise ValueError(f"ONNX export of {ctx.op.name}: rolling a dim of unknown size "
-                             "does not lower")
+            ctx.fail("rolling a dim of unknown size does not lower")
         s %= max(n, 1)
         if s == 0:
             continue

@@ -221,7 +221,10 @@ def _short(node) -> str:
 
 def on_attribute_set(obj, name: str, value) -> None:
     """An attribute was assigned: restore it if a checkpoint waits for it."""
-    waiting = _PENDING.get(obj)
+    try:
+        waiting = _PENDING.get(obj)
+    except TypeError:   # an unhashable container (a list a Checkpoint tracks): never waited on
+        return
     if not waiting or name not in waiting:
         return
     for status, node_id in waiting.pop(name):

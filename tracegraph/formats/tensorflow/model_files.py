@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
+from ..safe_files import open_inside
 from .format_errors import data_loss
 
 __all__ = ["ModelFiles", "CheckpointFiles", "MAX_PROTO_BYTES"]
@@ -20,21 +21,15 @@ MAX_PROTO_BYTES = 1 << 30          # saved_model.pb: protobuf's own 2 GB limit, 
 
 
 class _OpenFile:
-    """A regular file opened without following a final symlink; `read_at` is bounded."""
+    """A regular file inside its directory, opened as `safe_files.open_inside` opens every file
+    a format reads (never blocking, never a FIFO or device); `read_at` is bounded."""
 
     def __init__(self, path: str):
         self.path = path
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        try:
-            fd = os.open(path, flags)
-        except OSError as e:
-            raise _missing(path, e) from None
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            os.close(fd)
-            raise data_loss(path, "", "not a regular file")
-        self.size = info.st_size
-        self.file = os.fdopen(fd, "rb", buffering=0)
+        if not os.path.lexists(path):
+            raise _missing(path, FileNotFoundError(path))
+        self.file = open_inside(path)
+        self.size = os.fstat(self.file.fileno()).st_size
 
     def read_at(self, offset: int, size: int) -> bytes:
         if offset < 0 or size < 0 or offset + size > self.size:

@@ -19,8 +19,12 @@ import numpy as np
 from ... import dtypes as d
 from ...errors import NotFoundError
 from ...framework.variables import Variable
+from ..checkpoint.checkpoint_reading import CheckpointReader as CheckpointReaderInterface
+from ..checkpoint.checkpoint_reading import checkpoint_reader
 from ..checkpoint.state_file import latest_checkpoint
 from ..native.object_graph import children_of
+from ..safe_files import open_inside
+from ..saved_data_error import SavedDataError
 from .format_errors import data_loss
 from .messages import messages
 from .model_files import CheckpointFiles
@@ -40,13 +44,13 @@ def is_tensorflow_checkpoint(prefix) -> bool:
     """Whether `PREFIX.index` is a TensorFlow table (its footer's magic number)."""
     path = f"{os.fspath(prefix)}.index"
     try:
-        with open(path, "rb") as f:
+        with open_inside(path) as f:
             f.seek(0, os.SEEK_END)
             if f.tell() < 8:
                 return False
             f.seek(-8, os.SEEK_END)
             return struct.unpack("<Q", f.read(8))[0] == MAGIC
-    except OSError:
+    except (OSError, SavedDataError):   # missing, or no regular file inside its directory
         return False
 
 
@@ -65,7 +69,8 @@ def resolve_prefix(ckpt_dir_or_file) -> str:
     return path
 
 
-class CheckpointReader:
+@checkpoint_reader("tensorflow", recognises=is_tensorflow_checkpoint)
+class CheckpointReader(CheckpointReaderInterface):
     """`tf.train.load_checkpoint(path)`: a TensorFlow checkpoint's tensors by key."""
 
     def __init__(self, ckpt_dir_or_file):
@@ -97,6 +102,11 @@ class CheckpointReader:
         lines = [f"{k} ({e.dtype.name}) {list(e.shape)}"
                  for k, e in sorted(self._bundle.entries.items())]
         return ("\n".join(lines) + "\n").encode()
+
+    def restore(self, root):
+        """TensorFlow's restore: by the object graph, optimizer slots included."""
+        from .checkpoint_restore import restore_tensorflow_checkpoint
+        return restore_tensorflow_checkpoint(root, self.prefix)
 
     def __repr__(self):
         return f"<CheckpointReader {self.prefix!r} with {len(self._bundle.entries)} tensors>"

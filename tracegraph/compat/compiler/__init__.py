@@ -1,0 +1,1 @@
+"""Re-exports for `tensorflow.compiler` (see tracegraph/compat)."""

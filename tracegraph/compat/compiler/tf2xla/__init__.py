@@ -1,0 +1,1 @@
+"""Re-exports for `tensorflow.compiler.tf2xla` (see tracegraph/compat)."""

@@ -1,0 +1,1 @@
+"""Re-exports for `tensorflow.core.util` (see tracegraph/compat)."""

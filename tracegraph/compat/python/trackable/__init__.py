@@ -1,0 +1,1 @@
+"""Re-exports for `tensorflow.python.trackable` (see tracegraph/compat)."""

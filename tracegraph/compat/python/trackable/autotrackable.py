@@ -1,0 +1,3 @@
+"""`tensorflow.python.trackable.autotrackable`."""
+
+from ....framework.tracking.autotrackable import AutoTrackable  # noqa: F401
