@@ -61,7 +61,8 @@ SAMPLES: dict[str, list] = {name: [((F,), {})] for name in _UNARY_FLOAT}
 SAMPLES.update({name: [((F, F2), {}), ((F, ROW), {}), ((I, I2), {})]
                 for name in _BINARY_FLOAT if name not in ("atan2", "div_no_nan", "real_div")})
 SAMPLES["real_div"] = [((F, F2), {}), ((ROW, F), {})]
-SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})]})
+SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})],
+                "mul_no_nan": [((F, F2), {}), ((ROW, F), {})]})
 SAMPLES.update({name: [((I, I2), {})] for name in _BINARY_INT})
 # special functions: erfinv and ndtri inside their domains, xlogy & co. with x holding a 0
 _UNIT = np.array([[-0.5, 0.25, 0.9], [0.0, -0.75, 0.1]], np.float32)

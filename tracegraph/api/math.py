@@ -46,6 +46,7 @@ from ..library.math import (  # noqa: F401
     maximum,
     minimum,
     multiply,
+    multiply_no_nan,
     negative,
     not_equal,
     pow,

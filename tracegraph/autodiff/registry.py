@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from ..library.math import conj, multiply
+from ..library.math import conj, multiply, multiply_no_nan
 
 __all__ = ["defgrad", "defgrad_unary", "defgrad_override", "gradient_of", "has_gradient",
            "needed", "OVERRIDE_ATTR"]
@@ -32,14 +32,18 @@ def defgrad(*op_types: str):
     return register
 
 
-def defgrad_unary(op_type: str, *, x: Callable | None = None, y: Callable | None = None):
+def defgrad_unary(op_type: str, *, x: Callable | None = None, y: Callable | None = None,
+                  zero_for_zero_gradient: bool = False):
     """Registers the rule of a one-input elementwise op y = f(x) from its derivative f'
     written from its input (`x=lambda x: ...`) or from its output (`y=lambda y: ...`): the
     gradient is `g * conj(f')`. Only that value is read (a loop keeps only it for the
-    gradient)."""
+    gradient). `zero_for_zero_gradient`: 0 where g is 0 even where f' is inf or NaN
+    (TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels), so a branch a `tf.where`
+    masks or a term scaled by 0 contributes nothing."""
     def rule(op, g):
         local = x(op.inputs[0]) if x is not None else y(op.outputs[0])
-        return multiply(g, conj(local) if local.dtype.is_complex else local)
+        local = conj(local) if local.dtype.is_complex else local
+        return multiply_no_nan(local, g) if zero_for_zero_gradient else multiply(g, local)
     rule.__name__ = f"_{op_type.lower()}_grad"
     defgrad(op_type)(rule)
 

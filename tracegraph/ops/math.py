@@ -82,6 +82,11 @@ def kernel_div_no_nan(x, y):
     return np.where(y == 0, np.zeros((), dtype=y.dtype), np.true_divide(x, safe)).astype(y.dtype)
 
 
+def kernel_mul_no_nan(x, y):
+    y = np.asarray(y)
+    return np.where(y == 0, np.zeros((), dtype=y.dtype), np.multiply(x, y)).astype(y.dtype)
+
+
 def kernel_squared_difference(x, y):
     diff = np.subtract(x, y)
     return np.multiply(diff, np.conj(diff)) if diff.dtype.kind == "c" else np.multiply(diff, diff)
@@ -258,6 +263,8 @@ atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infe
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
                       kernel=kernel_div_no_nan, flags=_EW)
+mul_no_nan_op = defop("mul_no_nan", "MulNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
+                      kernel=kernel_mul_no_nan, flags=_EW)
 bitwise_and_op = defop("bitwise_and", "BitwiseAnd", inputs=_XY, attrs=_T_INT, infer=I.binary,
                        kernel=operator.and_, expr="{0} & {1}", flags=_EWC)
 bitwise_or_op = defop("bitwise_or", "BitwiseOr", inputs=_XY, attrs=_T_INT, infer=I.binary,

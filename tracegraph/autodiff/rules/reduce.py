@@ -7,7 +7,7 @@ import numpy as np
 from ... import dtypes as d
 from ...library.array import expand_dims, ones_like, reshape, shape, size, transpose
 from ...library.indexing import where
-from ...library.math import cast, divide, equal, floormod, multiply, range_
+from ...library.math import cast, divide, divide_no_nan, equal, floormod, multiply, range_
 from ...library.rearrange import broadcast_to
 from ...library.reduce import cumprod, cumsum, reduce_any, reduce_prod, reduce_sum
 from ..registry import defgrad
@@ -99,7 +99,7 @@ def _cumsum_grad(op, g):                     # a cumsum of g the other way
 
 @defgrad("Cumprod")
 def _cumprod_grad(op, g):                    # d cumprod: reverse cumsum of y*g, over x
-    x, y = op.inputs[0], op.outputs[0]
+    x, y = op.inputs[0], op.outputs[0]       # (TF: 0 where x is 0, finite, not the derivative)
     exclusive, reverse = op.attrs["exclusive"], op.attrs["reverse"]
     summed = cumsum(multiply(y, g), op.inputs[1], exclusive=exclusive, reverse=not reverse)
-    return divide(summed, x), None
+    return divide_no_nan(summed, x), None

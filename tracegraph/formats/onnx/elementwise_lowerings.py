@@ -106,6 +106,15 @@ def lower_div_no_nan(ctx, x, y):
         "Expand", [zero, ctx.node("Shape", [ctx.node("Div", [x, y])])]), ctx.node("Div", [x, y])])
 
 
+@onnx_lowering("MulNoNan")
+def lower_mul_no_nan(ctx, x, y):
+    dtype = ctx.input_types[0].dtype
+    zero = ctx.const(0, dtype)
+    product = ctx.node("Mul", [x, y])
+    return ctx.node("Where", [ctx.node("Equal", [y, zero]), ctx.node(
+        "Expand", [zero, ctx.node("Shape", [product])]), product])
+
+
 @onnx_lowering("NotEqual")
 def lower_not_equal(ctx, x, y):
     return ctx.node("Not", [ctx.node("Equal", [x, y])])
