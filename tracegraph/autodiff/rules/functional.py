@@ -10,6 +10,11 @@ from ...library.array import expand_dims, fill, zeros_like
 from ...library.indexing import gather
 from ...library.join_split import concat
 from ...library.math import add, greater_equal, subtract
+from ...ops.tensor_list import (
+    tensor_list_get_item_op,
+    tensor_list_reserve_op,
+    tensor_list_set_item_op,
+)
 from ...shapes import TensorShape
 from ...trace.control_flow import cond, while_loop
 from ..backprop import carries_gradient
@@ -121,14 +126,16 @@ def _while_grad_again(op, grads):
         vs, stacks = rest[:len(varying)], rest[len(varying):]
         new = replay(body_g, state_of(vs))
         new_vs = [new[k] for k in varying]
-        stacks = [concat([s, expand_dims(v, 0)], 0) for s, v in zip(stacks, new_vs)]
+        stacks = [_pushed(s, v, add(count, 1)) for s, v in zip(stacks, new_vs)]
         return (add(count, 1), *new_vs, *stacks)
 
     init = [inputs[k] for k in varying]
-    stacks = [expand_dims(v, 0) for v in init]
+    stacks = [_stack_of(v) for v in init]
     invariants = [TensorShape([])] + [TensorShape(shapes[k]) for k in varying] + \
-        [TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
-         if TensorShape(shapes[k]).rank is not None else TensorShape(None) for k in varying]
+        [TensorShape([]) if v.dtype is d.variant else
+         TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
+         if TensorShape(shapes[k]).rank is not None else TensorShape(None)
+         for k, v in zip(varying, init)]
     out = while_loop(fw_cond, fw_body, [np.int32(0), *init, *stacks],
                      shape_invariants=invariants)
     count, stacks = out[0], list(out[1 + len(varying):])
@@ -140,7 +147,7 @@ def _while_grad_again(op, grads):
         return greater_equal(j, 0)
 
     def bw_body(j, *gs):
-        vs = [gather(s, j, axis=0) for s in stacks]
+        vs = [_item(s, j) for s in stacks]
         upstream = [None] * n
         for k, g in zip(wanted, gs):
             upstream[k] = g
@@ -151,3 +158,26 @@ def _while_grad_again(op, grads):
     result = while_loop(bw_cond, bw_body, [subtract(count, 1), *start])
     found = dict(zip(wanted, list(result)[1:]))
     return [found.get(k) for k in range(n)]
+
+
+# Each iteration's state, stacked along a new first axis; a TensorArray's list (a variant) in a
+# list of lists, as the versions a forward loop accumulates (`loop_values.py`).
+
+def _stack_of(v):
+    if v.dtype is d.variant:
+        return tensor_list_set_item_op(
+            tensor_list_reserve_op(np.int32(1), element_dtype=d.variant, element_shape=()),
+            np.int32(0), v)
+    return expand_dims(v, 0)
+
+
+def _pushed(stack, v, index):
+    if v.dtype is d.variant:
+        return tensor_list_set_item_op(stack, index, v, resize_if_index_out_of_bounds=True)
+    return concat([stack, expand_dims(v, 0)], 0)
+
+
+def _item(stack, j):
+    if stack.dtype is d.variant:
+        return tensor_list_get_item_op(stack, j, element_dtype=d.variant, element_shape=())
+    return gather(stack, j, axis=0)
