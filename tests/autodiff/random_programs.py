@@ -74,7 +74,7 @@ def run_steps(tf, steps, values, v, margins, singular=True):
                 term = tf.sqrt(b - b) if step[3] == "sqrt" else tf.math.reduce_std(b - b)
             else:
                 term = tf.sqrt(tf.square(b) + 1.0) if step[3] == "sqrt" else \
-                    tf.math.reduce_std(b)
+                    tf.math.reduce_std(b + tf.constant([0.0, 1.1, 3.7], b.dtype))
             out = a + 0.0 * term
         elif kind == "cond":
             a = tf.convert_to_tensor(get(step[1]))

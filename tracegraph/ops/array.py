@@ -147,10 +147,29 @@ def _resolve_reshape(in_shape, target: list):
 def infer_reshape(tensor, shape):
     target = I.known_ints(shape)
     if target is None:
+        partial = I.partial_ints(shape)
+        if partial is not None:
+            return TensorType(tensor.dtype, _partial_reshape(tensor.shape, partial))
         if shape.shape is not None and len(shape.shape) == 1 and shape.shape[0] is not None:
             return TensorType(tensor.dtype, (None,) * shape.shape[0])
         return TensorType(tensor.dtype, None)
     return TensorType(tensor.dtype, _resolve_reshape(tensor.shape, target))
+
+
+def _partial_reshape(in_shape, partial: list) -> tuple:
+    """Reshape's output to a shape known in part, as TensorFlow infers it: unknown entries and
+    -1 are unknown dims; a single unknown dim is inferred when the input's size is known."""
+    out = [None if p is None or p < 0 else p for p in partial]
+    missing = [i for i, p in enumerate(out) if p is None]
+    if len(missing) == 1 and in_shape is not None and all(s is not None for s in in_shape):
+        known = int(np.prod([p for p in out if p is not None], dtype=np.int64))
+        size = int(np.prod(in_shape, dtype=np.int64))
+        if known > 0:
+            if size % known:
+                raise ValueError(f"Dimension size must be evenly divisible by {known} but is "
+                                 f"{size}")
+            out[missing[0]] = size // known
+    return tuple(out)
 
 
 def kernel_reshape(tensor, shape):
@@ -274,10 +293,7 @@ expand_dims_op = defop("expand_dims", "ExpandDims", inputs=("input: T", "dim: Td
 def infer_shape(input, out_type=d.int32):  # noqa: A002
     if input.shape is None:
         return TensorType(out_type, (None,))
-    value = None
-    if all(s is not None for s in input.shape):
-        value = np.array(input.shape, dtype=out_type.as_numpy_dtype)
-    return TensorType(out_type, (len(input.shape),), value)
+    return I.with_partial(out_type, list(input.shape))   # unknown dims: known in part
 
 
 def kernel_shape(input, out_type=d.int32):  # noqa: A002
@@ -325,6 +341,10 @@ def infer_fill(dims, value):
     target = I.known_ints(dims)
     _check_fill(target, value.shape)
     if target is None:
+        partial = I.partial_ints(dims)
+        if partial is not None:
+            return TensorType(value.dtype, tuple(None if p is None or p < 0 else p
+                                                 for p in partial))
         n = dims.shape[0] if dims.shape else None
         return TensorType(value.dtype, None if n is None else (None,) * n)
     return TensorType(value.dtype, tuple(target))

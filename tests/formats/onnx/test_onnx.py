@@ -353,7 +353,9 @@ def _walk(graph):
 
 
 def test_random_programs_match_onnxruntime():
-    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "150")), at_least=10)
+    # the programs drawn shift whenever an op joins the registry (the strategies sample its
+    # tables): 250 keeps the exported count well above 10 (150 gave 8 after MulNoNan joined)
+    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "250")), at_least=10)
 
 
 @pytest.mark.slow
