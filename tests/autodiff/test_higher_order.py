@@ -110,3 +110,37 @@ def test_second_derivative_of_an_eager_call_and_a_hessian():
             y = tf.reduce_sum(x2 ** 3)
         g = t1.gradient(y, x2)
     np.testing.assert_array_equal(t2.jacobian(g, x2).numpy(), [[6.0, 0.0], [0.0, 12.0]])
+
+
+@pytest.mark.parametrize("python_loop", [False, True])
+def test_second_derivative_of_a_function_with_a_loop_reading_variables_under_eager_tapes(
+        python_loop):
+    # nested eager tapes around a tf.function whose loop reads Variables: the backward loop
+    # stacks each iteration's state, and differentiating it again stacks those stacks (a state
+    # whose shape grows: kept in a TensorList; was a ConcatOp shape error)
+    v = tf.Variable([0.5, -0.3])
+    w = tf.Variable(2.0)
+    x = tf.constant([1.0, 2.0])
+
+    def loop(x):
+        if python_loop:
+            s = x
+            for i in tf.range(3):
+                s = tf.tanh(s * v) + w * tf.cast(i, tf.float32)
+            return tf.reduce_sum(s)
+        _, s = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, tf.tanh(s * v + w)),
+                             (0, x))
+        return tf.reduce_sum(s)
+
+    def second(fn):
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t:
+                y = fn(x)
+            g = t.gradient(y, w)
+        return [r.numpy() for r in t2.gradient(g, [v, w])]
+    # TensorFlow 2.21's numbers
+    want = ([[-0.3936980, 0.1110680], -0.0722610] if python_loop else
+            [[-0.0538800, -0.1830940], -0.2608270])
+    for got in (second(loop), second(tf.function(loop))):
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-4, atol=1e-6)

@@ -78,3 +78,18 @@ def test_tensorflow_do_not_convert_modules_are_not_converted():
         assert not _is_user_function(_function_in_module(name)), name
     for name in ("absl.flags", "tensorflow_datasets", "kerasy", "mymodel"):
         assert _is_user_function(_function_in_module(name)), name
+
+
+def test_lambda_parameters_are_not_reads_of_a_loop_variable():
+    # `i` of the lambdas is their own: the loop over `i` before them need not define it first
+    # (was a StagingValueError; TensorFlow 2.21 gives 12.0)
+    @tf.function
+    def f(x):
+        for i in tf.range(3):
+            x = x * 2.0 + tf.cast(i, tf.float32)
+        _, y = tf.while_loop(lambda i, s: i < 1, lambda i, s: (i + 1, s), (0, x))
+
+        def helper(i):
+            return i
+        return tf.reduce_sum(helper(y))
+    assert float(f(tf.constant([1.0]))) == 12.0

@@ -130,9 +130,9 @@ def _while_grad_again(op, grads):
         return (add(count, 1), *new_vs, *stacks)
 
     init = [inputs[k] for k in varying]
-    stacks = [_stack_of(v) for v in init]
+    stacks = [_stack_of(v, shapes[k]) for k, v in zip(varying, init)]
     invariants = [TensorShape([])] + [TensorShape(shapes[k]) for k in varying] + \
-        [TensorShape([]) if v.dtype is d.variant else
+        [TensorShape([]) if _listed(v, shapes[k]) else
          TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
          if TensorShape(shapes[k]).rank is not None else TensorShape(None)
          for k, v in zip(varying, init)]
@@ -147,7 +147,7 @@ def _while_grad_again(op, grads):
         return greater_equal(j, 0)
 
     def bw_body(j, *gs):
-        vs = [_item(s, j) for s in stacks]
+        vs = [_item(s, j, v) for s, v in zip(stacks, init)]
         upstream = [None] * n
         for k, g in zip(wanted, gs):
             upstream[k] = g
@@ -160,24 +160,32 @@ def _while_grad_again(op, grads):
     return [found.get(k) for k in range(n)]
 
 
-# Each iteration's state, stacked along a new first axis; a TensorArray's list (a variant) in a
-# list of lists, as the versions a forward loop accumulates (`loop_values.py`).
+# Each iteration's state, stacked along a new first axis; a TensorArray's list (a variant) or
+# a state whose shape changes from one iteration to the next (a loop that itself stacks, as
+# the loop run again above does, differentiated again) in a TensorList, as the versions a
+# forward loop accumulates (`loop_values.py`).
 
-def _stack_of(v):
-    if v.dtype is d.variant:
+def _listed(v, invariant) -> bool:
+    shape = TensorShape(invariant) if invariant is not None else v.shape
+    return v.dtype is d.variant or shape.rank is None or None in shape.as_list()
+
+
+def _stack_of(v, invariant):
+    if _listed(v, invariant):
         return tensor_list_set_item_op(
-            tensor_list_reserve_op(np.int32(1), element_dtype=d.variant, element_shape=()),
+            tensor_list_reserve_op(np.int32(1), element_dtype=v.dtype, element_shape=None),
             np.int32(0), v)
     return expand_dims(v, 0)
 
 
 def _pushed(stack, v, index):
-    if v.dtype is d.variant:
+    if stack.dtype is d.variant:
         return tensor_list_set_item_op(stack, index, v, resize_if_index_out_of_bounds=True)
     return concat([stack, expand_dims(v, 0)], 0)
 
 
-def _item(stack, j):
+def _item(stack, j, like):
     if stack.dtype is d.variant:
-        return tensor_list_get_item_op(stack, j, element_dtype=d.variant, element_shape=())
+        return tensor_list_get_item_op(stack, j, element_dtype=like.dtype,
+                                       element_shape=None)
     return gather(stack, j, axis=0)
