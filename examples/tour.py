@@ -1,6 +1,7 @@
 """A tour of tracegraph on the workloads of TensorFlow's guides.
 
-    python examples/tour.py
+    python examples/tour.py          # files go to a temporary directory, removed at the end
+    python examples/tour.py DIR      # TensorBoard logs and the saved model are kept in DIR
 
 Each section runs the guide's code with `import tracegraph as tf` and prints what the guide shows,
 then what tracegraph adds: the traced graph, the generated code, timings, an input pipeline.
@@ -9,6 +10,9 @@ beside them are stored reference figures, measured once with TensorFlow 2.21 on 
 2-core machine (not on yours: bench/ measures both side by side, `--compare PYTHON`).
 """
 
+import pathlib
+import sys
+import tempfile
 import timeit
 
 import tracegraph as tf
@@ -237,6 +241,7 @@ def training():
               f"b={model.b.numpy():.3f}")
     print("\nThe generated code of the training step (forward, backward, updates):")
     print(train_step.get_concrete_function(x, y).generated_code)
+    return model
 
 
 def input_pipeline():
@@ -280,11 +285,9 @@ def input_pipeline():
           "weights 1..8 the data was made with)")
 
 
-def saved_model():
+def saved_model(directory):
     section("Saved graphs: save here, load in a process without the source")
     import subprocess
-    import sys
-    import tempfile
 
     @tf.function
     def power(x, y):
@@ -299,7 +302,7 @@ def saved_model():
     holder.power = power
     x = tf.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=tf.dtypes.int32)
     here = power(x, 100)
-    directory = tempfile.mkdtemp(prefix="tour_saved_model_")
+    directory = str(directory)
     tf.saved_model.save(holder, directory)
     print("saved to", directory)
     code = ("import json, sys, numpy as np, tracegraph as tf\n"
@@ -313,6 +316,43 @@ def saved_model():
     print("loaded in a fresh process, power(x, 100) equals the original:", same)
     subprocess.run([sys.executable, "-m", "tracegraph.saved_model", "show", "--dir",
                     directory, "--all"], check=True)
+
+
+def trained_model_for_tensorflow(model, base):
+    section("The trained model in TensorFlow's SavedModel format")
+    import os
+    import pathlib
+    import subprocess
+
+    model.predict = tf.function(lambda x: {"y": model(x)},
+                                input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    directory = os.path.join(base, "linear", "1")
+    try:
+        tf.saved_model.save(model, directory, format="tensorflow")   # TF Serving's version 1
+    except ImportError as e:
+        print(e)
+        return
+    print("saved to", directory, sorted(os.listdir(directory)))
+    x = [-1.0, 0.0, 2.0]
+    print("tracegraph:", model.predict(tf.constant(x))["y"].numpy())
+    again = tf.saved_model.load(directory)
+    print("tracegraph, loaded again:", again.signatures["serving_default"](
+        x=tf.constant(x))["y"].numpy())
+    python = os.environ.get("TRACEGRAPH_TF_PYTHON") or str(
+        pathlib.Path.home() / ".cache" / "tracegraph-tf221" / "bin" / "python")
+    if not os.path.exists(python):
+        print("not checked by TensorFlow: no Python with TensorFlow here (set "
+              "TRACEGRAPH_TF_PYTHON to check it)")
+        return
+    code = ("import sys, tensorflow as tf\n"
+            "loaded = tf.saved_model.load(sys.argv[1])\n"
+            "out = loaded.signatures['serving_default'](x=tf.constant([-1.0, 0.0, 2.0]))\n"
+            "print('TensorFlow', tf.__version__, 'loaded it:', out['y'].numpy(),"
+            " 'w =', loaded.w.numpy())")
+    done = subprocess.run([python, "-c", code, directory], capture_output=True, text=True,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    print(done.stdout.strip() if done.returncode == 0 else
+          f"TensorFlow could not load it:\n{done.stderr[-2000:]}")
 
 
 def tensorflow_saved_model():
@@ -411,8 +451,9 @@ def threads():
           tf.config.threading.get_inter_op_parallelism_threads(), "(0: one per core)")
 
 
-def tensorboard_and_images(logdir="tour_logs"):
-    """A small training loop writing a TensorBoard logdir, and a picture of its graph."""
+def tensorboard_and_images(logdir, keep=True):
+    """A small training loop writing a TensorBoard logdir (read back to check it), and a picture
+    of its graph."""
     import importlib.util
     import shutil
     section("TensorBoard and graph images")
@@ -432,26 +473,38 @@ def tensorboard_and_images(logdir="tour_logs"):
         step.assign_add(1)
         return loss
 
-    concrete = train_step.get_concrete_function(tf.constant(0.05))
+    lr = tf.constant(0.05)
     if importlib.util.find_spec("tensorboard") is None:
-        print("(pip install 'tracegraph[tensorboard]' to write a TensorBoard logdir)")
+        print("(pip install 'tracegraph[tensorboard]' to write a TensorBoard logdir; without a "
+              "default writer the summaries record nothing)")
+        concrete = train_step.get_concrete_function(lr)
         for _ in range(50):
-            loss = train_step(tf.constant(0.05))
+            loss = train_step(lr)
     else:
-        writer = tf.summary.create_file_writer(logdir)
+        writer = tf.summary.create_file_writer(str(logdir))
         with writer.as_default():
+            # traced while the writer is the default, as in TensorFlow: the summaries become
+            # ops of the graph (a function traced before any writer records nothing)
+            concrete = train_step.get_concrete_function(lr)
             tf.summary.trace_on(graph=True)
             for _ in range(50):
-                loss = train_step(tf.constant(0.05))
+                loss = train_step(lr)
             tf.summary.trace_export("train_step", step=0)
         writer.close()
-        print(f"wrote {logdir}/ (loss and w for 50 steps, the traced and optimized graphs)")
-        print(f"view it with: tensorboard --logdir {logdir}")
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+        events = EventAccumulator(str(logdir), size_guidance={"tensors": 0})
+        events.Reload()
+        losses = events.Tensors("loss")
+        graph_plugin = events.SummaryMetadata("train_step").plugin_data.plugin_name
+        print(f"wrote {logdir}; read back with TensorBoard's EventAccumulator: "
+              f"{len(losses)} loss scalars (steps {losses[0].step}-{losses[-1].step}), "
+              f"{len(events.Tensors('w'))} histograms of w, the graph of train_step "
+              f"({graph_plugin})")
+        if keep:
+            print(f"view it with: tensorboard --logdir {logdir}")
     print(f"loss after 50 steps: {float(loss):.5f}")
     if shutil.which("dot") and importlib.util.find_spec("graphviz"):
-        import os
-        os.makedirs(logdir, exist_ok=True)
-        path = concrete.optimized_graph.to_image(os.path.join(logdir, "train_step.svg"))
+        path = concrete.optimized_graph.to_image(str(pathlib.Path(logdir) / "train_step.svg"))
         print(f"the optimized graph as an image: {path}")
     else:
         dot = concrete.graph.to_dot()
@@ -459,17 +512,39 @@ def tensorboard_and_images(logdir="tour_logs"):
               "'tracegraph[graphviz]' and Graphviz's dot for SVG/PNG images)")
 
 
+def main(argv):
+    """Runs every section; files go under argv[1] when given (kept), else a temporary
+    directory removed at the end."""
+    temporary = None
+    if len(argv) > 1:
+        out = pathlib.Path(argv[1]).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        print(f"The tour writes its TensorBoard logs and saved model under {out} (kept).")
+    else:
+        temporary = tempfile.TemporaryDirectory(prefix="tracegraph_tour_")
+        out = pathlib.Path(temporary.name)
+        print(f"The tour writes its TensorBoard logs and saved model under {out} (removed at "
+              "the end; run `python examples/tour.py DIR` to keep them in DIR).")
+    try:
+        eager_basics()
+        polymorphism()
+        tracing_side_effects()
+        power_timing()
+        autograph()
+        grappler()
+        trained = training()
+        input_pipeline()
+        jit_compile()
+        threads()
+        saved_model(out / "saved_model")
+        trained_model_for_tensorflow(trained, out / "tf_saved_model")
+        tensorflow_saved_model()
+        tensorboard_and_images(out / "logs", keep=temporary is None)
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+            print(f"\nremoved {out}")
+
+
 if __name__ == "__main__":
-    eager_basics()
-    polymorphism()
-    tracing_side_effects()
-    power_timing()
-    autograph()
-    grappler()
-    training()
-    input_pipeline()
-    jit_compile()
-    threads()
-    saved_model()
-    tensorflow_saved_model()
-    tensorboard_and_images()
+    main(sys.argv)

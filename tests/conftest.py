@@ -14,8 +14,7 @@ from tracegraph.execute.crosscheck import set_crosscheck
 def _crosscheck_executors():
     executor = os.environ.get("TRACEGRAPH_TEST_EXECUTOR")
     if executor in ("jit", "parallel"):   # fusion / threads on every test graph
-        from tracegraph.trace import function
-        function.FORCE_EXECUTOR = executor
+        tf.config.force_executor(executor)
     # kernels compile at their first call, so the jit tests run them (background compilation
     # has its own tests: tests/execute/test_jit_background.py; TRACEGRAPH_JIT_BACKGROUND=1
     # keeps it on for the whole suite, whose calls are then mostly answered op by op)

@@ -3,6 +3,7 @@ tf.config.threading; the BLAS library's count put back after every op and every 
 Oracles: NumPy's own matmul for the results, threadpoolctl for the library's count, processes
 that spin on every core for the load."""
 
+import os
 import subprocess
 import sys
 import time
@@ -102,3 +103,16 @@ def test_own_threads_are_not_counted_as_other_processes():
     if not tb._Load.available:
         pytest.skip("needs /proc")
     assert tb._own_running() >= 1   # the thread asking
+
+
+@pytest.mark.parametrize("value, enabled", [("1", True), ("true", True), ("0", False),
+                                            ("", False)])
+def test_tf_deterministic_ops_in_the_environment_turns_op_determinism_on(value, enabled):
+    # TensorFlow's environment switch reaches processes a program does not start itself
+    # (a dask cluster's workers): thread counts then stop following the machine's load
+    code = ("from tracegraph import config, thread_budget\n"
+            "print(config.is_op_determinism_enabled(), thread_budget._deterministic)")
+    env = dict(os.environ, TF_DETERMINISTIC_OPS=value)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [str(enabled), str(enabled)]

@@ -2,10 +2,11 @@
 
     import tracegraph as tf
 
-This module is the public, TensorFlow-shaped namespace (DESIGN layer 10). It re-exports from the
-layers and wires their extension points; it defines nothing itself.
+This module is the public, TensorFlow-shaped namespace (DESIGN layer 13). It re-exports from the
+layers and, at its end, fills the slots of `wiring.py`; it defines nothing itself.
 """
 
+import sys as _sys
 import types as _types
 import warnings as _warnings
 
@@ -30,7 +31,8 @@ from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
 from .framework.tensor import Tensor
 from .framework.variables import Variable
-from .graph.building import control_dependencies, name_scope
+from .framework.name_scopes import name_scope
+from .graph.building import control_dependencies
 from .graph.graph import FuncGraph, Graph, Operation
 from .ops import functional as _functional  # registers the control-flow ops
 from .library.array import (
@@ -63,17 +65,6 @@ from .trace.concrete import ConcreteFunction
 from .trace.control_flow import cond, while_loop
 from .trace.function import Function, function
 
-# Wiring, the one place it happens: the trace layer runs graphs and converts Python with layers
-# below it (execute: optimize a copy and compile it; autograph: convert control flow), which it
-# may not import, so both are installed into `trace/hooks.py` here, at import.
-from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
-from .execute.first_call import first_call_report as _first_call_report  # noqa: E402
-from .execute.runner import prepare as _prepare  # noqa: E402
-from .trace import hooks as _trace_hooks  # noqa: E402
-
-_trace_hooks.install(runner=_prepare, autograph=_convert_for_tracing,
-                     first_call_report=_first_call_report)
-
 # tf.types.experimental: the trace-type protocol and the types of traced functions.
 from .trace.function_type import FunctionType as _FunctionType  # noqa: E402
 from .trace.trace_type import TraceType as _TraceType  # noqa: E402
@@ -81,17 +72,6 @@ from .trace.trace_type import TraceType as _TraceType  # noqa: E402
 types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
     TraceType=_TraceType, FunctionType=_FunctionType, ConcreteFunction=ConcreteFunction,
     GenericFunction=Function))
-
-# tf.config.optimizer: the options' rules live in the optimizer's layer; wired here.
-config.optimizer = _types.SimpleNamespace(
-    set_experimental_options=_optimizer_options.set_experimental_options,
-    get_experimental_options=_optimizer_options.get_experimental_options,
-    effective_options=_optimizer_options.effective_options,
-    reset=_optimizer_options.reset,
-)
-# tf.dtypes also offers the casts (the dtypes module itself is plain values, layer 1).
-dtypes.cast = cast
-dtypes.saturate_cast = saturate_cast
 
 newaxis = None
 __version__ = "0.1.0"
@@ -129,9 +109,12 @@ from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
 # ---- round 3: what Keras 3 needs of TensorFlow (issue 22) ----
 from .api import experimental  # noqa: E402
+from .framework.extension_type import type_spec_from_value  # noqa: E402
 from .api import internal as __internal__  # noqa: E402
 from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402
+from .api.missing_names import install_missing_names as _install_missing_names  # noqa: E402
+from .api.missing_names import missing_name_hook as _missing_name_hook  # noqa: E402
 from .api import version  # noqa: E402
 
 
@@ -148,4 +131,40 @@ def __getattr__(name):
     if name == "keras":
         from .keras_switch import keras_module
         return keras_module()
-    raise AttributeError(f"module 'tracegraph' has no attribute {name!r}")
+    return _missing_name(name)
+
+
+_missing_name = _missing_name_hook("tf", __name__)
+
+
+# A TensorFlow name tracegraph lacks raises an AttributeError that says so (tf.X, tf.math.X, ...).
+_install_missing_names({
+    "tf.autograph": autograph, "tf.bitwise": bitwise,
+    "tf.config": config, "tf.data": data, "tf.debugging": debugging, "tf.distribute": distribute,
+    "tf.dtypes": dtypes, "tf.errors": errors, "tf.io": io, "tf.linalg": linalg, "tf.math": math,
+    "tf.nest": nest, "tf.nn": nn, "tf.optimizers": optimizers, "tf.ragged": ragged,
+    "tf.random": random, "tf.saved_model": saved_model, "tf.sparse": sparse,
+    "tf.strings": strings, "tf.summary": summary, "tf.test": test, "tf.train": train})
+
+
+# ---- wiring, the one place it happens (tracegraph/wiring.py lists every slot and why) ----
+from . import wiring as _wiring  # noqa: E402
+from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
+from .execute.crosscheck import cross_checked as _cross_checked  # noqa: E402
+from .execute.first_call import first_call_report as _first_call_report  # noqa: E402
+from .execute.runner import prepare as _prepare  # noqa: E402
+from .formats.checkpoint import deferred_restore as _deferred_restore  # noqa: E402
+from .formats.tensorflow import checkpoint_restore as _tf_checkpoint_restore  # noqa: E402
+
+_wiring.install(
+    prepare_function=_prepare, convert_for_tracing=_convert_for_tracing,
+    first_call_report=_first_call_report, eager_context=_eager.EAGER,
+    attribute_set_hooks=(_deferred_restore.on_attribute_set,
+                         _tf_checkpoint_restore.on_attribute_set),
+    compile_hook=_cross_checked,
+    optimizer_options=_types.SimpleNamespace(   # tf.config.optimizer
+        set_experimental_options=_optimizer_options.set_experimental_options,
+        get_experimental_options=_optimizer_options.get_experimental_options,
+        effective_options=_optimizer_options.effective_options,
+        reset=_optimizer_options.reset),
+    casts=(cast, saturate_cast))   # tf.dtypes.cast, tf.dtypes.saturate_cast

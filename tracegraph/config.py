@@ -2,6 +2,8 @@
 
 - `run_functions_eagerly`: whether `tf.function` runs the Python function instead of its graph.
 - the global random seed (`tf.random.set_seed`) and the eager op-seed sequence derived from it.
+- the global random Generator (`tf.random.get_global_generator`), made on first use by
+  `framework/random_generator.py`.
 - the thread-pool sizes (`tf.config.threading`), fixed once the runtime has run its first op.
 - the optimizer options (`tf.config.optimizer`): the values set, and a version number bumped at
   every change so ConcreteFunctions re-optimize; `optimize/options.py` owns the keys, defaults
@@ -10,6 +12,7 @@
 
 from __future__ import annotations
 
+import os as _os
 import random as _random
 import threading as _threading
 import types as _types
@@ -27,11 +30,9 @@ _global_seed: int | None = None
 _op_seed_rng = _random.Random(0)
 _MAXINT32 = 2 ** 31 - 1
 seed_epoch = 0  # bumped by set_global_seed: eager random streams restart, as TF's caches do
+global_generator = None  # tf.random.get_global_generator's Generator, once made or set
 optimizer_options: dict = {}
 optimizer_version = 0
-# Called with every ConcreteFunction run from eager code while `tf.summary.trace_on` is active
-# (the TensorBoard format's recorder), else None.
-call_recorder = None
 # The options as a hashable key: a function keeps one optimized graph per key, so switching
 # options back and forth does not optimize again (as TF keeps an instantiation per config).
 optimizer_key: tuple = ()
@@ -168,6 +169,11 @@ def is_op_determinism_enabled() -> bool:
     return _op_determinism
 
 
+# TensorFlow's environment switch for the same (TF_DETERMINISTIC_OPS=1 or true): it reaches
+# processes a program does not start itself, such as a dask cluster's (restarted) workers.
+if _os.environ.get("TF_DETERMINISTIC_OPS", "").strip().lower() in ("1", "true"):
+    enable_op_determinism()
+
 experimental = _types.SimpleNamespace(enable_op_determinism=enable_op_determinism)
 
 threading = _types.SimpleNamespace(
@@ -180,18 +186,49 @@ threading = _types.SimpleNamespace(
 
 # ---- tf.debugging.set_log_device_placement --------------------------------------------------
 # When on, every op the eager runtime executes is logged to stderr with its device (always the
-# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The eager context registers itself
-# as a listener so that the flag costs nothing while it is off.
+# CPU), in TensorFlow's `<op>: (<type>): <device>` layout. The flag is kept here; the public
+# function (framework/eager.py) also tells the eager context, so that the flag costs nothing
+# while it is off.
 _log_device_placement = False
-_placement_listeners: list = []
 
 
 def set_log_device_placement(enabled) -> None:
     global _log_device_placement
     _log_device_placement = bool(enabled)
-    for listener in _placement_listeners:
-        listener(_log_device_placement)
 
 
 def log_device_placement() -> bool:
     return _log_device_placement
+
+
+# ---- tf.experimental.numpy.experimental_enable_numpy_behavior -------------------------------
+# The dtype promotion mode of tensor operators and tf.experimental.numpy ("off" until enabled:
+# mixed dtypes are an error; "legacy": NumPy's rules; "all"/"safe": the JAX-like lattice of
+# TF's type-promotion guide), whether Python floats become float32, and the NumPy methods
+# (`T`, `reshape`, `ravel`, ...) tensors answer to, by name (filled by the public layer).
+dtype_conversion_mode = "off"
+prefer_float32 = False
+numpy_methods: dict = {}
+
+
+def set_numpy_behavior(mode: str, float32: bool, methods: dict) -> None:
+    global dtype_conversion_mode, prefer_float32, numpy_methods
+    dtype_conversion_mode, prefer_float32, numpy_methods = mode, bool(float32), dict(methods)
+
+
+# ---- the test suite's executor modes ---------------------------------------------------------
+# The executor a function runs on when it would use the code generator: None (the code
+# generator itself), or "jit" or "parallel", which tests/conftest.py sets from
+# TRACEGRAPH_TEST_EXECUTOR to run the whole suite on that executor (cross-checked against the
+# interpreter). Read by tf.function, by functions restored from saved files and by tf.data's.
+_forced_executor: str | None = None
+
+
+def force_executor(executor: str | None) -> None:
+    """Runs every function on `executor` instead of the code generator (None: stop)."""
+    global _forced_executor
+    _forced_executor = None if executor is None else str(executor)
+
+
+def forced_executor() -> str | None:
+    return _forced_executor

@@ -18,14 +18,16 @@ __all__ = [
 class DType:
     """A TensorFlow data type: `tf.float32`, `tf.int32`, `tf.string`, ..."""
 
-    __slots__ = ("_name", "_enum", "_np", "_np_dtype", "_kind", "_hash")
+    __slots__ = ("_name", "_enum", "_np", "_np_dtype", "kind", "_hash")
 
     def __init__(self, name: str, enum: int, np_type, kind: str):
         self._name = name
         self._enum = enum
         self._np = np_type
         self._np_dtype = np.dtype(np_type)
-        self._kind = kind  # "f" float, "i" signed int, "u" unsigned, "b" bool, "c" complex, "s"...
+        # One letter, as NumPy's dtype.kind where they overlap: "f" float, "i" signed int,
+        # "u" unsigned, "b" bool, "c" complex, "s" string, "r" resource, "v" variant.
+        self.kind = kind
         self._hash = hash(name)
 
     # --- identity -------------------------------------------------------------------------
@@ -61,27 +63,27 @@ class DType:
     # --- categories -----------------------------------------------------------------------
     @property
     def is_floating(self) -> bool:
-        return self._kind == "f"
+        return self.kind == "f"
 
     @property
     def is_integer(self) -> bool:
-        return self._kind in ("i", "u")
+        return self.kind in ("i", "u")
 
     @property
     def is_unsigned(self) -> bool:
-        return self._kind == "u"
+        return self.kind == "u"
 
     @property
     def is_complex(self) -> bool:
-        return self._kind == "c"
+        return self.kind == "c"
 
     @property
     def is_bool(self) -> bool:
-        return self._kind == "b"
+        return self.kind == "b"
 
     @property
     def is_numeric(self) -> bool:
-        return self._kind in ("f", "i", "u", "c")
+        return self.kind in ("f", "i", "u", "c")
 
     @property
     def is_quantized(self) -> bool:
@@ -89,27 +91,27 @@ class DType:
 
     @property
     def size(self) -> int:
-        if self._kind in ("s", "r", "v"):
+        if self.kind in ("s", "r", "v"):
             return 1
         return np.dtype(self._np).itemsize
 
     @property
     def min(self):
-        if self._kind == "f":
+        if self.kind == "f":
             return float(np.finfo(self._np).min)
-        if self._kind in ("i", "u"):
+        if self.kind in ("i", "u"):
             return int(np.iinfo(self._np).min)
-        if self._kind == "b":
+        if self.kind == "b":
             return False
         raise TypeError(f"Cannot find minimum value of {self._name}.")
 
     @property
     def max(self):
-        if self._kind == "f":
+        if self.kind == "f":
             return float(np.finfo(self._np).max)
-        if self._kind in ("i", "u"):
+        if self.kind in ("i", "u"):
             return int(np.iinfo(self._np).max)
-        if self._kind == "b":
+        if self.kind == "b":
             return True
         raise TypeError(f"Cannot find maximum value of {self._name}.")
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from . import dtypes as _dtypes
 
-__all__ = ["TensorShape", "TensorSpec", "TensorType", "broadcast_shapes", "as_shape_tuple"]
+__all__ = ["TensorShape", "TensorSpec", "TensorType", "broadcast_shapes", "as_shape_tuple",
+           "shape_from_tuple"]
 
 
 def as_shape_tuple(shape) -> tuple | None:
@@ -81,6 +82,13 @@ def broadcast_shapes(a: tuple | None, b: tuple | None) -> tuple | None:
     return tuple(out)
 
 
+def shape_from_tuple(dims: tuple | None) -> TensorShape:
+    """The `TensorShape` of a shape already in the internal form (no normalizing)."""
+    s = object.__new__(TensorShape)
+    s._dims = dims
+    return s
+
+
 def format_dims(shape: tuple | None) -> str:
     """TensorFlow's bracketed form in error messages: `[3,2]`, `[?,3]`, `<unknown>`."""
     if shape is None:
@@ -110,6 +118,11 @@ class TensorShape:
         s = cls.__new__(cls)
         s._dims = dims
         return s
+
+    def as_tuple(self) -> tuple | None:
+        """The internal form: a tuple of `int | None`, or None for an unknown rank (where
+        `as_list` raises)."""
+        return self._dims
 
     @property
     def rank(self) -> int | None:

@@ -24,6 +24,8 @@ NO_RULE = {
     "truncate_mod": "TensorFlow registers none",
     "random_uniform": "random", "random_normal": "random", "truncated_normal": "random",
     "random_shuffle": "random", "multinomial": "random",
+    **dict.fromkeys(["stateless_random_uniform_v2", "stateless_random_normal_v2",
+                     "stateless_truncated_normal_v2"], "random (TensorFlow: not differentiable)"),
     "string_to_number": "strings have no gradient",
     "real": "complex parts", "imag": "complex parts", "complex_abs": "complex parts",
     "range": "a sequence from its bounds", "unique": "not implemented yet",

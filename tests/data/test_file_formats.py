@@ -189,14 +189,14 @@ def test_example_messages_are_real_protobufs():
 def test_without_the_extra_the_error_names_it(monkeypatch):
     import importlib
 
-    from tracegraph.data import tfformats_extra
+    from tracegraph import optional_extras
 
     def missing(name):
         raise ImportError(f"No module named {name!r}")
 
     monkeypatch.setattr(importlib, "import_module", missing)
     with pytest.raises(ImportError, match=r"pip install 'tracegraph\[tfformats\]'"):
-        tfformats_extra.require_tfformats("google.protobuf", "tf.train.Example")
+        optional_extras.require("google.protobuf", "tfformats", "tf.train.Example")
 
 
 def test_text_lines_compressed_and_in_parallel(tmp_path):

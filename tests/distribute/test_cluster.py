@@ -31,8 +31,11 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
+    # workers (and the ones that replace a killed worker) run with op determinism: thread
+    # counts then no longer follow the machine's load, so a recomputed block has the same bits
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1", dashboard_address=None,
+                                       env={"TF_DETERMINISTIC_OPS": "1"})
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -76,6 +79,20 @@ def test_map_blocks_of_guide_functions_equals_single_process(client):
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(got[:500], x3[:500] * 2)
     np.testing.assert_array_equal(got[500:], -x3[500:])
+
+
+def test_map_blocks_of_a_row_score_and_of_inputs_of_different_ranks(client):
+    x = _rng(3).normal(size=(1000, 8)).astype(np.float32)
+    w = _rng(4).normal(size=(1000,)).astype(np.float32)
+    score = tf.function(lambda t, u: tf.reduce_sum(t * t, axis=1) * u)
+    out = tf.distribute.map_blocks(score, da.from_array(x, chunks=125), da.from_array(w, 200))
+    assert out.shape == (1000,)
+    got = client.compute(out, sync=True)
+    parts, start = [], 0
+    for r in [125] * 8:
+        parts.append(score(tf.constant(x[start:start + r]), tf.constant(w[start:start + r])))
+        start += r
+    np.testing.assert_array_equal(got, np.concatenate([p.numpy() for p in parts]))
 
 
 def test_map_blocks_of_a_loaded_saved_model(client, tmp_path):

@@ -94,6 +94,30 @@ def test_map_blocks_traces_once_for_every_block_size():
     assert len(calls) == 1
 
 
+def test_map_blocks_of_functions_whose_output_rank_differs_from_the_input_rank():
+    # a row-wise score [N, 8] -> [N], an added axis [N, 8] -> [N, 8, 2], and inputs of
+    # different ranks ([N, 8] with [N]): the blocks' axes follow the traced signature
+    x = np.random.default_rng(2).normal(size=(100, 8)).astype(np.float32)
+    y = np.arange(100, dtype=np.float32)
+    arr, col = da.from_array(x, chunks=(30, 4)), da.from_array(y, chunks=25)
+    score = tf.function(lambda t: tf.reduce_sum(t * t, axis=1))
+    out = tf.distribute.map_blocks(score, arr)
+    assert out.shape == (100,) and out.chunks == ((30, 30, 30, 10),)
+    got = out.compute(scheduler="sync")
+    np.testing.assert_array_equal(got, np.concatenate(
+        [p.numpy() for p in _blocks_of(score, x, (30, 30, 30, 10))]))
+    grown = tf.distribute.map_blocks(lambda t: tf.stack([t, -t], axis=2), arr)
+    assert grown.chunks == ((30, 30, 30, 10), (8,), (2,))
+    np.testing.assert_array_equal(grown.compute(scheduler="sync"), np.stack([x, -x], 2))
+    mixed = tf.distribute.map_blocks(lambda t, u: t[:, 0] + u, arr, col)
+    np.testing.assert_array_equal(mixed.compute(scheduler="sync"), x[:, 0] + y)
+    column = tf.distribute.map_blocks(lambda u: u[:, None] * 2.0, col)
+    assert column.chunks == ((25, 25, 25, 25), (1,))
+    np.testing.assert_array_equal(column.compute(scheduler="sync"), y[:, None] * 2)
+    fixed = tf.distribute.map_blocks(lambda t: tf.reduce_sum(t, axis=0, keepdims=True), arr)
+    assert fixed.chunks == ((1, 1, 1, 1), (8,))   # a known first dimension: one row per block
+
+
 def test_map_blocks_refuses_what_it_cannot_chunk():
     x = da.zeros((6, 3), chunks=3, dtype=np.float32)
     with pytest.raises(ValueError, match="rows"):

@@ -1,7 +1,7 @@
 """What the code generator writes (issue 8 point 5): scalar constants in place, no default
 attrs, the op named once per comment, no dead copies after loops; and the state it keeps:
 compiled sub-graphs in compile.py's weak mapping, linecache entries that go with the function,
-no cross-check in the production path, one wiring place for the trace layer's hooks."""
+no cross-check in the production path, one wiring place for the trace layer's slots."""
 
 import gc
 import linecache
@@ -15,6 +15,7 @@ import tracegraph as tf
 from tracegraph.execute import compile as compile_module
 from tracegraph.execute.codegen import GeneratedFunction
 from tracegraph.execute.compile import compile_graph, compile_subgraph
+from tracegraph.execute.crosscheck import crosscheck, set_crosscheck
 
 ROOT = pathlib.Path(tf.__file__).resolve().parent
 
@@ -115,23 +116,24 @@ def test_generated_source_leaves_linecache_with_its_function():
 
 
 def test_the_cross_check_is_not_in_the_production_path():
-    hook = compile_module._compile_hook
-    compile_module.set_compile_hook(None)
+    was_on = crosscheck()
+    set_crosscheck(False)
     try:
         g = tf.function(lambda x: x + 1.0).get_concrete_function(tf.constant(1.0)).graph
         fn = compile_graph(g, g.inputs, g.outputs)
         assert type(fn) is GeneratedFunction
     finally:
-        compile_module.set_compile_hook(hook)
+        set_crosscheck(was_on)
     source = (ROOT / "execute" / "compile.py").read_text()
     assert "crosscheck" not in source.replace("execute/crosscheck.py", "")
 
 
 def test_trace_hooks_are_wired_in_one_place():
     sites = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
-             if "hooks.install(" in p.read_text()]
+             if "wiring.install(" in p.read_text()]
     assert sites == ["__init__.py"]
+    from tracegraph import wiring
     from tracegraph.autograph.api import convert_for_tracing
     from tracegraph.execute.runner import prepare
-    from tracegraph.trace import hooks
-    assert hooks.runner is prepare and hooks.autograph is convert_for_tracing
+    assert wiring.prepare_function is prepare and \
+        wiring.convert_for_tracing is convert_for_tracing

@@ -48,8 +48,7 @@ def test_heavy_chains_run_on_threads_with_the_interpreters_results(executor):
 
 
 def test_small_graphs_stay_in_one_function_unless_forced():
-    from tracegraph.trace import function
-    if function.FORCE_EXECUTOR == "parallel":
+    if tf.config.forced_executor() == "parallel":
         pytest.skip("the suite runs every function on the parallel executor")
     x, w = inputs(8)
     assert "runs on thread" not in tf.function(chains()).get_concrete_function(

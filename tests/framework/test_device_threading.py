@@ -30,8 +30,76 @@ def test_device_scopes_keep_work_on_the_cpu_and_graphs_record_the_request():
     devices = {op.type: op.device for op in graph.operations}
     assert devices["AddV2"] == "/device:CPU:0" and devices["Mul"] == ""
     assert f(tf.constant(1.0)).numpy() == 4.0
-    with pytest.raises(ValueError):
-        tf.device("not a device")
+    with pytest.raises(ValueError, match="Unknown attribute 'not a device' is encountered"):
+        with tf.device("not a device"):   # TF parses the name on entering
+            pass
+
+
+# (name, what a graph op records) as TensorFlow 2.21: any case, with or without "/device:",
+# a bare type means any index (*), "" changes nothing, unknown types only as /device:TYPE:N
+SPELLINGS = [("cpu", "/device:CPU:*"), ("CPU", "/device:CPU:*"), ("GPU", "/device:GPU:*"),
+             ("gpu", "/device:GPU:*"), ("TPU", "/device:TPU:*"), ("/gpu:0", "/device:GPU:0"),
+             ("/GPU:0", "/device:GPU:0"), ("gpu:1", "/device:GPU:1"), ("cpu:*", "/device:CPU:*"),
+             ("/device:GPU:0", "/device:GPU:0"), ("device:cpu:1", "/device:CPU:1"),
+             ("/device:XLA_CPU:0", "/device:XLA_CPU:0"), ("/job:localhost", "/job:localhost"),
+             ("/job:w/replica:1/task:2/gpu:*", "/job:w/replica:1/task:2/device:GPU:*"),
+             ("", "")]
+
+
+def test_device_names_are_accepted_in_tensorflows_spellings():
+    for name, _ in SPELLINGS:
+        if "/job:w" not in name:   # eagerly TF knows only this machine's job
+            with tf.device(name):
+                assert (tf.constant(1.0) + 1).device == CPU
+
+    @tf.function
+    def f(x):
+        out = []
+        for name, _ in SPELLINGS:
+            with tf.device(name):
+                out.append(tf.identity(x, name="n"))
+        return out
+
+    graph = f.get_concrete_function(tf.TensorSpec([])).graph
+    ops = [op for op in graph.get_operations() if op.name.startswith("n")]
+    assert [op.device for op in ops] == [recorded for _, recorded in SPELLINGS]
+
+
+def test_nested_device_scopes_merge_as_tensorflows():
+    @tf.function
+    def f(x):
+        with tf.device("/job:w/task:1"):
+            a = tf.identity(x, name="a")
+            with tf.device("gpu:0"):
+                b = tf.identity(x, name="b")
+                with tf.device(""):
+                    c = tf.identity(x, name="c")
+                with tf.device(None):
+                    d = tf.identity(x, name="d")
+            with tf.device("cpu"):
+                e = tf.identity(x, name="e")
+        return a, b, c, d, e
+
+    graph = f.get_concrete_function(tf.TensorSpec([])).graph
+    assert [graph.get_operation_by_name(n).device for n in "abcde"] == [
+        "/job:w/task:1", "/job:w/task:1/device:GPU:0", "/job:w/task:1/device:GPU:0", "",
+        "/job:w/task:1/device:CPU:*"]
+
+
+@pytest.mark.parametrize("name, error, message", [
+    ("foo", ValueError, "Unknown attribute 'foo' is encountered while parsing the device "
+                        "spec: 'foo'."),
+    ("/foo:0", ValueError, "Unknown attribute 'foo' is encountered"),
+    ("/physical_device:CPU:0", ValueError, "Unknown attribute 'physical_device'"),
+    ("/cpu:0/gpu:0", ValueError, "Multiple device types are not allowed while parsing the "
+                                 "device spec: /cpu:0/gpu:0."),
+    ("cpu:x", ValueError, "invalid literal for int"),
+    (3, ValueError, "Expecting a string device name. Got <class 'int'>(3)"),
+])
+def test_bad_device_names_raise_tensorflows_errors(name, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        with tf.device(name):
+            pass
 
 
 def test_config_threading_is_tensorflows():

@@ -1,5 +1,7 @@
 """The graph IR: names, lookup, the text printer, GraphDef text format, the verifier (R-5)."""
 
+import re
+
 import pytest
 
 import tracegraph as tf
@@ -175,3 +177,34 @@ def test_copy_remove_and_release_name():
     assert dst.unique_name("AddV2") == "AddV2_1"
     dst.release_name("AddV2")                    # a numbered variant was handed out: kept
     assert dst.unique_name("AddV2") == "AddV2_2"
+
+
+def test_marks_come_from_the_declared_vocabulary():
+    from tracegraph.graph.marks import GRAPH_MARKS
+    from tracegraph.optimize.jit_fusion import jit_fusion
+    g = FuncGraph("g")
+    assert not g.marks and not g.has_mark("jit_cluster")
+    with pytest.raises(ValueError, match="unknown graph mark 'jit_clster'.*graph/marks.py"):
+        g.mark("jit_clster")
+    g.mark("jit_cluster")
+    assert g.has_mark("jit_cluster") and not g.copy()[0].marks   # a copy starts unmarked
+    fused = jit_fusion(traced(lambda x: tf.tanh(x * 2.0 + 1.0), tf.constant([1.0, 2.0])))
+    bodies = [op.attrs["f"] for op in fused.operations if op.type == "_FusedElementwise"]
+    assert bodies and all(b.marks == {"jit_cluster"} for b in bodies)
+    assert all(isinstance(m, str) and m for m in GRAPH_MARKS.values())
+
+
+def test_a_branch_input_is_named_after_the_value_it_captures():
+    # issue 26, item 18: `return x` in a cond branch made an input Placeholder named "Const"
+    @tf.function
+    def simple_relu(x):
+        if tf.greater(x, 0):
+            return x
+        else:
+            return 0
+
+    graph = simple_relu.get_concrete_function(tf.constant(1)).graph
+    cond = next(op for op in graph.get_operations() if op.type == "StatelessIf")
+    then_branch = cond.attrs["then_branch"]
+    assert [t.op.name for t in then_branch.inputs] == ["x"]
+    assert re.search(r"graph cond_true_\d+\(x\):\n +x = Placeholder", graph.to_text())

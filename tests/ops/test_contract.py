@@ -33,6 +33,10 @@ IMG = np.arange(2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3) / 10
 FILT = np.ones((3, 3, 3, 4), np.float32) / 9
 
 
+KEY = np.array([7], np.uint64)          # a Philox key and counter (the V2 random ops)
+COUNTER = np.array([2 ** 64 - 1, 5], np.uint64)
+
+
 def i32(*v):
     return np.array(v, np.int32)
 
@@ -171,6 +175,22 @@ SAMPLES.update({
     "stateless_random_uniform_full_int": [((i32(3), i32(5, 6)), {"dtype": d.uint64})],
     "stateless_random_uniform_int": [((i32(2, 2), i32(1, 2), scalar(0, np.int32),
                                        scalar(9, np.int32)), {})],
+    **{name: [((i32(2, 3), KEY, COUNTER, scalar(1, np.int32)), {"dtype": dt})
+              for dt in (d.float16, d.bfloat16, d.float64)]
+       for name in ("stateless_random_uniform_v2", "stateless_random_normal_v2",
+                    "stateless_truncated_normal_v2")},
+    "stateless_random_uniform_full_int_v2": [
+        ((np.array([3], np.int64), KEY, COUNTER, scalar(3, np.int32)), {"dtype": d.int32})],
+    "stateless_random_uniform_int_v2": [
+        ((i32(4), KEY, COUNTER, scalar(1, np.int32), scalar(-5, np.int64),
+          scalar(5, np.int64)), {})],
+    "stateless_random_get_key_counter": [((i32(1, 2),), {})],
+    "stateless_random_get_key_counter_alg": [((np.array([1, 2], np.int64),), {})],
+    "stateless_random_get_alg": [((), {})],
+    "stateless_multinomial": [((F, scalar(4, np.int32), i32(1, 2)), {"output_dtype": d.int32})],
+    "rng_read_and_skip": [(("RNG_STATE", scalar(1, np.int32), scalar(3, np.uint64)), {})],
+    "rng_skip": [(("RNG_STATE", scalar(1, np.int64), scalar(3, np.int64)), {})],
+    "non_deterministic_ints": [((i32(2, 3),), {"dtype": d.uint32})],
     "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
     "identity": [((F,), {})], "stop_gradient": [((I,), {})],
     "ensure_shape": [((F,), {"shape": (None, 3)})],
@@ -375,6 +395,8 @@ def _materialize(inputs):
     for x in inputs:
         if isinstance(x, str) and x == "HANDLE":
             out.append(handle(F.copy()))
+        elif isinstance(x, str) and x == "RNG_STATE":   # a tf.random.Generator's state
+            out.append(handle(np.array([1, 2, 3], np.int64)))
         elif isinstance(x, str) and x == "WRITER":
             out.append(ResourceHandle(RecordingWriter(), d.resource, (), "writer"))
         elif isinstance(x, str) and x == "ITERATOR":

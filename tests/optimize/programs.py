@@ -21,7 +21,7 @@ import numpy as np
 import tracegraph as tf
 from tracegraph.ops.registry import get_op
 from tracegraph.optimize.arithmetic_optimization import ARITHMETIC
-from tracegraph.optimize.rules import Const, Var
+from tracegraph.optimize.rewrite_rules import Const, Var
 
 DTYPES = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "bool": np.bool_}
 RULES = {rule.name: rule for rule in ARITHMETIC}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from tracegraph.optimize.rules import Var
+from tracegraph.optimize.rewrite_rules import Var
 
 from .drawing import (
     FLOATS,

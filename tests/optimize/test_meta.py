@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tracegraph as tf
-from tracegraph.execute.verify import OptimizerVerificationError
+from tracegraph.execute.verify_passes import OptimizerVerificationError
 from tracegraph.optimize import ORDER
 from tracegraph.optimize.meta import OptimizerWarning, optimize
 from tracegraph.optimize.passes import PASSES, GraphPass
@@ -84,6 +84,17 @@ def test_traced_graph_stays_as_traced_and_optimized_graph_is_inspectable():
     assert "constant_folding:" in cf.optimizer_report.text()
     assert any(r.rule == "fold" for r in cf.optimizer_report.rewrites)
     assert cf.optimizer_report.ran("constant_folding")
+
+
+def test_a_fold_says_what_became_a_constant():
+    # issue 26, item 18: was "fold: MatMul -> MatMul"
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    f = tf.function(lambda x: tf.matmul(tf.matmul(a, a), a) + x)
+    assert f(tf.constant(1.0)).numpy().tolist() == [[38.0, 55.0], [82.0, 119.0]]
+    folds = [str(r) for r in f.get_concrete_function(tf.constant(1.0)).optimizer_report.rewrites
+             if r.rule == "fold"]
+    assert folds == ["fold: MatMul = MatMul(MatMul/a, MatMul/a) -> constant float32[2,2]",
+                     "fold: MatMul_1 = MatMul(MatMul, MatMul/a) -> constant float32[2,2]"]
 
 
 def test_options_change_reoptimizes():
@@ -196,7 +207,7 @@ def test_a_failing_pass_is_skipped_with_a_warning(monkeypatch):
 
 def test_verify_mode_names_the_pass_that_changed_a_result(monkeypatch):
     from tracegraph.optimize import arithmetic_optimization as arithmetic
-    from tracegraph.optimize.rules import Const, Op, Rule, X
+    from tracegraph.optimize.rewrite_rules import Const, Op, Rule, X
     bad = arithmetic.Rules(Rule("broken", Op("Mul", X, Const(2.0)), X),
                            *arithmetic.ARITHMETIC.rules)
     monkeypatch.setattr(arithmetic, "ARITHMETIC", bad)

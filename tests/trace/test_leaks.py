@@ -6,6 +6,7 @@ import linecache
 import weakref
 
 import numpy as np
+import pytest
 
 import tracegraph as tf
 
@@ -124,3 +125,28 @@ def test_an_evicted_trace_drops_its_linecache_entry():
         f(tf.constant(1.0), 2)   # evicts the n=1 trace
     gc.collect()
     assert filename not in linecache.cache
+
+
+def test_a_method_of_a_temporary_module_runs_as_in_tensorflow():
+    # `M().f(x)`: the temporary is freed before the call (the method holds it weakly, as in
+    # TF); a method that does not read `self` still runs, one that does raises TF's
+    # AttributeError, saying why (TF 2.21: "'NoneType' object has no attribute 'k'")
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.k = 2.0
+
+        @tf.function
+        def f(self, x):
+            return x * 2.0
+
+        @tf.function
+        def g(self, x):
+            return x * self.k
+
+    assert M().f(tf.constant(3.0)).numpy() == 6.0
+    assert M().f.get_concrete_function(tf.TensorSpec([]))(tf.constant(1.0)).numpy() == 2.0
+    with pytest.raises(AttributeError, match=r"deleted before the call.*self\.k"):
+        M().g(tf.constant(3.0))
+    m = M()
+    assert m.g(tf.constant(3.0)).numpy() == 6.0

@@ -216,6 +216,7 @@ def test_retracing_warning_names_argument_and_call_site():
     assert "5 out of the last 5 calls to f triggered tf.function retracing" in text
     assert "argument 'n' changed from 3 to 4" in text
     assert re.search(r"test_semantics\.py:\d+", text)
+    assert retrace[0].filename == __file__   # the warning points at the caller (issue 26, 22)
 
 
 def test_cache_is_bounded_and_inspectable():

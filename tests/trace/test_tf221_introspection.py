@@ -68,15 +68,22 @@ def test_structures_variables_captures_and_var_args_print_as_tensorflow():
     assert str(cf).splitlines()[1:4] == [
         f"  args_0 (POSITIONAL_ONLY): {F32.format('()')}", "  args_1 (POSITIONAL_ONLY): Literal[2]",
         f"  k (KEYWORD_ONLY): {F32.format('()')}"]
-    v = tf.Variable(2.0)
+    v, u = tf.Variable(2.0), tf.Variable(3.0)
     c = tf.constant([1.0, 2.0])
-    cf = tf.function(lambda x, w: x * v + c + w).get_concrete_function(tf.TensorSpec([2]), v)
+    cf = tf.function(lambda x, w: x * u + c + w).get_concrete_function(tf.TensorSpec([2]), v)
     text = str(cf).splitlines()
     assert text[2] == ("  w (POSITIONAL_OR_KEYWORD): VariableSpec(shape=(), dtype=tf.float32, "
                        "trainable=True, alias_id=0)")
     captures = text[text.index("Captures:") + 1:]
     assert [re.sub(r"^  \d+: ", "", line) for line in captures] == [
         "TensorSpec(shape=(), dtype=tf.resource, name=None)", F32.format("(2,)")]
+    # the Variable read from the closure is the argument itself: read through the argument,
+    # not captured (TF 2.21 lists only `c`, and a call with `u` reads `u` for both)
+    cf = tf.function(lambda x, w: x * v + c + w).get_concrete_function(tf.TensorSpec([2]), v)
+    text = str(cf).splitlines()
+    assert [re.sub(r"^  \d+: ", "", line) for line in text[text.index("Captures:") + 1:]] == \
+        [F32.format("(2,)")]
+    assert cf(tf.constant([1.0, 1.0]), u).numpy().tolist() == [7.0, 8.0]
     none = tf.function(lambda a: None).get_concrete_function(tf.TensorSpec([]))
     assert "Output Type:\n  Literal[None]" in str(none)
 
@@ -87,8 +94,44 @@ def test_inference_fn_runs_the_flat_graph():
     assert type(fn).__name__ == "AtomicFunction"
     assert re.fullmatch(rb"__inference_f_\d+", fn.name)
     assert str(fn.function_type) == str(cf.function_type)
-    out = fn(tf.ones([2, 3]))
-    assert [o.numpy().tolist() for o in out] == [[[3.0] * 3] * 2, 6.0]
+    # TF binds the concrete function's parameters (every one required) and returns the
+    # structured output; call_flat takes and returns flat tensors
+    out, sums = fn(tf.ones([2, 3]), 3, scale=1.0)
+    assert out.numpy().tolist() == [[3.0] * 3] * 2 and sums["s"].numpy() == 6.0
+    assert fn(x=tf.ones([1, 3]), n=3, scale=1.0)[1]["s"].numpy() == 3.0
+    assert fn([[1.0, 2.0, 3.0]], 3, scale=1.0)[0].numpy().tolist() == [[3.0, 6.0, 9.0]]
+    flat = fn.call_flat(tf.ones([1, 3]))
+    assert type(flat) is list and [t.numpy().tolist() for t in flat] == [[[3.0] * 3], 3.0]
+    assert fn.call_preflattened([tf.ones([1, 3])])[1]["s"].numpy() == 3.0
+    with pytest.raises(TypeError, match="missing a required argument: 'scale'"):
+        fn(tf.ones([2, 3]), 3)
+    with pytest.raises(TypeError, match=re.escape(
+            "Can not cast TensorSpec(shape=(2, 3), dtype=tf.int32, name=None) to "
+            "TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)")):
+        fn(tf.ones([2, 3], tf.int32), 3, scale=1.0)
+    with pytest.raises(ValueError, match="Signature specifies 1 arguments, got: 2."):
+        fn.call_flat(tf.ones([1, 3]), tf.ones([1, 3]))
+
+    single = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([None]))
+    assert single.inference_fn(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        single.inference_fn(tf.constant([1.0]), 5)
+    nothing = tf.function(lambda x: None).get_concrete_function(tf.TensorSpec([None]))
+    assert nothing.inference_fn(tf.constant([1.0])) is None
+
+
+def test_inference_fn_of_a_function_with_captures():
+    v = tf.Variable(2.0)
+    cf = tf.function(lambda x: x * v).get_concrete_function(tf.TensorSpec([]))
+    fn = cf.inference_fn
+    with pytest.raises(ValueError, match="The FunctionType defines captured inputs. Use "
+                                         "call_with_captures instead."):
+        fn(tf.constant(1.0))
+    assert fn.call_with_captures((tf.constant(1.0),), {}, cf.captured_inputs).numpy() == 2.0
+    assert [t.numpy() for t in fn.call_flat(tf.constant(1.0), *cf.captured_inputs)] == [2.0]
+    assert fn.call_preflattened([tf.constant(3.0), *cf.captured_inputs]).numpy() == 6.0
+    with pytest.raises(ValueError, match="Signature specifies 2 arguments, got: 1."):
+        fn.call_flat(tf.constant(1.0))
 
 
 # --- tf.types.experimental.TraceType (the guide's Fruit example) -----------------------------

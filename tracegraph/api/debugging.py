@@ -20,4 +20,4 @@ assert_negative = ASSERTS["assert_negative"]
 assert_non_negative = ASSERTS["assert_non_negative"]
 assert_non_positive = ASSERTS["assert_non_positive"]
 
-from ..config import set_log_device_placement  # noqa: E402, F401
+from ..framework.eager import set_log_device_placement  # noqa: E402, F401

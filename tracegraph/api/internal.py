@@ -37,7 +37,7 @@ def _smart_cond(pred, true_fn=None, false_fn=None, name=None):
     (eager, or a graph constant) picks its branch in Python; otherwise `tf.cond`."""
     if isinstance(pred, bool):
         return true_fn() if pred else false_fn()
-    known = getattr(pred, "_value", None)   # an eager value, or a graph constant's
+    known = getattr(pred, "known_value", None)   # an eager value, or a graph constant's
     if known is not None:
         return true_fn() if bool(known) else false_fn()
     return _cond(pred, true_fn, false_fn, name=name)

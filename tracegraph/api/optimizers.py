@@ -1,5 +1,5 @@
 """`tf.optimizers` (also `tf.keras.optimizers`): the optimizers of custom training loops."""
 
-from ..optimizers import SGD, Adagrad, Adam, AdamW, Optimizer, RMSprop, schedules
+from ..training import SGD, Adagrad, Adam, AdamW, Optimizer, RMSprop, schedules
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules"]

@@ -10,9 +10,13 @@ from ..formats.checkpoint.checkpoint import (  # noqa: F401
     load_variable,
 )
 from ..formats.checkpoint.checkpoint_manager import CheckpointManager  # noqa: F401
+from .missing_names import missing_name_hook
 
 _EXAMPLE_MESSAGES = ("BytesList", "FloatList", "Int64List", "Feature", "Features",
                      "FeatureList", "FeatureLists", "Example", "SequenceExample")
+
+
+_missing = missing_name_hook("tf.train", __name__)
 
 
 def __getattr__(name):
@@ -23,4 +27,4 @@ def __getattr__(name):
         classes = messages()
         globals().update({n: getattr(classes, n) for n in _EXAMPLE_MESSAGES})
         return getattr(classes, name)
-    raise AttributeError(f"module 'tf.train' has no attribute {name!r}")
+    return _missing(name)   # AttributeError: tracegraph does not have tf.train.<name> yet

@@ -58,7 +58,7 @@ def carries_gradient(x) -> bool:
 
 def _key(x) -> int:
     """The identity a tape knows a value by: a Variable by its handle, a tensor by itself."""
-    return id(x._handle) if isinstance(x, Variable) else id(x)
+    return id(x.handle) if isinstance(x, Variable) else id(x)
 
 
 def _user_line() -> str:

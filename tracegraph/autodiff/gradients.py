@@ -31,8 +31,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     keys = []
     for x in flat_xs:
         if isinstance(x, Variable):
-            found = graph.captures.get(id(x._handle))
-            keys.append(id(found[1]) if found is not None else id(x._handle))
+            found = graph.captures.get(id(x.handle))
+            keys.append(id(found[1]) if found is not None else id(x.handle))
         else:
             keys.append(id(x))
     stop = {id(s) for s in flatten(stop_gradients)} if stop_gradients is not None else set()

@@ -30,7 +30,7 @@ def static_value(x):
     """The NumPy value of a tensor when known now (eager, or a small graph constant)."""
     if isinstance(x, (np.ndarray, np.generic, int, float, list, tuple)):
         return np.asarray(x)
-    v = getattr(x, "_value", None)
+    v = getattr(x, "known_value", None)
     return None if v is None else np.asarray(v)
 
 

@@ -107,10 +107,15 @@ def contains(nodes, kinds, into_loops: bool = True) -> bool:
 
 
 def declared_global(fn: ast.FunctionDef) -> set[str]:
-    out: set[str] = set()
+    return set(declarations(fn))
+
+
+def declarations(fn: ast.FunctionDef) -> dict[str, type]:
+    """The names `fn` declares `global` or `nonlocal` -> that statement's class."""
+    out: dict[str, type] = {}
     for n in _walk(fn, SCOPES):
         if isinstance(n, (ast.Global, ast.Nonlocal)) and n is not fn:
-            out.update(n.names)
+            out.update(dict.fromkeys(n.names, type(n)))
     return out
 
 

@@ -54,6 +54,7 @@ def _initialize_nonlocals(fn: ast.FunctionDef, ctx: Context) -> None:
     marker) unless a top-level assignment before its first such use already does, as Python
     requires a binding and the runtime reads the state before running a branch."""
     bound = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    bound |= ctx.globals    # the function's own `global`/`nonlocal` names are bound outside
     needed: list[str] = []
     for stmt in fn.body:
         for n in ast.walk(stmt):

@@ -13,9 +13,13 @@ import numpy as np
 
 from .. import dtypes as d
 from ..framework.tensor import EagerTensor, Tensor
+from ..graph.building import GraphContext
+from ..graph.graph import FuncGraph
+from ..library.array import shape as shape_op
+from ..library.math import add, less, logical_and
 from ..nest import flatten, is_nested, pack_sequence_as
-from ..ops.registry import convert_to_tensor, current_context
-from ..shapes import TensorShape
+from ..ops.registry import context_scope, convert_to_tensor, current_context
+from ..shapes import TensorShape, TensorType, as_shape_tuple
 from ..trace import control_flow as cf
 from ..trace.control_flow import StagingTypeError, StagingValueError
 from .values import (
@@ -50,7 +54,7 @@ def _python_while(first, test, body) -> None:
                 f"The condition of a Python `while` loop started as a Python value, then "
                 f"became a tensor: a variable changed type, or a `break` or `return` inside "
                 f"the loop depends on a tensor condition. Make the condition a tensor from the "
-                f"start (e.g. tf.constant) to stage the loop.{cf._where()}")
+                f"start (e.g. tf.constant) to stage the loop.{cf.at_user_line()}")
 
 
 def _staged_loop(test, body, get_state, set_state, names, live, iterate):
@@ -64,7 +68,7 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
             if n in live:
                 raise StagingValueError(
                     f"'{n}' must be defined before the loop: it is first assigned inside a "
-                    f"tensor-dependent loop and used after it.{cf._where()}")
+                    f"tensor-dependent loop and used after it.{cf.at_user_line()}")
             dropped.append(i)
         else:
             carried.append(i)
@@ -93,13 +97,12 @@ def _staged_loop(test, body, get_state, set_state, names, live, iterate):
         state = get_state()
         if any(not isinstance(state[i], UndefinedReturnValue) for i in unreachable):
             raise StagingValueError(f"Internal error: a `return` inside this loop was not seen "
-                                    f"while probing its type; please report it.{cf._where()}")
+                                    f"while probing its type; please report it.{cf.at_user_line()}")
         return [state[i] for i in carried]
 
     def cond_fn(*values):
         values = list(values)
         if iterate is not None:
-            from ..library.math import logical_and
             state, values = values[:hidden], values[hidden:]
             set_loop_vars(values)
             in_range = iterate.test(state)
@@ -142,12 +145,12 @@ def _as_loop_var(name, value):
         return value
     raise StagingTypeError(f"'{name}' is a {type(value).__name__} and cannot be a loop variable "
                            f"of a tensor-dependent loop; only tensors and Python numbers can."
-                           f"{cf._where()}")
+                           f"{cf.at_user_line()}")
 
 
 def _static_shape(leaf):
     shape = getattr(leaf, "shape", None)
-    return TensorShape(shape)._dims if shape is not None else np.shape(leaf)
+    return as_shape_tuple(shape) if shape is not None else np.shape(leaf)
 
 
 def _return_value_invariants(carried, loop_vars, probed):
@@ -164,13 +167,12 @@ def _return_value_invariants(carried, loop_vars, probed):
 
 
 def _probe_placeholders(graph, value):
-    from ..shapes import TensorType
     if is_nested(value):
         return pack_sequence_as(value, [_probe_placeholders(graph, v) for v in flatten(value)])
     if hasattr(value, "read_value") or is_undefined(value):
         return value
     t = convert_to_tensor(value)
-    return graph.placeholder(TensorType(t.dtype, t._shape), "return_probe_var")
+    return graph.placeholder(TensorType(t.dtype, t.dims), "return_probe_var")
 
 
 def _fill_return_values(initial, carried, test, body, get_state, set_state, iterate) -> dict:
@@ -181,9 +183,6 @@ def _fill_return_values(initial, carried, test, body, get_state, set_state, iter
     pending = [i for i in carried if isinstance(initial[i], UndefinedReturnValue)]
     if not pending:
         return {}
-    from ..graph.building import GraphContext
-    from ..graph.graph import FuncGraph
-    from ..ops.registry import context_scope, current_context
     scratch = FuncGraph("return_probe", outer_graph=current_context().graph)
     with context_scope(GraphContext(scratch)):
         # The loop variables as the body sees them: placeholders, never Python values (a
@@ -223,20 +222,17 @@ class _TensorIteration:
         return [convert_to_tensor(0, dtype=d.int32)]
 
     def test(self, state):
-        from ..library.math import less
         return less(state[0], self.length)
 
     def item(self, state):
         return self.tensor[state[0]]
 
     def advance(self, state, extra_test) -> list:
-        from ..library.math import add
         return [add(state[0], 1)]
 
     def probe_item(self, scratch):
-        from ..shapes import TensorType
         items = self.tensor
-        shape = None if items._shape is None else tuple(items._shape[1:])
+        shape = None if items.dims is None else tuple(items.dims[1:])
         return scratch.placeholder(TensorType(items.dtype, shape), "return_probe_item")
 
 
@@ -253,10 +249,10 @@ class _IteratorIteration:
         keep_going = extra_test() if extra_test is not None else True
         if not is_symbolic(keep_going):
             if python_bool(keep_going):
-                return self.iterator.get_next_as_optional()._variant
-            return self.iterator.empty_optional()._variant
-        return cf.cond(keep_going, lambda: self.iterator.get_next_as_optional()._variant,
-                       lambda: self.iterator.empty_optional()._variant)
+                return self.iterator.get_next_as_optional().variant
+            return self.iterator.empty_optional().variant
+        return cf.cond(keep_going, lambda: self.iterator.get_next_as_optional().variant,
+                       lambda: self.iterator.empty_optional().variant)
 
     def start(self, extra_test) -> list:
         return [self._fetch(extra_test)]
@@ -274,7 +270,7 @@ class _IteratorIteration:
         return [self._fetch(extra_test)]
 
     def probe_item(self, scratch):
-        return self.iterator._probe_element()
+        return self.iterator.element_placeholders()
 
 
 def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts=None):
@@ -286,10 +282,9 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, live, opts
     if is_symbolic(iterable):
         shape = iterable.shape
         if shape.rank == 0:
-            raise StagingTypeError(f"Cannot iterate over a scalar tensor.{cf._where()}")
+            raise StagingTypeError(f"Cannot iterate over a scalar tensor.{cf.at_user_line()}")
         length = shape[0] if shape.rank is not None and shape[0] is not None else None
         if length is None:
-            from ..library.array import shape as shape_op
             length = shape_op(iterable)[0]
         _staged_loop(extra_test, body, get_state, set_state, list(names), list(live),
                      _TensorIteration(iterable, length))
@@ -312,5 +307,5 @@ def _python_for_test(extra_test) -> bool:
         raise StagingNotImplementedError(
             f"A `break` or `return` inside a Python `for` loop depends on a tensor condition; "
             f"this is not supported: iterate over a tensor (e.g. tf.range) to stage the loop."
-            f"{cf._where()}")
+            f"{cf.at_user_line()}")
     return python_bool(test)

@@ -49,7 +49,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, live):
 def _staged_if(pred, body, orelse, get_state, set_state, names, live):
     if pred.dtype is not d.bool:
         raise StagingTypeError(f"An `if` condition must be a bool tensor, got {pred!r}"
-                               f"{cf._where()}")
+                               f"{cf.at_user_line()}")
     initial = get_state()
     index = [names.index(n) for n in live]
 
@@ -107,10 +107,10 @@ def _check_defined(then_s, else_s, live) -> None:
             if is_undefined(other) and not is_undefined(value):
                 raise StagingValueError(
                     f"'{name}' must also be initialized in the {missing} branch, since it is "
-                    f"used after a tensor-dependent conditional.{cf._where()}")
+                    f"used after a tensor-dependent conditional.{cf.at_user_line()}")
         if is_undefined(a) and is_undefined(b):
             raise StagingValueError(f"'{name}' is used after a tensor-dependent conditional but "
-                                    f"is not defined in it.{cf._where()}")
+                                    f"is not defined in it.{cf.at_user_line()}")
 
 
 def _leaf_names(live, structure) -> list[str]:
@@ -173,7 +173,8 @@ def not_(value):
 def _len(x):
     if is_symbolic(x):
         if x.shape.rank == 0:
-            raise StagingTypeError(f"len requires a non-scalar tensor, got {x!r}.{cf._where()}")
+            raise StagingTypeError(
+                f"len requires a non-scalar tensor, got {x!r}.{cf.at_user_line()}")
         if x.shape.rank is not None and x.shape[0] is not None:
             return x.shape[0]
         from ..library.array import shape

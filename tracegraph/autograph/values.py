@@ -77,7 +77,7 @@ def python_bool(value) -> bool:
 def zeros_like_structure(value):
     """A function building zeros with `value`'s structure, dtypes and static shapes."""
     leaves = flatten(value)
-    specs = [(t.dtype, t._shape) if isinstance(t, Tensor) else t for t in leaves]
+    specs = [(t.dtype, t.dims) if isinstance(t, Tensor) else t for t in leaves]
 
     def make():
         from ..library.array import zeros

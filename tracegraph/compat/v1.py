@@ -7,7 +7,7 @@ from ..dimension import Dimension
 from ..dtypes import as_dtype
 from ..ops.array import placeholder_op
 from ..ops.registry import current_context
-from ..shapes import TensorShape, TensorType
+from ..shapes import TensorType, as_shape_tuple
 
 # and SummaryMetadata, from TensorBoard (module __getattr__)
 __all__ = ["Dimension", "placeholder", "reset_default_graph"]
@@ -19,7 +19,7 @@ def placeholder(dtype, shape=None, name=None):
     graph = getattr(current_context(), "graph", None)
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    dims = TensorShape(shape)._dims
+    dims = as_shape_tuple(shape)
     return graph.placeholder(TensorType(as_dtype(dtype), dims), name or placeholder_op.tf_type)
 
 

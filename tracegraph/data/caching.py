@@ -16,12 +16,15 @@ import json
 import os
 import threading
 
+from .. import dtypes as d
+from ..errors import DataLossError
+from ..ops.registry import convert_to_tensor
 from .dataset import AUTOTUNE, DatasetV2, as_int64
 from .leaves import batch_leaves
-from .parallel import prefetched
 from .records import defdataset
 from .runtime import Node
 from .storage import FORMAT, VERSION, decode_spec, encode_spec, read_chunk, write_chunk
+from .worker_threads import prefetched
 
 __all__ = ["CacheDataset", "_PrefetchDataset"]
 
@@ -50,7 +53,6 @@ class CacheNode(Node):
             with open(index_path) as f:
                 index = json.load(f)
             if index.get("format") != FORMAT or index.get("version") != VERSION:
-                from ..errors import DataLossError
                 raise DataLossError(f"{index_path}: not a tracegraph cache index.")
             spec = decode_spec(index["element_spec"], index_path)
             self.stored = ("elements", read_chunk(data_path, spec))
@@ -118,8 +120,6 @@ cache_dataset_op = defdataset("cache_dataset", "CacheDatasetV2",
 
 class CacheDataset(DatasetV2):
     def __init__(self, input_dataset, filename="", name=None):
-        from .. import dtypes as d
-        from ..ops.registry import convert_to_tensor
         super().__init__(cache_dataset_op,
                          (input_dataset._variant, convert_to_tensor(filename, dtype=d.string)),
                          {}, input_dataset.element_spec, [input_dataset], name)

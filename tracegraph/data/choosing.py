@@ -14,6 +14,14 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
+from ..library.array import expand_dims, fill, reshape
+from ..library.indexing import gather, one_hot
+from ..library.join_split import stack
+from ..library.math import cast, truediv
+from ..library.random import uniform
+from ..library.rearrange import tile
+from ..library.reduce import reduce_max, reduce_min, reduce_sum
+from ..nest import map_structure
 from ..ops.registry import convert_to_tensor
 from ..shapes import TensorSpec
 from .dataset import DatasetV2
@@ -74,7 +82,6 @@ class _DirectedInterleaveDataset(DatasetV2):
         spec = datasets[0].element_spec
         for ds in datasets[1:]:
             try:
-                from ..nest import map_structure
                 spec = map_structure(_common, spec, ds.element_spec)
             except (TypeError, ValueError):
                 raise TypeError(f"Invalid `datasets`. The elements of `datasets` should have "
@@ -153,8 +160,6 @@ class _SampleIndexDataset(DatasetV2):
         s1, s2 = dataset_seeds(seed)
         spec = TensorSpec((), d.int64)
         if isinstance(weights, DatasetV2):
-            from ..library.array import reshape
-            from ..library.math import cast
             flat = weights.map(lambda w: cast(reshape(w, [-1]), d.float64))
             super().__init__(sample_index_from_weights_dataset_op, (flat._variant, s1, s2), {},
                              spec, [flat])
@@ -196,9 +201,6 @@ def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed
     per-class probability, and mixed with the original data with the probability that
     wastes least; without `initial_dist` the class distribution is estimated from the
     classes seen so far (counts smoothed by 10 per class, updated every 32 elements)."""
-    from ..library.indexing import gather
-    from ..library.math import cast
-    from ..library.random import uniform
     target = cast(convert_to_tensor(target_dist), d.float32)
 
     def add_class(*x):
@@ -229,7 +231,6 @@ def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed
         return dataset.map(add_class)
     if static_original is not None and static_original <= 0.0:
         return filtered
-    from ..library.join_split import stack
     weights = original_ds.map(lambda m: stack([m, 1.0 - m]))
     return sample_from_datasets([dataset.map(add_class), filtered], weights, seed=seed,
                                 stop_on_empty_dataset=True)
@@ -237,11 +238,6 @@ def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed
 
 def _estimated_distribution(target, classes, batch: int = 32, smoothing: int = 10):
     """A dataset of class-distribution estimates, one per element of `classes`."""
-    from ..library.array import expand_dims, fill
-    from ..library.indexing import one_hot
-    from ..library.math import cast, truediv
-    from ..library.rearrange import tile
-    from ..library.reduce import reduce_sum
     num_classes = int(target.shape[0])
     counts = fill([num_classes], np.int64(smoothing))
 
@@ -255,7 +251,6 @@ def _estimated_distribution(target, classes, batch: int = 32, smoothing: int = 1
 
 def _acceptance(initial, target):
     """(per-class acceptance probabilities, probability of taking an original element)."""
-    from ..library.reduce import reduce_max, reduce_min
     ratio = target / (initial + np.finfo(np.float32).tiny)
     top, low = reduce_max(ratio), reduce_min(ratio)
     accept = (ratio - low) / (top - low)

@@ -10,6 +10,8 @@ graph holds `ParseExampleV2` as TensorFlow's does and runs the same eagerly, in 
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..framework.ragged import RaggedTensor
+from ..framework.sparse import SparseTensor
 from ..ops.registry import REQUIRED, TypeAttr, bind, convert_to_tensor, defop
 from ..shapes import TensorType
 from .example_decoding import decode_examples
@@ -126,8 +128,6 @@ def run_parse_op(serialized, params: ParseParams, names=None, name=None) -> list
 
 def build_parsed(outputs: list, params: ParseParams, features: dict, batched: bool) -> dict:
     """The dict TensorFlow returns: sparse keys, then dense, then ragged (each sorted)."""
-    from ..framework.ragged import RaggedTensor
-    from ..framework.sparse import SparseTensor
     n_sparse = len(params.sparse_keys)
     n_dense = len(params.dense_keys)
     indices, values, shapes = (outputs[:n_sparse], outputs[n_sparse:2 * n_sparse],

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 
-from .tfformats_extra import require_tfformats
+from ..optional_extras import require
 
 __all__ = ["messages", "MESSAGE_NAMES"]
 
@@ -93,7 +93,7 @@ def _file(descriptor_pb2, name, messages, dependencies=()):
 @functools.cache
 def messages():
     """A namespace of the nine message classes (`messages().Example`...)."""
-    require_tfformats("google.protobuf", "tf.train.Example and TFRecord files")
+    require("google.protobuf", "tfformats", "tf.train.Example and TFRecord files")
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
     pool = descriptor_pool.DescriptorPool()
     pool.Add(_file(descriptor_pb2, "tensorflow/core/example/feature.proto", _FEATURE_PROTO))

@@ -4,6 +4,7 @@ offered as `dataset.apply(...)` transformations)."""
 from __future__ import annotations
 
 from .. import dtypes as _d
+from .checking import _AssertCardinalityDataset
 from .choosing import choose_from_datasets, sample_from_datasets
 from .choosing import rejection_resample as _rejection_resample
 from .csv_dataset import CsvDatasetV2 as CsvDataset
@@ -44,7 +45,6 @@ def cardinality(dataset):
 
 
 def assert_cardinality(expected_cardinality):
-    from .checking import _AssertCardinalityDataset
     return lambda dataset: _AssertCardinalityDataset(dataset, expected_cardinality)
 
 

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import config
 from .. import dtypes as d
 from ..autograph.api import maybe_convert
+from ..execute.compile import compile_graph
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph, Graph
 from ..graph.source import user_location_in_traceback
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import ALL_TYPES, TypeAttr, context_scope, current_context
+from ..optimize import optimize
 from ..shapes import TensorType
 from ..trace.control_flow import StagingError
 from .specs import component_specs
@@ -79,7 +82,7 @@ def trace_function(fn, input_spec, name: str, unpack: bool = True) -> DatasetFun
     positional arguments (`fn(*element)`) unless `unpack` is False, as TensorFlow does."""
     outer = getattr(current_context(), "graph", None)
     graph = FuncGraph(name, outer_graph=outer)
-    placeholders = [graph.placeholder(TensorType(c.dtype, c.shape._dims), "args")
+    placeholders = [graph.placeholder(TensorType(c.dtype, c.shape.as_tuple()), "args")
                     for leaf in flatten(input_spec) for c in component_specs(leaf)]
     graph.inputs = list(placeholders)
     ctx = GraphContext(graph, _no_variables)
@@ -121,10 +124,7 @@ def compiled(f):
     it arrives as the traced graph and is optimized and compiled here."""
     if not isinstance(f, Graph):
         return f
-    from ..execute.compile import compile_graph
-    from ..optimize import optimize
-    from ..trace import function as function_module
-    executor = function_module.FORCE_EXECUTOR or "codegen"
+    executor = config.forced_executor() or "codegen"
     graph, _ = optimize(f)
     return compile_graph(graph, list(graph.inputs), list(graph.outputs), None, executor,
                          f.name)

@@ -13,11 +13,12 @@ from ..errors import InvalidArgumentError
 from ..ops.registry import REQUIRED
 from .dataset import DatasetV2, as_int64
 from .functions import ANY_ARGUMENT, compiled, trace_function
-from .parallel import prefetched, resolve_parallelism
+from .mapping import _fn_name
 from .records import defdataset
 from .runtime import UNKNOWN, Node
 from .specs import DatasetSpec
 from .structure import runtime_components
+from .worker_threads import prefetched, resolve_parallelism
 
 __all__ = ["_FlatMapDataset", "_InterleaveDataset", "_ParallelInterleaveDataset",
            "interleave_dataset"]
@@ -111,7 +112,6 @@ parallel_interleave_dataset_op = defdataset(
 
 
 def _trace_dataset_function(dataset, map_func, what: str):
-    from .mapping import _fn_name
     fn = trace_function(map_func, dataset.element_spec, _fn_name(map_func))
     if not isinstance(fn.output_spec, DatasetSpec):
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "

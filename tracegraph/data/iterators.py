@@ -93,7 +93,7 @@ class IteratorResource(VariantValue):
 def component_types(element_spec):
     """(dtypes, shapes) of an element's components, as TensorFlow's output_types/shapes."""
     specs = [c for s in flatten(element_spec) for c in component_specs(s)]
-    return tuple(s.dtype for s in specs), tuple(s.shape._dims for s in specs)
+    return tuple(s.dtype for s in specs), tuple(s.shape.as_tuple() for s in specs)
 
 
 # ---- op records -------------------------------------------------------------------------------
@@ -248,6 +248,8 @@ class OwnedIterator:
         self._count += 1
         return to_user(self._element_spec, self._specs, leaves)
 
+    next = __next__   # TensorFlow's `iterator.next()`
+
     def get_next(self, name=None):
         if self._eager and current_context().executing_eagerly:
             leaves = self._resource.next_leaves()
@@ -275,10 +277,10 @@ class OwnedIterator:
     def optional_of(self, variant) -> Optional:
         return Optional(variant, self._element_spec)
 
-    def _probe_element(self):
+    def element_placeholders(self):
         """Placeholders of one element, in the current graph (AutoGraph's return probe)."""
         graph = current_context().graph
-        comps = [graph.placeholder(TensorType(s.dtype, s.shape._dims), "iterator_probe")
+        comps = [graph.placeholder(TensorType(s.dtype, s.shape.as_tuple()), "iterator_probe")
                  for leaf in self._specs for s in component_specs(leaf)]
         return from_components(self._element_spec, comps)
 
@@ -292,10 +294,8 @@ class OwnedIterator:
 
     def _make_position(self):
         from ..framework.variables import Variable
-        variable = Variable.__new__(Variable)
-        variable._handle, variable._trainable = _PositionHandle(self), False
-        variable._name = "iterator_position:0"
-        return variable
+        return Variable.from_handle(_PositionHandle(self), trainable=False,
+                                    name="iterator_position")
 
     def _restore_position(self, count: int) -> None:
         self._resource.start(self._dataset._variant)

@@ -49,7 +49,7 @@ def _ragged_parts(spec: RaggedTensorSpec, leaf):
     """(flat values, [row splits...]) of a runtime ragged leaf as NumPy arrays."""
     if spec.ragged_rank == 0:
         return np.asarray(leaf), []
-    return leaf.flat_values._value, [s._value for s in leaf.nested_row_splits]
+    return leaf.flat_values.known_value, [s.known_value for s in leaf.nested_row_splits]
 
 
 def batch_leaves(spec, values: list, index: int = 0):
@@ -89,14 +89,14 @@ def _batch_ragged(spec: RaggedTensorSpec, values: list) -> RaggedTensor:
 
 
 def _batch_sparse(spec: SparseTensorSpec, values: list) -> SparseTensor:
-    rank = len(values[0].dense_shape._value)
+    rank = len(values[0].dense_shape.known_value)
     indices, vals = [], []
     shape = np.zeros(rank, np.int64)
     for i, sp in enumerate(values):
-        ind = sp.indices._value
+        ind = sp.indices.known_value
         indices.append(np.concatenate([np.full((len(ind), 1), i, np.int64), ind], axis=1))
-        vals.append(sp.values._value)
-        shape = np.maximum(shape, sp.dense_shape._value)
+        vals.append(sp.values.known_value)
+        shape = np.maximum(shape, sp.dense_shape.known_value)
     ind = np.concatenate(indices) if indices else np.zeros((0, rank + 1), np.int64)
     val = np.concatenate(vals) if vals else np.zeros((0,), spec.dtype.numpy_dtype)
     return SparseTensor(wrap(ind), wrap(val),
@@ -141,8 +141,8 @@ def _ragged_rows(spec: RaggedTensorSpec, leaf) -> list:
 
 
 def _sparse_rows(leaf: SparseTensor) -> list:
-    ind, val = leaf.indices._value, leaf.values._value
-    shape = leaf.dense_shape._value
+    ind, val = leaf.indices.known_value, leaf.values.known_value
+    shape = leaf.dense_shape.known_value
     rows = []
     for i in range(int(shape[0])):
         mask = ind[:, 0] == i

@@ -15,14 +15,13 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..graph.graph import Graph
-from ..nest import flatten, map_structure, pack_sequence_as
+from ..nest import assert_same_structure, flatten, map_structure, pack_sequence_as
 from ..ops.registry import REQUIRED, bind, defop
-from ..shapes import TensorSpec
+from ..shapes import TensorSpec, TensorType
 from .dataset import DatasetV2, as_int64
 from .functions import ANY_ARGUMENT, compiled, trace_function
-from .parallel import parallel_map, resolve_parallelism
 from .records import ANY_COMPONENT, defdataset
-from .runtime import UNKNOWN, Node
+from .runtime import UNKNOWN, IterationContext, Node
 from .specs import component_specs, most_specific_spec
 from .structure import (
     flat_components,
@@ -33,6 +32,7 @@ from .structure import (
     spec_of,
 )
 from .vectorize import batch_safe
+from .worker_threads import parallel_map, resolve_parallelism
 
 __all__ = ["map_dataset", "_MapDataset", "_ParallelMapDataset", "_FilterDataset",
            "_ScanDataset", "_TakeWhileDataset", "reduce_dataset", "FunctionCaller"]
@@ -275,7 +275,6 @@ def trace_with_state(fn, state, element_spec, name: str, outputs_state_first: bo
         else:
             new = out
         try:
-            from ..nest import assert_same_structure
             assert_same_structure(spec, new)
         except (ValueError, TypeError):
             raise TypeError(f"The element classes for the new state must match the initial "
@@ -340,13 +339,11 @@ class _ScanDataset(DatasetV2):
 
 def _infer_reduce(input_dataset, initial_state, other_arguments, output_types=(),
                   output_shapes=(), **_):
-    from ..shapes import TensorType
     return tuple(TensorType(t, s) for t, s in zip(output_types, output_shapes))
 
 
 def _kernel_reduce(input_dataset, initial_state, other_arguments, f=REQUIRED, output_types=(),
                    output_shapes=(), use_inter_op_parallelism=True):
-    from .runtime import IterationContext
     call = compiled(f)
     state = list(initial_state)
     specs = input_dataset.specs
@@ -378,7 +375,7 @@ def reduce_dataset(dataset, initial_state, reduce_func, name=None):
     outs = bind(reduce_dataset_op,
                 (dataset._variant, flat_components(spec, state), fn.captured),
                 {"f": fn.graph, "output_types": tuple(c.dtype for c in comps),
-                 "output_shapes": tuple(c.shape._dims for c in comps)}, name)
+                 "output_shapes": tuple(c.shape.as_tuple() for c in comps)}, name)
     return from_components(spec, outs if isinstance(outs, list) else [outs])
 
 

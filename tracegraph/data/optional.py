@@ -40,7 +40,7 @@ def optional_components(value):
 
 def _types(element_spec):
     specs = [c for s in flatten(element_spec) for c in component_specs(s)]
-    return tuple(s.dtype for s in specs), tuple(s.shape._dims for s in specs)
+    return tuple(s.dtype for s in specs), tuple(s.shape.as_tuple() for s in specs)
 
 
 def _infer_from_value(components):
@@ -122,6 +122,11 @@ class Optional:
     def __init__(self, variant, element_spec):
         self._variant = variant
         self._element_spec = element_spec
+
+    @property
+    def variant(self):
+        """The variant tensor that holds it (what a loop over a dataset carries)."""
+        return self._variant
 
     @staticmethod
     def from_value(value):

@@ -13,6 +13,7 @@ from ..nest import flatten, map_structure
 from .dataset import DatasetV2, as_int64
 from .records import defdataset
 from .runtime import INFINITE, UNKNOWN, Node, add_cardinality, mul_cardinality
+from .sources import _RangeDataset
 from .specs import most_specific_spec
 
 __all__ = ["_RepeatDataset", "_TakeDataset", "_SkipDataset", "_ShardDataset",
@@ -331,5 +332,4 @@ class _ZipDataset(DatasetV2):
 
 def enumerate_dataset(dataset, start=0, name=None):
     """`Dataset.enumerate`: (index, element) pairs, as TensorFlow's zip with a range."""
-    from .sources import _RangeDataset
     return _ZipDataset((_RangeDataset(start, np.iinfo(np.int64).max), dataset), name)

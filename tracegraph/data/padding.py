@@ -7,10 +7,11 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
+from ..library.math import cast
 from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.registry import convert_to_tensor
 from ..shapes import TensorShape, TensorSpec
-from .batching import batch_cardinality
+from .batching import _static, batch_cardinality
 from .dataset import DatasetV2, as_int64
 from .records import ANY_COMPONENT, defdataset
 from .runtime import Node
@@ -115,13 +116,12 @@ def _shape_tensor(padded, spec):
         return convert_to_tensor([-1 if v is None else int(v) for v in shape], dtype=d.int64)
     t = convert_to_tensor(padded, dtype_hint=d.int64)
     if t.dtype is not d.int64:
-        from ..library.math import cast
         t = cast(t, d.int64)
     return t
 
 
 def _known_dims(t) -> tuple | None:
-    value = getattr(t, "_value", None)
+    value = getattr(t, "known_value", None)
     if value is None:
         tensor_type = getattr(t, "tensor_type", None)
         value = None if tensor_type is None else tensor_type.value
@@ -172,7 +172,6 @@ class _PaddedBatchDataset(DatasetV2):
             values = _shapes_up_to(element_spec, padding_values) if is_nested(element_spec) \
                 else [padding_values]
         values = [_padding_value(v, s) for v, s in zip(values, specs)]
-        from .batching import _static
         size = _static(batch_size)
         dim = size if drop_remainder is True and size is not None else None
         out = pack_sequence_as(element_spec, [

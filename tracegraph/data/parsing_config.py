@@ -13,6 +13,7 @@ import collections
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "RaggedFeature",
@@ -233,7 +234,6 @@ class ParseParams:
 def _parse_type(dtype, attr: str):
     dtype = d.as_dtype(dtype)
     if dtype not in PARSE_TYPES:
-        from ..errors import InvalidArgumentError
         raise InvalidArgumentError(f"Value for attr '{attr}' of {dtype.name} is not in the "
                                    f"list of allowed values: float, int64, string")
     return dtype
@@ -250,6 +250,5 @@ def _as_array(value, dtype) -> np.ndarray:
 
 
 def _reshape_error(have: int, want: int):
-    from ..errors import InvalidArgumentError
     return InvalidArgumentError(f"Input to reshape is a tensor with {have} values, but the "
                                 f"requested shape has {want}")

@@ -24,8 +24,14 @@ import re
 import struct
 import zlib
 
-from ..errors import DataLossError, InvalidArgumentError, NotFoundError
-from .tfformats_extra import require_tfformats
+from ..errors import (
+    DataLossError,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from ..optional_extras import require
 
 __all__ = ["masked_crc32c", "frame", "read_records", "open_for_reading", "open_for_writing",
            "compression_name", "COMPRESSIONS", "DEFAULT_BUFFER_SIZE", "RecordFileWriter",
@@ -43,7 +49,7 @@ _crc_value = None
 def _crc():
     global _crc_value
     if _crc_value is None:
-        _crc_value = require_tfformats("google_crc32c", "TFRecord files (CRC32C)").value
+        _crc_value = require("google_crc32c", "tfformats", "TFRecord files (CRC32C)").value
     return _crc_value
 
 
@@ -87,7 +93,6 @@ def open_for_reading(path: str):
     except IsADirectoryError:
         raise InvalidArgumentError(f"{path}; Is a directory") from None
     except PermissionError:
-        from ..errors import PermissionDeniedError
         raise PermissionDeniedError(f"{path}; Permission denied") from None
 
 
@@ -199,7 +204,6 @@ def open_for_writing(path: str, mode: str = "wb"):
     except IsADirectoryError:
         raise InvalidArgumentError(f"{path}; Is a directory") from None
     except PermissionError:
-        from ..errors import PermissionDeniedError
         raise PermissionDeniedError(f"{path}; Permission denied") from None
 
 
@@ -227,7 +231,6 @@ class RecordFileWriter:
 
     def write(self, record) -> None:
         if self.closed:
-            from ..errors import FailedPreconditionError
             raise FailedPreconditionError(f"Writer is closed (file {self.path}).")
         if isinstance(record, str):
             record = record.encode()

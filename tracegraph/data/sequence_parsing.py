@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..ops.registry import bind, convert_to_tensor, defop
 from ..shapes import TensorType
 from .example_decoding import (
@@ -52,7 +53,6 @@ def _step_lists(lists, key, dtype, where) -> Column:
 def _decode_one(serialized, sparse, dense, ragged):
     from google.protobuf.message import DecodeError
 
-    from ..errors import InvalidArgumentError
     try:
         proto = messages().SequenceExample.FromString(serialized)
     except DecodeError:

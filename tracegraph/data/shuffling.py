@@ -22,9 +22,10 @@ import threading
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..ops.random import get_seed
 from ..ops.registry import convert_to_tensor
-from .dataset import DatasetV2, as_int64
+from .dataset import AUTOTUNE, DatasetV2, as_int64
 from .records import defdataset
 from .runtime import Node
 from .sources import BLOCK_ROWS
@@ -64,7 +65,6 @@ class ShuffleNode(Node):
         self.input = input_dataset
         self.buffer_size = int(buffer_size)
         if self.buffer_size <= 0:
-            from ..errors import InvalidArgumentError
             raise InvalidArgumentError("buffer_size must be greater than zero.")
         self.seeds = SeedSequence(int(seed), int(seed2), bool(reshuffle_each_iteration))
         self.cardinality = input_dataset.cardinality
@@ -164,7 +164,6 @@ shuffle_dataset_op = defdataset(
 class _ShuffleDataset(DatasetV2):
     def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=True,
                  name=None):
-        from .dataset import AUTOTUNE
         if isinstance(buffer_size, int) and buffer_size == AUTOTUNE:
             buffer_size = 1024
         s1, s2 = dataset_seeds(seed)

@@ -11,7 +11,7 @@ whole elements; this module holds the specs and their component rules.
 from __future__ import annotations
 
 from .. import dtypes as d
-from ..shapes import TensorShape, TensorSpec, as_shape_tuple, shapes_compatible
+from ..shapes import TensorSpec, as_shape_tuple, shape_from_tuple, shapes_compatible
 from ..trace.trace_type import TraceType
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec",
@@ -20,7 +20,7 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec"
 
 
 def _shape_text(shape: tuple | None) -> str:
-    return repr(TensorShape._from_tuple(shape))
+    return repr(shape_from_tuple(shape))
 
 
 class RaggedTensorSpec:
@@ -43,7 +43,7 @@ class RaggedTensorSpec:
                              f"({rank}); got {ragged_rank}")
         self._ragged_rank = int(ragged_rank)
 
-    shape = property(lambda self: TensorShape._from_tuple(self._shape))
+    shape = property(lambda self: shape_from_tuple(self._shape))
     dtype = property(lambda self: self._dtype)
     ragged_rank = property(lambda self: self._ragged_rank)
     row_splits_dtype = property(lambda self: self._row_splits_dtype)
@@ -86,7 +86,7 @@ class SparseTensorSpec:
         self._shape = as_shape_tuple(shape)
         self._dtype = d.as_dtype(dtype)
 
-    shape = property(lambda self: TensorShape._from_tuple(self._shape))
+    shape = property(lambda self: shape_from_tuple(self._shape))
     dtype = property(lambda self: self._dtype)
 
     @property
@@ -121,7 +121,7 @@ class DatasetSpec(TraceType):
         self._dataset_shape = as_shape_tuple(dataset_shape)
 
     element_spec = property(lambda self: self._element_spec)
-    shape = property(lambda self: TensorShape._from_tuple(self._dataset_shape))
+    shape = property(lambda self: shape_from_tuple(self._dataset_shape))
 
     @property
     def value_type(self):
@@ -258,7 +258,7 @@ def spec_is_compatible(value_spec, spec) -> bool:
         return False
     if isinstance(spec, RaggedTensorSpec) and value_spec.ragged_rank != spec.ragged_rank:
         return False
-    return shapes_compatible(value_spec._shape, spec._shape)
+    return shapes_compatible(value_spec.shape.as_tuple(), spec.shape.as_tuple())
 
 
 def most_specific_spec(a, b):
@@ -270,7 +270,7 @@ def most_specific_spec(a, b):
         return a.most_specific_common_supertype([b])
     if a.dtype != b.dtype:
         return None
-    shape = most_specific_common(a._shape, b._shape)
+    shape = most_specific_common(a.shape.as_tuple(), b.shape.as_tuple())
     if isinstance(a, TensorSpec):
         return TensorSpec(shape, a.dtype)
     if isinstance(a, RaggedTensorSpec):

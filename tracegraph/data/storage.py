@@ -28,11 +28,12 @@ from ..errors import DataLossError, NotFoundError
 from ..nest import flatten
 from ..ops.registry import convert_to_tensor
 from ..shapes import TensorSpec
-from .dataset import DatasetV2
+from .dataset import DatasetV2, VariantDataset
 from .records import defdataset
 from .runtime import UNKNOWN, IterationContext, Node
 from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec, component_specs
 from .structure import runtime_components, runtime_from_components
+from .windowing import RowsNode
 
 __all__ = ["save", "load", "encode_spec", "decode_spec", "write_chunk", "read_chunk",
            "FORMAT", "CHUNK"]
@@ -52,7 +53,7 @@ def _shape(shape) -> list | None:
 
 def encode_spec(spec):
     if type(spec) is TensorSpec:
-        return {"kind": "tensor", "shape": _shape(spec.shape._dims), "dtype": spec.dtype.name}
+        return {"kind": "tensor", "shape": _shape(spec.shape.as_tuple()), "dtype": spec.dtype.name}
     if isinstance(spec, RaggedTensorSpec):
         return {"kind": "ragged", "shape": _shape(spec._shape), "dtype": spec.dtype.name,
                 "ragged_rank": spec.ragged_rank,
@@ -300,8 +301,6 @@ def load(path, element_spec=None, compression=None, reader_func=None):
     shards = [_LoadDataset([os.path.join(path, n) for n in index["shards"][s]], spec)
               for s in sorted(index["shards"], key=int)]
     if reader_func is not None:
-        from .dataset import VariantDataset
-        from .windowing import RowsNode
         node = RowsNode([(ds._variant,) for ds in shards], DatasetSpec(spec))
         return reader_func(VariantDataset(node, DatasetSpec(spec)))
     if not shards:

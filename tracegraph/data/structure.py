@@ -35,7 +35,7 @@ from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec, component_sp
 __all__ = ["normalize_element", "spec_of", "leaf_specs", "flat_components", "from_components",
            "runtime_components", "runtime_from_components", "to_user", "to_user_leaf",
            "runtime_leaf", "batch_spec", "unbatch_spec", "stack_dense", "is_dense_spec",
-           "all_dense", "leaf_from_user"]
+           "all_dense", "leaf_from_user", "batch_static"]
 
 
 def _is_dataset(x) -> bool:
@@ -65,6 +65,10 @@ def normalize_element(element, what: str = "element"):
             for f in dataclasses.fields(element)})
     if isinstance(element, (RaggedTensor, SparseTensor)) or _is_dataset(element):
         return element
+    if hasattr(type(element), "__tf_flatten__"):   # an extension type: its tensors
+        static, components = element.__tf_flatten__()
+        return type(element).__tf_unflatten__(
+            static, tuple(normalize_element(c, what) for c in components))
     if isinstance(element, Variable):
         return element.read_value()
     if isinstance(element, Tensor):
@@ -155,10 +159,11 @@ def runtime_components(specs: list, leaves) -> list:
             if spec.ragged_rank == 0:
                 out.append(leaf)
             else:
-                out.append(leaf.flat_values._value)
-                out.extend(s._value for s in leaf.nested_row_splits)
+                out.append(leaf.flat_values.known_value)
+                out.extend(s.known_value for s in leaf.nested_row_splits)
         elif isinstance(spec, SparseTensorSpec):
-            out.extend([leaf.indices._value, leaf.values._value, leaf.dense_shape._value])
+            out.extend([leaf.indices.known_value, leaf.values.known_value,
+                        leaf.dense_shape.known_value])
         else:
             out.append(leaf)
     return out
@@ -207,7 +212,7 @@ def to_user(element_spec, specs: list, leaves):
 def runtime_leaf(leaf):
     """A normalized eager leaf in runtime form."""
     if type(leaf) is EagerTensor:
-        return leaf._value
+        return leaf.known_value
     if _is_dataset(leaf):
         return leaf._variant
     return leaf
@@ -229,15 +234,15 @@ def leaf_from_user(spec, value, where: str):
                 f"TypeError: `generator` yielded an element that did not match the expected "
                 f"structure. The expected type was {spec.dtype.name}, but the yielded element "
                 f"was {value!r} (dtype {t.dtype.name}).{where}")
-        arr = t._value
-        if not _fits(spec._shape, arr.shape):
+        arr = t.known_value
+        if not _fits(spec.shape.as_tuple(), arr.shape):
             raise InvalidArgumentError(
                 f"`generator` yielded an element of shape {format_dims(arr.shape)} where an "
-                f"element of shape {format_dims(spec._shape)} was expected.{where}")
+                f"element of shape {format_dims(spec.shape.as_tuple())} was expected.{where}")
         return arr
     if isinstance(spec, RaggedTensorSpec) and not isinstance(value, RaggedTensor):
         if spec.ragged_rank == 0:
-            return leaf_from_user(TensorSpec(spec._shape, spec.dtype), value, where)
+            return leaf_from_user(TensorSpec(spec.shape.as_tuple(), spec.dtype), value, where)
         from ..framework.ragged import constant
         value = constant(value, dtype=spec.dtype)
     return runtime_leaf(value)
@@ -254,8 +259,8 @@ def _fits(want, shape) -> bool:
 def batch_spec(spec, n):
     """The spec of `n` stacked values of `spec` (n None: unknown)."""
     if type(spec) is TensorSpec:
-        shape = None if spec._shape is None else (n,) + spec._shape
-        return TensorSpec(shape, spec.dtype)
+        dims = spec.shape.as_tuple()
+        return TensorSpec(None if dims is None else (n,) + dims, spec.dtype)
     if isinstance(spec, RaggedTensorSpec):
         shape = None if spec._shape is None else (n,) + spec._shape
         return RaggedTensorSpec(shape, spec.dtype, spec.ragged_rank + 1, spec.row_splits_dtype)
@@ -268,9 +273,10 @@ def batch_spec(spec, n):
 def unbatch_spec(spec):
     """The spec of one row of a value of `spec`."""
     if type(spec) is TensorSpec:
-        if spec._shape is not None and not spec._shape:
+        dims = spec.shape.as_tuple()
+        if dims is not None and not dims:
             raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        return TensorSpec(None if spec._shape is None else spec._shape[1:], spec.dtype)
+        return TensorSpec(None if dims is None else dims[1:], spec.dtype)
     if isinstance(spec, RaggedTensorSpec):
         shape = None if spec._shape is None else spec._shape[1:]
         if spec.ragged_rank <= 1:
@@ -281,6 +287,20 @@ def unbatch_spec(spec):
     if not spec._dataset_shape:
         raise ValueError("Unbatching a dataset is only supported for rank >= 1")
     return DatasetSpec(spec.element_spec, spec._dataset_shape[1:])
+
+
+def batch_static(structure, n):
+    """The element spec with its extension type specs' batch shapes (`tf.TensorShape` fields)
+    batched by `n` (None: unknown), or unbatched (`n` is "unbatch")."""
+    if isinstance(structure, dict):
+        return type(structure)((k, batch_static(v, n)) for k, v in structure.items())
+    if isinstance(structure, tuple) and not hasattr(type(structure), "_fields"):
+        return tuple(batch_static(v, n) for v in structure)
+    if hasattr(structure, "batch_static_fields"):
+        if n == "unbatch":
+            return structure.unbatch_static_fields()
+        return structure.batch_static_fields(n)
+    return structure
 
 
 def stack_dense(values: list, dtype) -> np.ndarray:

@@ -17,8 +17,8 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..ops.registry import ALL_TYPES, REQUIRED, TypeAttr, bind, convert_to_tensor, defop
+from ..optional_extras import require
 from ..shapes import TensorType
-from .tfformats_extra import require_tfformats
 
 __all__ = ["serialize_tensor", "parse_tensor", "tensor_to_proto_bytes", "proto_bytes_to_array",
            "TF_TYPE_NAMES"]
@@ -38,8 +38,8 @@ _VALUE_FIELDS = {d.float32: "float_val", d.float64: "double_val", d.int32: "int_
 
 
 def _tensor_proto_class():
-    module = require_tfformats("tensorboard.compat.proto.tensor_pb2",
-                               "tf.io.serialize_tensor/parse_tensor")
+    module = require("tensorboard.compat.proto.tensor_pb2", "tfformats",
+                     "tf.io.serialize_tensor/parse_tensor")
     return module.TensorProto
 
 

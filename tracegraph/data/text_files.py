@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..ops.registry import convert_to_tensor
 from ..shapes import TensorSpec
 from .dataset import DatasetV2, as_int64
 from .record_io import DEFAULT_BUFFER_SIZE, compression_name, file_chunks
@@ -82,7 +83,6 @@ text_line_dataset_op = defdataset(
 
 class _TextLineDataset(DatasetV2):
     def __init__(self, filenames, compression_type=None, buffer_size=None, name=None):
-        from ..ops.registry import convert_to_tensor
         compression = compression_type
         if compression is not None and not hasattr(compression, "dtype"):
             compression = compression_name(compression)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
+from ..library.array import reshape
 from ..ops.registry import bind, convert_to_tensor, defop
 from ..shapes import TensorSpec
 from .dataset import DatasetV2, as_int64
@@ -27,7 +28,7 @@ from .record_io import (
     read_records,
 )
 from .records import defdataset
-from .runtime import UNKNOWN, Node
+from .runtime import UNKNOWN, IterationContext, Node
 
 __all__ = ["TFRecordDatasetV2", "TFRecordWriter", "TFRecordOptions", "TFRecordCompressionType",
            "DatasetTFRecordWriter", "tf_record_iterator", "filename_list",
@@ -125,7 +126,6 @@ def filenames_dataset(filenames, what: str = "filenames"):
 
 def filename_vector(filenames, what: str = "filenames"):
     """A name, a list of names or a string tensor as a vector of names."""
-    from ..library.array import reshape
     t = convert_to_tensor(filenames)
     if t.dtype is not d.string:
         raise TypeError(f"The `{what}` argument must contain `tf.string` elements. Got "
@@ -246,7 +246,6 @@ def tf_record_iterator(path, options=None):
 # ---- tf.data.experimental.TFRecordWriter -------------------------------------------------------
 
 def kernel_dataset_to_tf_record(input_dataset, filename, compression_type):
-    from .runtime import IterationContext
     path = filename_list(filename)[0]
     ctx = IterationContext(input_dataset.options)
     writer = RecordFileWriter(path, compression_of(compression_type))

@@ -36,8 +36,8 @@ def batch_safe(graph: Graph, n_components: int) -> tuple[bool, str]:
     values (the same for every row)."""
     varying: set[int] = set()
     for t in list(graph.inputs)[:n_components]:
-        if not _known(t._shape):
-            return False, f"an element component has an unknown shape {t._shape}"
+        if not _known(t.dims):
+            return False, f"an element component has an unknown shape {t.dims}"
         varying.add(id(t))
     for op in graph.operations:
         flags = op.op_def.flags
@@ -53,10 +53,10 @@ def batch_safe(graph: Graph, n_components: int) -> tuple[bool, str]:
         if not flags & {"elementwise", "identity"}:
             return False, f"{op.type} is not elementwise ({op.name})"
         for out in op.outputs:
-            if not _known(out._shape):
+            if not _known(out.dims):
                 return False, f"{op.name} has an unknown shape"
             for t in reads:
-                if tuple(t._shape) != tuple(out._shape):
+                if tuple(t.dims) != tuple(out.dims):
                     return False, f"{op.name} broadcasts an element value"
             varying.add(id(out))
     return True, ""

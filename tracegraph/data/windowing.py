@@ -15,12 +15,16 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
+from ..library.join_split import concat
+from ..library.math import cast, greater_equal, less, logical_and
+from ..library.reduce import argmax
 from ..nest import flatten, pack_sequence_as
 from ..ops.registry import REQUIRED, convert_to_tensor
 from ..shapes import TensorSpec
 from .dataset import DatasetV2, as_int64
 from .functions import ANY_ARGUMENT, compiled, trace_function
 from .leaves import batch_leaves
+from .mapping import _fn_name
 from .records import defdataset
 from .runtime import INFINITE, UNKNOWN, Node
 from .specs import DatasetSpec
@@ -192,7 +196,6 @@ def _scalar_int64(fn, what: str):
 class _GroupByWindowDataset(DatasetV2):
     def __init__(self, input_dataset, key_func, reduce_func, window_size=None,
                  window_size_func=None, name=None):
-        from .mapping import _fn_name
         if (window_size is None) == (window_size_func is None):
             raise ValueError("Either the `window_size` argument or the `window_size_func` "
                              "argument must be specified.")
@@ -225,9 +228,6 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries,
                               drop_remainder=False, name=None):
     """`Dataset.bucket_by_sequence_length`, as TensorFlow builds it: group_by_window keyed by
     bucket, each window padded-batched (or batched with `no_padding`)."""
-    from ..library.join_split import concat
-    from ..library.math import cast, greater_equal, less, logical_and
-    from ..library.reduce import argmax
     boundaries = list(bucket_boundaries)
     if len(bucket_batch_sizes) != len(boundaries) + 1:
         raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "

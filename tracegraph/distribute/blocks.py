@@ -9,10 +9,12 @@ same for every block.
 
 from __future__ import annotations
 
+from .. import dtypes as d
+from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
 from ..nest import flatten, pack_sequence_as
-from ..shapes import TensorSpec
+from ..shapes import TensorShape, TensorSpec
 from ..trace.concrete import ConcreteFunction
-from ..trace.function import Function
+from ..trace.function import Function, function
 from .shipping import GraphBundle, bundle_concrete, output_of, run_block, run_block_single
 
 __all__ = ["map_blocks", "map_partitions", "concrete_for", "require_dask"]
@@ -32,7 +34,6 @@ def require_dask(what: str):
 
 def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
     """The concrete function `fn` runs for inputs described by `specs` (one trace)."""
-    from ..formats.native.restored_functions import RestoredFunction, SignatureFunction
     if isinstance(fn, ConcreteFunction):
         return fn
     if isinstance(fn, SignatureFunction):
@@ -51,7 +52,6 @@ def concrete_for(fn, specs: list, kwargs: dict, what: str) -> ConcreteFunction:
                             "`loaded.signatures[name]`.")
         return concrete_for(call, specs, kwargs, what)
     if callable(fn):
-        from ..trace.function import function
         return function(fn, autograph=True).get_concrete_function(*specs, **kwargs)
     raise TypeError(f"{what} needs a tf.function, a concrete function, a loaded saved model's "
                     f"function or signature, or a Python function to trace; got {fn!r:.80}.")
@@ -102,7 +102,6 @@ def map_blocks(fn, *arrays, name=None, **kwargs):
                              "blocks.")
     rows = first.chunks[0]
     arrays = [a.rechunk({0: rows, **{ax: -1 for ax in range(1, a.ndim)}}) for a in arrays]
-    from .. import dtypes as d
     specs = [TensorSpec([None, *a.shape[1:]], d.as_dtype(a.dtype)) for a in arrays]
     cf = concrete_for(fn, specs, kwargs, what)
     _check_inputs(cf, specs, what)
@@ -116,7 +115,7 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     leaves = flatten(bundle.structure)
     outs = []
     for i, (dtype, shape) in enumerate(bundle.output_specs):
-        dims = shape._dims if hasattr(shape, "_dims") else shape
+        dims = shape.as_tuple() if isinstance(shape, TensorShape) else shape
         if dims is None or any(s is None for s in dims[1:]):
             raise ValueError(
                 f"map_blocks: output {i} of '{bundle.name}' has shape {shape} in the traced "
@@ -133,12 +132,14 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
     single = len(leaves) == 1 and not isinstance(bundle.structure, (tuple, list, dict))
     if single:   # one blockwise task per block: the output is the task's result
         dtype, dims = outs[0]
-        first = rows if dims[0] is None else (dims[0],) * len(rows)
         data = dask.delayed(bundle.data, name=data_key, pure=True)
-        return da.map_blocks(run_block_single, *arrays, data, key=bundle.key,
-                             batch=dims[0] is None, name=f"{base}-{token}",
-                             chunks=(tuple(first), *[(s,) for s in dims[1:]]),
-                             meta=np.empty((0,) * len(dims), dtype=dtype))
+        out_index = ("rows", *[f"out_{ax}" for ax in range(1, len(dims))])
+        return da.blockwise(run_block_single, out_index,
+                            *_row_indices(arrays), data, None, key=bundle.key,
+                            batch=dims[0] is None, name=f"{base}-{token}",
+                            new_axes=dict(zip(out_index[1:], dims[1:])),
+                            adjust_chunks=None if dims[0] is None else {"rows": dims[0]},
+                            concatenate=True, meta=np.empty((0,) * len(dims), dtype=dtype))
     layer = {data_key: bundle.data}
     for b in range(len(rows)):
         layer[(call_name, b)] = (run_block, bundle.key, data_key,
@@ -158,6 +159,17 @@ def _graph_of(dask, da, bundle: GraphBundle, arrays, rows, name):
         results.append(da.Array(hlg, out_name, chunks,
                                 meta=np.empty((0,) * len(dims), dtype=dtype)))
     return pack_sequence_as(bundle.structure, results)
+
+
+def _row_indices(arrays) -> list:
+    """`(array, index)` pairs for `da.blockwise`: axis 0 is the rows every array and the output
+    share ("rows"); each array's other axes (one chunk each) are its own, so the output's
+    axes come from the traced signature whatever the ranks (`[N, 8] -> [N]` drops one,
+    `[N] -> [N, 1]` adds one)."""
+    pairs = []
+    for k, a in enumerate(arrays):
+        pairs += [a, ("rows", *[f"in{k}_{ax}" for ax in range(1, a.ndim)])]
+    return pairs
 
 
 def map_partitions(fn, dataframe, columns=None, dtype=None, name=None, **kwargs):

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from ..formats.native.graph_codec import collect_graphs, graph_variables
 from ..formats.native.loading import load
 from ..formats.native.saving import save
 from ..formats.saved_data_error import SavedDataError
@@ -74,7 +75,6 @@ class _Holder:
 
 def bundle_concrete(concrete: ConcreteFunction) -> GraphBundle:
     """Saves `concrete` (and every Variable its graph reads) and packs the files into bytes."""
-    from ..formats.native.graph_codec import collect_graphs, graph_variables
     handles = graph_variables(collect_graphs([concrete.graph]))
     holder = _Holder()
     holder.fn = concrete
@@ -228,11 +228,12 @@ def run_block(key: str, data, *blocks):
     return tuple(loaded(key, data).run(list(blocks)))
 
 
-def run_block_single(*blocks_and_data, key: str, batch: bool, block_info=None):
+def run_block_single(*blocks_and_data, key: str, batch: bool):
     """One block of `map_blocks` for a function of one output (dask's blockwise task, so dask
-    may fuse it with what follows): the input blocks, then the bundle's bytes."""
+    may fuse it with what follows): the input blocks (rows of the same block), then the
+    bundle's bytes."""
     *blocks, data = blocks_and_data
-    rows = block_info[None]["chunk-shape"][0] if batch and block_info else None
+    rows = blocks[0].shape[0] if batch else None
     return output_of(tuple(loaded(key, data).run(blocks)), 0, rows)
 
 

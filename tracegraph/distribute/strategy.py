@@ -19,6 +19,7 @@ import uuid
 
 import numpy as np
 
+from .. import dtypes as d
 from ..framework.distribution import ReduceOp
 from ..framework.tensor import EagerTensor
 from ..nest import pack_sequence_as
@@ -112,7 +113,6 @@ class DaskStrategy:
             a = a.rechunk({ax: -1 for ax in range(1, a.ndim)})
             blocks = a.to_delayed().reshape(-1).tolist()
             futures = self.client.compute(blocks)
-            from .. import dtypes as d
             specs = [TensorSpec([r, *a.shape[1:]], d.as_dtype(a.dtype)) for r in a.chunks[0]]
             out.append(PerReplica(futures, None, specs))
         return out[0] if len(out) == 1 else tuple(out)
@@ -130,7 +130,6 @@ class DaskStrategy:
             parts.append(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
         import dask  # held as graph data, not scattered: dask can recompute a lost part
         futures = self.client.compute([dask.delayed(p, pure=True) for p in parts])
-        from .. import dtypes as d
         return PerReplica(futures, None, [TensorSpec(p.shape, d.as_dtype(p.dtype))
                                           for p in parts])
 
@@ -223,7 +222,7 @@ def _written_variables(graph) -> list[str]:
         seen.add(id(g))
         for op in g.get_operations():
             if "resource_write" in op.op_def.flags:
-                handle = op.inputs[0]._value if op.inputs else None
+                handle = op.inputs[0].known_value if op.inputs else None
                 names.append(getattr(handle, "name", op.name))
             stack.extend(sub for _, sub in op.subgraphs())
     return sorted(set(names))

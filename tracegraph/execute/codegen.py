@@ -1,18 +1,23 @@
 """The code generator: one readable Python function per graph, compiled once.
 
     def power(x):
-        v1 = k_eye(num_rows=10, num_columns=None, batch_shape=(), dtype=int32)  # Eye ...
-        v2 = x @ v1                                                             # MatMul ...
+        try:
+            v1 = k_eye(num_rows=10, dtype=int32)                  # Eye  power.py:6
+            v1 = x @ v1                                           # MatMul  power.py:6
+            return (v1,)
+        except Exception as e:
+            raise _raise(e) from None
 
-One line per op, with the op's name (and its type when the name does not say it) and the user's
-line as a comment. Ops with an inline expression in their record (`{0} + {1}`) become plain
-Python operators, with scalar constants written in place (`s + 1.0`: NumPy keeps the array's
-dtype for a Python scalar operand); the rest call their kernel, bound as a global, with only the
-attrs that differ from the kernel's defaults. Other constants and captured values are globals,
-so a call passes only the arguments. Variable names are recycled as soon as a value is dead,
-which frees it without an extra statement. The source is registered with `linecache` so
-tracebacks show it (and dropped when the function is freed), and a failing line is mapped back
-to its op to name it and the user's line in the error (R-4.6).
+(`return x @ tf.eye(10, dtype=tf.int32)` with the optimizer off: on, the Eye is folded into a
+constant global.) One line per op, with the op's name (and its type when the name does not say
+it) and the user's line as a comment. Ops with an inline expression in their record (`{0} +
+{1}`) become plain Python operators, with scalar constants written in place (`s + 1.0`: NumPy
+keeps the array's dtype for a Python scalar operand); the rest call their kernel, bound as a
+global, with only the attrs that differ from the kernel's defaults. Other constants and captured
+values are globals, so a call passes only the arguments. Variable names are recycled as soon as
+a value is dead, which frees it without an extra statement. The source is registered with
+`linecache` so tracebacks show it (and dropped when the function is freed), and a failing line
+is mapped back to its op to name it and the user's line in the error (R-4.6).
 
 Every step is linear in the number of ops: globals are deduplicated through a dict keyed by
 identity, and the last use of each name is kept up to date as values are aliased.
@@ -33,7 +38,7 @@ import numpy as np
 from .. import dtypes as d
 from .. import thread_budget
 from ..graph.graph import Graph
-from .errors import graph_error
+from .graph_errors import graph_error
 from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
 from .plan import Plan, make_plan
 

@@ -2,9 +2,9 @@
 
 Executors: "codegen" (the default), "interpreter" (the reference) and "jit"
 (`jit_compile=True`: the code generator, with each `_FusedElementwise` cluster compiled into one
-numba kernel). The test suite's cross-check (`execute/crosscheck.py`) installs itself through
-`set_compile_hook`; in production no hook is installed and `compile_graph` returns the
-executor's callable itself.
+numba kernel). Every top-level graph compiled for an executor other than the interpreter passes
+through `wiring.compile_hook`, the test suite's cross-check (`execute/crosscheck.py`), which
+returns the executor's callable itself unless the suite turned the check on.
 
 Compiled sub-graphs (branches, loop bodies, called functions) are cached here, in a mapping that
 holds them weakly: a sub-graph's callable lives while a compiled graph that calls it does (call
@@ -15,32 +15,21 @@ from __future__ import annotations
 
 import weakref
 
+from .. import wiring
 from ..graph.graph import Graph
 from .codegen import generate
 from .interpreter import Interpreter
+from .jit import compile_cluster
 from .parallel import ParallelFunction, split_for_threads
 from .plan import make_plan
 
-__all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS",
-           "set_compile_hook"]
+__all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS"]
 
 EXECUTORS = ("codegen", "interpreter", "jit", "parallel")
 
 # (id(sub-graph), executor) -> its callable. A callable refers to its graph (through its ops),
 # so while an entry exists its graph is alive and the id cannot be reused.
 _SUBGRAPHS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-
-# A testing aid may wrap every top-level compiled graph: hook(fn, graph, build, executor) ->
-# callable, where build(other) compiles the same graph with another executor. None in
-# production.
-_compile_hook = None
-
-
-def set_compile_hook(hook) -> None:
-    """Installs (or, with None, removes) the hook wrapping compiled graphs (tests only)."""
-    global _compile_hook
-    _compile_hook = hook
-
 
 def _build(graph: Graph, inputs, outputs, constants, executor: str, name: str):
     plan = make_plan(graph, inputs, outputs, constants)
@@ -76,9 +65,10 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     """A callable taking values for `inputs` and returning a tuple of the `outputs`' values."""
     name = name or graph.name
     fn = _build(graph, inputs, outputs, constants, executor, name)
-    if _compile_hook is not None and executor != "interpreter":
-        return _compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs, constants,
-                                                             other, name), executor)
+    if wiring.compile_hook is not None and executor != "interpreter":
+        return wiring.compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs,
+                                                                   constants, other, name),
+                                   executor)
     return fn
 
 
@@ -92,9 +82,8 @@ def compile_subgraph(graph: Graph, executor: str):
         # Never cross-checked on its own: the top-level check already compares the whole call,
         # and a nested reference would draw from the reference's random ops a second time.
         fn = _build(graph, inputs, list(graph.outputs), None, executor, graph.name)
-        if executor != "interpreter" and (getattr(graph, "jit_cluster", False) or
-                                          getattr(graph, "jit_loop", False)):
-            from .jit import compile_cluster
+        if executor != "interpreter" and (graph.has_mark("jit_cluster") or
+                                          graph.has_mark("jit_loop")):
             fn = compile_cluster(graph, fn) or fn
         _SUBGRAPHS[key] = fn
     return fn

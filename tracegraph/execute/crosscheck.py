@@ -1,8 +1,9 @@
 """The executors' cross-check, a testing aid (the test suite turns it on for every test): every
 graph compiled for the code generator also gets the reference interpreter, and each call runs
 both and compares outputs, printed text, variable updates and raised errors; any difference is an
-AssertionError. It attaches to `compile.py` through its compile hook only, so production
-compiling and calling never look at it.
+AssertionError. `cross_checked` is `wiring.compile_hook`, which `compile.py` calls for every
+top-level graph; while the check is off it returns the compiled graph itself, so production
+calls never pass through it.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import sys
 
 import numpy as np
 
+from ..framework.variables import ResourceHandle
 from ..ops.registry import is_unseeded_random
 from ..ops.variant_value import VariantValue
-from .compile import set_compile_hook
+from .jit import cluster_is_exact
 from .parallel import ParallelFunction
 
-__all__ = ["set_crosscheck", "crosscheck"]
+__all__ = ["set_crosscheck", "crosscheck", "cross_checked"]
 
 _enabled = False
 
@@ -28,14 +30,17 @@ def set_crosscheck(enabled: bool) -> None:
     """Run every graph on both executors and compare (slow)."""
     global _enabled
     _enabled = bool(enabled)
-    set_compile_hook(_cross_checked if _enabled else None)
 
 
 def crosscheck() -> bool:
     return _enabled
 
 
-def _cross_checked(fn, graph, build, executor):
+def cross_checked(fn, graph, build, executor):
+    """`fn` (compiled for `executor`), or, while the check is on, a callable that runs it and
+    the interpreter's `build("interpreter")` on every call and compares them."""
+    if not _enabled:
+        return fn
     # Parts on threads use one BLAS thread each: matmul sums in another order.
     exact = _exact(graph) and not isinstance(fn, ParallelFunction)
     return _CrossChecked(fn, build("interpreter"), graph, exact=exact)
@@ -44,9 +49,8 @@ def _cross_checked(fn, graph, build, executor):
 def _exact(graph) -> bool:
     """Whether the jit executor's kernels for `graph`'s clusters reproduce NumPy bit for bit
     (else the cross-check compares with the tolerance of the approximated functions)."""
-    from .jit import cluster_is_exact
     return all(cluster_is_exact(sub) for op in _all_ops(graph) for _, sub in op.subgraphs()
-               if getattr(sub, "jit_cluster", False) or getattr(sub, "jit_loop", False))
+               if sub.has_mark("jit_cluster") or sub.has_mark("jit_loop"))
 
 
 class _CrossChecked:
@@ -68,7 +72,6 @@ class _CrossChecked:
     def __call__(self, *values):
         if not self.deterministic:
             return self.fn(*values)
-        from ..framework.variables import ResourceHandle
         handles = self.handles + [v for v in values if isinstance(v, ResourceHandle)
                                   and v not in self.handles]
         before = [h.value for h in handles]
@@ -100,7 +103,6 @@ def _all_ops(graph):
 
 
 def _captured_handles(graph):
-    from ..framework.variables import ResourceHandle
     seen = []
     for value, _ in getattr(graph, "captures", {}).values():
         if isinstance(value, ResourceHandle) and value not in seen:

@@ -9,7 +9,7 @@ part, in the order the first call spends it:
 | trace | AutoGraph's conversion (once per tf.function), then the Python function run on symbolic |
 |       |   tensors (trace/function.py) |
 | optimize | each Grappler pass in the order it ran, sub-graphs named (optimize/meta.py) |
-| jit fusion | clustering elementwise ops into fused kernels (execute/runner.py) |
+| jit fusion | clustering elementwise ops into fused kernels (optimize/jit_fusion.py) |
 | code generation | writing and compiling the Python function that runs the graph |
 | jit compilation | each numba kernel: on the first call or in the background, compiled or |
 |                 |   loaded from the cache, calls answered op by op meanwhile (execute/jit.py) |
@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+
+from .compile import _SUBGRAPHS
+from .jit_build import wait_for_kernels
 
 __all__ = ["FirstCallPart", "FirstCallReport", "first_call_report", "timed_first_run"]
 
@@ -121,7 +124,6 @@ def _optimize_part(times: dict) -> list[FirstCallPart]:
 
 def _kernels(graph, executor: str) -> list:
     """The compiled clusters (JitKernel / LoopKernel) of `graph`'s fused ops, at any depth."""
-    from .compile import _SUBGRAPHS
     found, seen = [], set()
 
     def walk(g):
@@ -181,7 +183,6 @@ def _jit_part(times: dict) -> FirstCallPart | None:
 def first_call_report(concrete, wait: bool = False) -> FirstCallReport:
     """The first-call report of a ConcreteFunction (see the module's table)."""
     if wait:
-        from .jit_build import wait_for_kernels
         wait_for_kernels()
     times = getattr(concrete, "first_call_times", None) or {}
     report = FirstCallReport(concrete.name, times.get("executor", concrete.executor))

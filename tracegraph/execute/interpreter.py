@@ -8,7 +8,7 @@ compiled by the same executor, so control-flow kernels stay ordinary Python func
 from __future__ import annotations
 
 from ..graph.graph import Graph, group_values
-from .errors import graph_error
+from .graph_errors import graph_error
 from .plan import Plan
 
 __all__ = ["Interpreter"]

@@ -33,6 +33,7 @@ import numpy as np
 from .. import thread_budget
 from . import jit_build
 from .jit_build import KernelCompile, numba_available, warn_without_numba
+from .jit_numpy import ArrayCluster
 from .jit_source import APPROX_ULPS, Statements, cluster_source, loop_source
 
 __all__ = ["compile_cluster", "cluster_is_exact", "numba_available", "warn_without_numba",
@@ -105,7 +106,6 @@ class JitKernel:
             if self.exact:
                 self._serving = self.reference
             elif self.body.exact:   # inexact only through approximations with array forms
-                from .jit_numpy import ArrayCluster
                 self._serving = ArrayCluster(self.graph, self.body.array_forms)
             else:
                 self._serving = False
@@ -219,7 +219,7 @@ class JitKernel:
 def cluster_is_exact(graph) -> bool:
     """Whether a cluster's kernel reproduces NumPy bit for bit (no libm or approximated
     function in it)."""
-    if getattr(graph, "jit_loop", False):
+    if graph.has_mark("jit_loop"):
         return _loop_statements(graph)[2]
     body = Statements(graph, [f"x{i}" for i in range(len(graph.inputs))])
     return body.exact and not body.approximated
@@ -281,6 +281,6 @@ def compile_cluster(graph, reference):
     or None without numba."""
     if not numba_available():
         return None
-    if getattr(graph, "jit_loop", False):
+    if graph.has_mark("jit_loop"):
         return LoopKernel(graph, reference)
     return JitKernel(graph, reference)

@@ -1,7 +1,7 @@
 """What makes a ConcreteFunction runnable: optimize a copy of its graph with the current
 options, compile it with the chosen executor, and, in the optimizer's verify mode, check the
-passes on the first call's inputs. `tracegraph/__init__.py` installs `prepare` into the trace
-layer (`trace/hooks.py`)."""
+passes on the first call's inputs. `prepare` is `wiring.prepare_function`, which the trace
+layer calls (tracegraph/wiring.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ import time
 from ..framework.tensor import EagerTensor
 from ..ops.registry import is_unseeded_random
 from ..optimize import optimize
-from ..optimize.jit_fusion import has_large_value
+from ..optimize.options import current as current_options
 from .compile import compile_graph
 from .first_call import timed_first_run
-from .jit import numba_available
+from .jit import numba_available, warn_without_numba
+from .verify_passes import verify_passes
 
 # Elementwise clusters with at least this many elements run as fused kernels in a default
 # tf.function when numba is installed (0 turns it off; jit_compile=True fuses every cluster).
+# The default path fuses exact per-element forms only: its results are eager's bit for bit.
 AUTO_FUSE_ELEMENTS = 1 << 16
 
 __all__ = ["prepare"]
@@ -39,16 +41,9 @@ def prepare(concrete):
     times = getattr(concrete, "first_call_times", None)
     first = times is not None and "optimize" not in times
     start = time.perf_counter()
-    graph, report = optimize(concrete.graph)
+    graph, report = optimize(concrete.graph, _options_for(concrete.executor))
     optimized = time.perf_counter()
-    if concrete.executor == "jit":
-        graph = _fuse(graph, report)
-    elif concrete.executor != "interpreter" and AUTO_FUSE_ELEMENTS and \
-            has_large_value(graph, AUTO_FUSE_ELEMENTS) and numba_available():
-        # As Grappler's remapper fuses in TensorFlow's default path: large elementwise
-        # clusters run on the jit executor's kernels (with TensorFlow's accuracy for tanh/exp).
-        graph = _fuse(graph, report, AUTO_FUSE_ELEMENTS)
-    constants = [(ph, value._value if isinstance(value, EagerTensor) else value)
+    constants = [(ph, value.known_value if isinstance(value, EagerTensor) else value)
                  for value, ph in graph.captures.values()]
     generating = time.perf_counter()
     compiled = compile_graph(graph, list(graph.inputs), list(graph.outputs), constants,
@@ -57,47 +52,33 @@ def prepare(concrete):
     if report.snapshots and not _nondeterministic(concrete.graph):
         compiled = _verifying(concrete, compiled, report)
     if first:
-        times.update(optimize=optimized - start, codegen=generated - generating, report=report,
-                     graph=graph, executor=concrete.executor)
+        fusion = sum(p.seconds for p in report.passes if p.name == "jit_fusion")
+        times.update(optimize=optimized - start - fusion, codegen=generated - generating,
+                     report=report, graph=graph, executor=concrete.executor)
         compiled = timed_first_run(concrete, compiled, times)
     return compiled, graph, report
 
 
-def _fuse(graph, report, min_elements: int = 0):
-    """jit_compile=True: the clusters the jit executor compiles, reported as a pass (by
-    default, with `min_elements`: only large clusters)."""
-
-    from ..optimize.builder import count_edges
-    from ..optimize.jit_fusion import jit_fusion
-    from ..optimize.passes import PassContext, PassReport
-    from .jit import warn_without_numba
-
-    if not numba_available():
-        if not min_elements:
+def _options_for(executor: str) -> dict:
+    """The current optimizer options, with the executor's request for jit fusion (the last
+    pass): every cluster for the jit executor (jit_compile=True), only large ones for the
+    others (as Grappler's remapper fuses in TensorFlow's default path: large elementwise
+    clusters run on the jit executor's kernels, exact per-element forms only, so the results
+    are NumPy's as TensorFlow's graph and eager kernels agree), none without numba or on the
+    interpreter."""
+    fusion = None
+    if executor == "jit":
+        if numba_available():
+            fusion = 0
+        else:
             warn_without_numba()
-        return graph
-    ctx = PassContext({})
-    nodes, edges = len(graph.operations), count_edges(graph)
-    start = time.perf_counter()
-    try:
-        fused = jit_fusion(graph, ctx, min_elements)
-    except Exception as e:  # as the meta-optimizer does with a failing pass: run unfused
-        import warnings
-
-        from ..optimize.meta import OptimizerWarning
-        warnings.warn(f"jit fusion failed on graph {graph.name!r} and was skipped: "
-                      f"{type(e).__name__}: {e}", OptimizerWarning, stacklevel=2)
-        return graph
-    report.passes.append(PassReport("jit_fusion", graph.name, nodes, len(fused.operations),
-                                    edges, count_edges(fused), time.perf_counter() - start,
-                                    fused is not graph, 1, ctx.rewrites))
-    return fused
+    elif executor != "interpreter" and AUTO_FUSE_ELEMENTS and numba_available():
+        fusion = AUTO_FUSE_ELEMENTS
+    return {**current_options(), "jit_fusion": fusion}
 
 
 def _verifying(concrete, compiled, report):
     """Checks the optimizer on the first call's inputs, then runs as usual."""
-    from .verify import verify_passes
-
     def first_call(*values):
         concrete.replace_compiled(compiled)
         verify_passes(concrete.graph, report.snapshots, report, values, concrete.name)

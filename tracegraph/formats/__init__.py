@@ -14,5 +14,6 @@
 Shared by the formats, here: the one error a saved file raises (`saved_data_error`), arrays on
 disk without pickle (`npz_arrays`), files opened as untrusted input (only regular files inside
 their directory, never blocking, reads bounded and checked against sealed manifests) and atomic
-writes (`safe_files`), and optional extras imported only when used (`optional_extras.require`).
+writes (`safe_files`). Optional extras are imported only when used, through
+`tracegraph/optional_extras.py` (a leaf module tf.data's file formats share).
 """

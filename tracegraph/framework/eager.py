@@ -14,8 +14,8 @@ import numpy as np
 from .. import config
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, OpError, with_op_name
-from ..ops.convert import to_array
-from ..ops.registry import resolve_type_attrs, set_default_context
+from ..ops.convert import as_string_array, to_array
+from ..ops.registry import resolve_type_attrs
 from ..ops.tensor_list import TensorList
 from ..ops.variant_value import VariantValue
 from ..shapes import TensorType
@@ -23,7 +23,8 @@ from .tensor import EagerTensor, Tensor
 from .tensor_protocol import convert_inputs, convert_value, needs_conversion, protocol_tensor
 from .variables import ResourceHandle, Variable
 
-__all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name", "explain_kernel_error"]
+__all__ = ["EagerContext", "EAGER", "wrap", "tf_type_name", "explain_kernel_error",
+           "set_log_device_placement"]
 
 _NP_TO_DTYPE = d.NUMPY_TO_DTYPE
 _NDARRAY = np.ndarray
@@ -46,7 +47,6 @@ def wrap(value) -> EagerTensor:
     if type(value) is not _NDARRAY and not isinstance(value, _GENERIC):
         value = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
         if value.dtype.kind in "US":
-            from ..ops.convert import as_string_array
             value = as_string_array(value)
     t = _new(EagerTensor)
     t._value = value
@@ -337,5 +337,9 @@ def _type_of(value) -> TensorType | list:
 
 
 EAGER = EagerContext()
-set_default_context(EAGER)
-config._placement_listeners.append(EAGER.placement_flag_changed)
+
+
+def set_log_device_placement(enabled) -> None:
+    """`tf.debugging.set_log_device_placement`: log every op the eager runtime executes."""
+    config.set_log_device_placement(enabled)
+    EAGER.placement_flag_changed(config.log_device_placement())

@@ -91,6 +91,6 @@ class IndexedSlices(CompositeTensor):
         return rows
 
     def __str__(self):
-        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape}"
-        return f"IndexedSlices(indices={self._indices}, values={self._values}{shape})"
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
 

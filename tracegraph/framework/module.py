@@ -10,8 +10,11 @@ from __future__ import annotations
 import functools
 import re
 
+from .. import wiring
 from ..nest import children, is_nested
 from ..ops.registry import context_scope
+from .eager import EAGER
+from .name_scopes import current_name_scope, name_scope
 from .tracking import AutoTrackable
 from .variables import Variable
 
@@ -28,33 +31,6 @@ def _camel_to_snake(name: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
-class _ModuleNameScope:
-    """`module.name_scope`: the module's name as a scope (`name/`) for ops built inside."""
-
-    def __init__(self, name: str):
-        self.name = name + "/"
-        self._inner = None
-
-    def __enter__(self):
-        from ..ops.registry import current_context as ctx
-        graph = getattr(ctx(), "graph", None)
-        self._inner = graph.name_scope(self.name[:-1]) if graph is not None else None
-        if self._inner is not None:
-            self._inner.__enter__()
-        return self.name
-
-    def __exit__(self, *exc):
-        if self._inner is not None:
-            self._inner.__exit__(*exc)
-            self._inner = None
-        return False
-
-
-# Called as hook(module, name, value) after an attribute of a Module is set (the checkpoint
-# layer installs its deferred restoration here).
-ATTRIBUTE_HOOKS: list = []
-
-
 class Module(AutoTrackable):
     """Base class for models and layers: `variables`, `trainable_variables`, `submodules`.
     As TensorFlow's, an AutoTrackable: a list or dict assigned to an attribute is stored as a
@@ -64,7 +40,7 @@ class Module(AutoTrackable):
 
     def __setattr__(self, name, value):
         AutoTrackable.__setattr__(self, name, value)
-        for hook in ATTRIBUTE_HOOKS:
+        for hook in wiring.attribute_set_hooks:   # a checkpoint's deferred restoration
             hook(self, name, value)
 
     def __init__(self, name=None):
@@ -74,15 +50,18 @@ class Module(AutoTrackable):
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
                              "Python identifiers (e.g. a valid class name).")
         self._name = name
-        self._scope_name = name
+        with name_scope(name) as scope:  # under the enclosing scope, unique in a graph
+            self._name_scope = name_scope(scope)  # that exact scope, entered again and again
 
     @property
     def name(self) -> str:
         return self._name
 
     @property
-    def name_scope(self):
-        return _ModuleNameScope(self._scope_name)
+    def name_scope(self) -> name_scope:
+        """The module's scope (`outer/name/`): ops, Variables and Modules made inside are
+        named under it."""
+        return self._name_scope
 
     @property
     def variables(self) -> tuple:
@@ -172,11 +151,13 @@ class init_scope:  # noqa: N801 - used like a function: `with tf.init_scope():`
     into the eager context (where Variables and constants for the whole program are made)."""
 
     def __enter__(self):
-        from .eager import EAGER
-        self._scope = context_scope(EAGER)
-        self._scope.__enter__()
+        names = name_scope(current_name_scope())  # the graph's scope carries over
+        self._scopes = (context_scope(EAGER), names)
+        for scope in self._scopes:
+            scope.__enter__()
         return None
 
     def __exit__(self, *exc):
-        self._scope.__exit__(*exc)
+        for scope in reversed(self._scopes):
+            scope.__exit__(*exc)
         return False

@@ -13,7 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..library.math import cast, subtract
+from ..errors import InvalidArgumentError
+from ..library.array import constant as dense
+from ..library.array import reshape, shape
+from ..library.join_split import concat
+from ..library.math import cast, range_, subtract
+from ..library.reduce import cumsum
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
@@ -49,8 +54,6 @@ class RaggedTensor(CompositeTensor):
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        from ..library.join_split import concat
-        from ..library.reduce import cumsum
         lengths = _as_splits(row_lengths)
         splits = concat([convert_to_tensor([0], dtype=lengths.dtype), cumsum(lengths)], 0)
         return cls.from_row_splits(values, splits, validate=validate)
@@ -109,7 +112,6 @@ class RaggedTensor(CompositeTensor):
         return self.shape.rank
 
     def nrows(self, out_type=d.int64, name=None):
-        from ..library.array import shape
         n = subtract(shape(self._row_splits, out_type=self._row_splits.dtype)[0], 1)
         return n if n.dtype == d.as_dtype(out_type) else cast(n, out_type)
 
@@ -166,8 +168,6 @@ class RaggedTensor(CompositeTensor):
 
     @staticmethod
     def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
-        from ..library.array import reshape, shape
-        from ..library.math import range_
         t = convert_to_tensor(tensor)
         if lengths is not None or padding is not None or ragged_rank != 1:
             raise NotImplementedError("RaggedTensor.from_tensor supports only the default "
@@ -248,7 +248,6 @@ def _validate_splits(splits, values) -> None:
         n = values._static_nrows() if isinstance(values, RaggedTensor) else (
             values.shape[0] if values.shape.rank else None)
         if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any() or (n is not None and s[-1] != n):
-            from ..errors import InvalidArgumentError
             raise InvalidArgumentError("Arguments to from_row_splits do not form a valid "
                                        "RaggedTensor: row_splits must start at 0, be sorted and "
                                        "end at the number of values")
@@ -265,7 +264,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     if ragged_rank is None:
         ragged_rank = max(depth - 1, 0) if inner_shape is None else depth - 1 - len(inner_shape)
     if depth == 1 or ragged_rank == 0:
-        from ..library.array import constant as dense
         return dense(pylist, dtype=dtype)
     nested_splits, level = [], list(pylist)
     for _ in range(ragged_rank):
@@ -278,7 +276,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
             splits.append(len(flat))
         nested_splits.append(np.array(splits, d.as_dtype(row_splits_dtype).as_numpy_dtype))
         level = flat
-    from ..library.array import constant as dense
     if not level and dtype is None:
         dtype = d.float32
     values = dense(level, dtype=dtype)

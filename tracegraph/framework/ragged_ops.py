@@ -9,6 +9,8 @@ dims are the input's (uniform) and whose last dim is ragged, as in TensorFlow.
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..library.array import shape
+from ..library.math import range_
 from ..ops.registry import bind, convert_to_tensor
 from ..ops.text import (
     DECODE_RAW_TYPES,
@@ -43,8 +45,6 @@ def _wrap(t, values, splits):
     out = RaggedTensor.from_row_splits(values, splits, validate=False)
     dims = t.shape.as_list()
     if rank > 1:
-        from ..library.array import shape
-        from ..library.math import range_
         dynamic = shape(t, out_type=d.int64)
         for axis in range(rank - 1, 0, -1):
             width = dims[axis] if dims[axis] is not None else dynamic[axis]

@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..library.array import shape, transpose, zeros_like
+from ..library.indexing import gather_nd, where
+from ..library.math import not_equal
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..ops.sparse import (
     sparse_add_op,
@@ -84,8 +87,8 @@ class SparseTensor(CompositeTensor):
         return SparseTensor(self._indices, new_values, self._dense_shape)
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self._indices}, values={self._values}, "
-                f"dense_shape={self._dense_shape})")
+        return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
+                f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
 
@@ -115,9 +118,6 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
 
 def from_dense(tensor, name=None):
     """`tf.sparse.from_dense`: the non-zero entries of a dense tensor, in row-major order."""
-    from ..library.array import shape, zeros_like
-    from ..library.indexing import gather_nd, where
-    from ..library.math import not_equal
     t = convert_to_tensor(tensor)
     indices = where(not_equal(t, zeros_like(t)))
     return SparseTensor(indices, gather_nd(t, indices), shape(t, out_type=d.int64))
@@ -142,7 +142,6 @@ def add(a, b, threshold=0, name=None):
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     """`tf.sparse.sparse_dense_matmul`: a sparse matrix times a dense one (either side)."""
-    from ..library.array import transpose
     if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
         # dense @ sparse == (sparse^T @ dense^T)^T
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
+from ..library import type_promotion as promotion
+from ..library.linalg import matmul
+from ..library.numpy_indexing import getitem as numpy_getitem
+from ..library.slicing import getitem
 from ..ops import math as m
-from ..ops.registry import NO_ATTRS, _state
+from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
-from ..shapes import TensorShape, format_shape
+from ..shapes import TensorShape, format_shape, shape_from_tuple
 from . import core_types
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
@@ -24,8 +29,28 @@ _NDARRAY = np.ndarray
 _GENERIC = np.generic
 
 
-def _apply(op, a, b, name=None):
-    return _state.current.apply(op, (a, b), NO_ATTRS, name)
+def _promoted(op, a, b, name=None, attrs=NO_ATTRS):
+    """`op` on operands promoted by the numpy-behavior mode (weak when the result is)."""
+    (a, b), weak = promotion.promote(a, b)
+    out = context_state.current.apply(op, (a, b), attrs, name)
+    return promotion.mark_weak(out) if weak else out
+
+
+def _apply(op, a, b, name=None, attrs=NO_ATTRS):
+    if config.dtype_conversion_mode != "off":
+        return _promoted(op, a, b, name, attrs)
+    return context_state.current.apply(op, (a, b), attrs, name)
+
+
+_NO_SHAPE_ERROR = {"incompatible_shape_error": False}
+
+
+def _truediv(a, b):
+    if config.dtype_conversion_mode != "off":
+        (a, b), weak = promotion.promote(a, b)
+        out = fn.truediv(a, b)
+        return promotion.mark_weak(out) if weak else out
+    return fn.truediv(a, b)
 
 
 class TensorOperators(core_types.Tensor):
@@ -36,28 +61,40 @@ class TensorOperators(core_types.Tensor):
 
     # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
-        return _state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, self, other, "add")
+        return context_state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
-        return _state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, other, self, "add")
+        return context_state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
-        return _state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, self, other, "sub")
+        return context_state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
-        return _state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, other, self, "sub")
+        return context_state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
-        return _state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, self, other, "mul")
+        return context_state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
-        return _state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, other, self, "mul")
+        return context_state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
-        return fn.truediv(self, other)
+        return _truediv(self, other)
 
     def __rtruediv__(self, other):
-        return fn.truediv(other, self)
+        return _truediv(other, self)
 
     def __floordiv__(self, other):
         return _apply(m.floor_div_op, self, other, "floordiv")
@@ -78,15 +115,14 @@ class TensorOperators(core_types.Tensor):
         return _apply(m.pow_op, other, self, "pow")
 
     def __matmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(self, other)
 
     def __rmatmul__(self, other):
-        from ..library.linalg import matmul
         return matmul(other, self)
 
     def __neg__(self):
-        return _state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        out = context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        return promotion.mark_weak(out) if self.__dict__.get("_weak") else out
 
     def __pos__(self):
         return self
@@ -96,8 +132,8 @@ class TensorOperators(core_types.Tensor):
 
     def __invert__(self):
         if self.dtype is d.bool:
-            return _state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
-        return _state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
+            return context_state.current.apply(m.logical_not_op, (self,), NO_ATTRS, None)
+        return context_state.current.apply(m.invert_op, (self,), NO_ATTRS, None)
 
     def _logic(self, other, bool_op, int_op, name, reverse=False):
         a, b = (other, self) if reverse else (self, other)
@@ -131,35 +167,53 @@ class TensorOperators(core_types.Tensor):
             return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
-        return _state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_op, self, other, None)
+        return context_state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
-        return _state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_equal_op, self, other, None)
+        return context_state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
-        return _state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_op, self, other, None)
+        return context_state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
-        return _state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_equal_op, self, other, None)
+        return context_state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
-        return _state.current.apply(m.equal_op, (self, other),
-                                    {"incompatible_shape_error": False}, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return context_state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __ne__(self, other):
         if other is None:
             return True
-        return _state.current.apply(m.not_equal_op, (self, other),
-                                    {"incompatible_shape_error": False}, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return context_state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
-        from ..library.slicing import getitem
+        if config.dtype_conversion_mode != "off":  # NumPy's indexing (boolean, integer arrays)
+            return numpy_getitem(self, key)
         return getitem(self, key)
+
+    def __getattr__(self, name):
+        # Under experimental_enable_numpy_behavior, tensors answer to NumPy's methods.
+        method = config.numpy_methods.get(name)
+        if method is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return method.__get__(self)
 
     def ref(self) -> Reference:
         """A hashable reference to this object (`tensor.ref()` as a dict key)."""
@@ -211,12 +265,19 @@ class EagerTensor(Tensor):
         self._value = value
 
     @property
+    def known_value(self):
+        """The NumPy value held (the array itself, not the copy `numpy()` makes: read it, never
+        write into it). A graph tensor's `known_value` is its value when inference knows it at
+        trace time, else None; an eager tensor's is always known."""
+        return self._value
+
+    @property
     def dtype(self) -> d.DType:
         return _NP_TO_DTYPE[self._value.dtype]
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._value.shape)
+        return shape_from_tuple(self._value.shape)
 
     @property
     def ndim(self) -> int:
@@ -244,6 +305,10 @@ class EagerTensor(Tensor):
     def __bool__(self):
         return bool(self._value)
 
+    def __setitem__(self, key, value):
+        raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support "
+                        "item assignment")
+
     def __len__(self):
         if self._value.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
@@ -269,18 +334,18 @@ class EagerTensor(Tensor):
     def __complex__(self):
         return complex(self._value)
 
-    def __format__(self, spec):
-        if not spec:
-            return str(self)
+    def __format__(self, spec):   # TensorFlow's: the NumPy value's format (f"{t}" is "[1 2]")
         return format(self.numpy(), spec)
 
     def __repr__(self):
+        weak = ", weak=True" if self.__dict__.get("_weak") else ""
         return (f"<tf.Tensor: shape={format_shape(self._value.shape)}, dtype={self.dtype.name}, "
-                f"numpy={numpy_text(self._value, True)}>")
+                f"numpy={numpy_text(self._value, True)}{weak}>")
 
     def __str__(self):
+        weak = ", weak=True" if self.__dict__.get("_weak") else ""
         return (f"tf.Tensor({numpy_text(self._value, False)}, "
-                f"shape={format_shape(self._value.shape)}, dtype={self.dtype.name})")
+                f"shape={format_shape(self._value.shape)}, dtype={self.dtype.name}{weak})")
 
     def __reduce__(self):
         return EagerTensor, (self._value,)

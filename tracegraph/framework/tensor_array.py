@@ -126,7 +126,7 @@ class TensorArray:
         return self._info.element_shape
 
     def _shape_attr(self):
-        dims = self._info.element_shape._dims
+        dims = self._info.element_shape.as_tuple()
         return None if dims is None else tuple(dims)
 
     def _merge_shape(self, shape: TensorShape) -> None:

@@ -15,10 +15,14 @@ import weakref
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
+from ..library.math import cast
+from ..library.type_promotion import is_weak, result_type
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
-from ..shapes import TensorShape, format_shape, shapes_compatible
+from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
+from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
 from .tracking.base import Trackable
 from .variable_enums import (
@@ -75,14 +79,16 @@ class Variable(TensorOperators, Trackable):
         on_create = getattr(ctx, "on_variable_created", None)
         value = _initial_array(initial_value, dtype)
         if shape is not None:
-            shape = TensorShape(shape)._dims
+            shape = as_shape_tuple(shape)
             if not shapes_compatible(shape, value.shape):
                 raise ValueError(f"The initial value's shape ({format_shape(value.shape)}) is "
                                  f"not compatible with the explicitly supplied `shape` "
                                  f"argument ({format_shape(shape)}).")
         else:
             shape = value.shape if validate_shape else None
-        self._name = variable_name(name if name is not None else "Variable")
+        base = name if name is not None else "Variable"   # under the current name scope
+        self._name = variable_name(base if base.endswith(":0") else
+                                   f"{current_name_scope()}{base}")
         self._handle = ResourceHandle(value, d.NUMPY_TO_DTYPE[value.dtype], shape, self._name)
         self._synchronization = validate_synchronization(synchronization, name)
         self._aggregation = validate_aggregation(aggregation, name)
@@ -120,7 +126,7 @@ class Variable(TensorOperators, Trackable):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._handle.shape)
+        return shape_from_tuple(self._handle.shape)
 
     def get_shape(self) -> TensorShape:
         return self.shape
@@ -188,15 +194,33 @@ class Variable(TensorOperators, Trackable):
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
+        if config.dtype_conversion_mode in ("all", "safe"):   # TF's new type promotion
+            value = self._promoted_into(value, what)
         value = convert_to_tensor(value, dtype=self.dtype)
-        shape = self.shape._dims
-        if shape is not None and not shapes_compatible(shape, value.shape._dims):
+        shape = self.shape.as_tuple()
+        if shape is not None and not shapes_compatible(shape, value.shape.as_tuple()):
             raise ValueError(
                 # TensorFlow's exact text (its space before the name, none after "mismatch.").
                 f"Cannot {what} value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {format_shape(shape)}, and the assigned value shape "
-                f"{format_shape(value.shape._dims)} are incompatible.")
+                f"{format_shape(value.shape.as_tuple())} are incompatible.")
         return value
+
+    def _promoted_into(self, value, what: str):
+        """The value converted to the Variable's dtype when it promotes into it (the new type
+        promotion's implicit conversion); a TypeError, TensorFlow's, when it would not."""
+        dtype, _ = result_type(np.zeros((), self.dtype.as_numpy_dtype), value)
+        if dtype != self.dtype:
+            weak = " weakly typed" if is_weak(value) or not hasattr(value, "dtype") else ""
+            op = {"add": "assign_add", "subtract": "assign_sub"}.get(what, what)
+            text = f"{value.numpy() if hasattr(value, 'numpy') else value}{weak}"
+            want = f"<dtype: '{self.dtype.name}'>"
+            raise TypeError(
+                f"Variable dtype is immutable. Calling {op} of Variable (with dtype {want}) on "
+                f"{text} requires converting {text} to {want}. This is disabled in the current "
+                f"promotion semantics. Please convert {text} manually before calling {op}.")
+        value = convert_to_tensor(value, dtype_hint=self.dtype)
+        return value if value.dtype == self.dtype else cast(value, self.dtype)
 
     def _write(self, op_def, value, what, name, read_value):
         """Eagerly: the Variable. In a graph: the Variable as seen after this write (its `.op`
@@ -277,7 +301,7 @@ class Variable(TensorOperators, Trackable):
 
     def __repr__(self):
         shape = format_shape(self._handle.shape) if isinstance(self._handle, ResourceHandle) \
-            else format_shape(self.shape._dims)
+            else format_shape(self.shape.as_tuple())
         if getattr(current_context(), "executing_eagerly", True):
             return (f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}, "
                     f"numpy={numpy_text(self._handle.value, True)}>")

@@ -62,7 +62,7 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         raise ValueError(f"Tensor {getattr(value, 'name', value)} must be from the same graph "
                          f"as the op that uses it (graph {graph.name!r}).")
     key = id(value)
-    found = graph.captures.get(key)
+    found = graph.captures.get(key) or graph.variable_arguments.get(key)
     if found is not None:
         return found[1]
     if isinstance(value, SymbolicTensor):
@@ -85,14 +85,16 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
         else:
             external = value if value.graph is graph.outer_graph else \
                 capture(graph.outer_graph, value, name)
-        tensor_type = TensorType(value.dtype, value._shape, value._value)
+        tensor_type = value.tensor_type
+        if name == const_op.tf_type:   # no consuming op to name it after: the outer tensor's
+            name = value.op.name
     else:
         if isinstance(value, ResourceHandle):
             tensor_type = TensorType(d.resource, (), value)
         elif isinstance(value, VariantValue):   # a runtime object (a dataset): fed as it is
             tensor_type = TensorType(d.variant, ())
         else:
-            arr = value._value
+            arr = value.known_value
             tensor_type = TensorType(d.NUMPY_TO_DTYPE[arr.dtype], np.shape(arr))
         external = value if graph.outer_graph is None else \
             capture(graph.outer_graph, value, name)
@@ -173,9 +175,9 @@ class GraphContext:
         local = self.graph.relative_name(op_name)   # constants for Python values: `op/y`
         const_name = f"{local}/{spec.name}" if local else spec.name
         if spec.list_kind == "typelist":
-            return self._to_graph_tensor(x, None, const_name)
+            return self.to_graph_tensor(x, None, const_name)
         want = spec.fixed_dtype if attr is None else found.get(attr)
-        t = self._to_graph_tensor(x, want, const_name)
+        t = self.to_graph_tensor(x, want, const_name)
         if want is None:
             found[attr] = want = t.dtype
         elif t.dtype is not want:
@@ -186,7 +188,7 @@ class GraphContext:
             check_allowed(op, attr, want, spec.name)
         return t
 
-    def _to_graph_tensor(self, x, dtype, name) -> SymbolicTensor:
+    def to_graph_tensor(self, x, dtype, name) -> SymbolicTensor:
         g = self.graph
         if isinstance(x, SymbolicTensor):
             return x if x.op.graph is g else capture(g, x, name)
@@ -194,7 +196,7 @@ class GraphContext:
             return capture(g, x, name)
         if isinstance(x, Variable):
             if dtype is d.resource:
-                return self._to_graph_tensor(x.handle, dtype, name)
+                return self.to_graph_tensor(x.handle, dtype, name)
             return self.apply(read_variable_op, (x.handle,), {"dtype": x.dtype}, None)
         if isinstance(x, ResourceHandle):
             return capture(g, x, name)
@@ -205,10 +207,10 @@ class GraphContext:
         if isinstance(x, VariantValue):
             return capture(g, x, name)
         if isinstance(x, (list, tuple)) and _has_tensor(x):
-            parts = [self._to_graph_tensor(v, dtype, name) for v in x]
+            parts = [self.to_graph_tensor(v, dtype, name) for v in x]
             return self.apply(pack_op, (parts,), {"axis": 0}, None)
         if hasattr(type(x), "__tf_tensor__"):
-            return self._to_graph_tensor(protocol_tensor(x), dtype, name)
+            return self.to_graph_tensor(protocol_tensor(x), dtype, name)
         arr = to_array(x, dtype)
         return self.apply(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]},
                           name)
@@ -253,21 +255,21 @@ class GraphContext:
     # --- conversion ----------------------------------------------------------------------------
     def convert(self, value, dtype, dtype_hint, name):
         if isinstance(value, (Tensor, Variable)):
-            t = self._to_graph_tensor(value, None, name or const_op.tf_type)
+            t = self.to_graph_tensor(value, None, name or const_op.tf_type)
             if dtype is not None and t.dtype is not dtype:
                 raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
                                  f"with dtype {t.dtype.name}: {t!r}")
             return t
         if needs_conversion(value):   # through the current context: a tape records it
             t = convert_value(value, dtype, name)
-            return self._to_graph_tensor(t, None, name or const_op.tf_type)
+            return self.to_graph_tensor(t, None, name or const_op.tf_type)
         if dtype is None and dtype_hint is not None:
             try:
-                return self._to_graph_tensor(to_array(value, dtype_hint), dtype_hint,
+                return self.to_graph_tensor(to_array(value, dtype_hint), dtype_hint,
                                              name or const_op.tf_type)
             except (TypeError, ValueError):
                 pass
-        return self._to_graph_tensor(value, dtype, name or const_op.tf_type)
+        return self.to_graph_tensor(value, dtype, name or const_op.tf_type)
 
     def next_op_seed(self) -> int:
         return len(self.graph.operations)
@@ -308,12 +310,6 @@ def _propagate_constants(op, grouped, attrs, out_types) -> None:
         if np.size(v) <= _CONST_PROPAGATION_LIMIT and v.shape == t.shape:
             t.value = v
 
-
-
-def name_scope(name: str):
-    """`tf.name_scope`: ops created inside a graph get `name/` prefixed (eagerly: nothing)."""
-    graph = getattr(current_context(), "graph", None)
-    return graph.name_scope(name) if graph is not None else contextlib.nullcontext(name)
 
 
 def control_dependencies(control_inputs):

@@ -11,6 +11,7 @@ import contextlib
 import re
 
 from ..shapes import TensorType
+from .marks import check_mark
 from .source import SourceLocation
 from .tensor import SymbolicTensor
 
@@ -126,6 +127,7 @@ class Graph:
         self._scope = ""
         self._control_stack: list[list[Operation]] = []
         self.seed = None
+        self.marks: frozenset[str] = frozenset()   # what passes marked it with (marks.py)
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -214,12 +216,23 @@ class Graph:
             return ""
         return name[len(scope):] if name.startswith(scope) else name
 
+    def current_name_scope(self) -> str:
+        """The scope ops created now go under ("" or ending in "/")."""
+        return self._scope
+
+    def get_name_scope(self) -> str:
+        """TensorFlow's spelling: the current scope without its trailing "/"."""
+        return self._scope[:-1]
+
     @contextlib.contextmanager
     def name_scope(self, name: str):
-        """Ops created inside get `name/` prefixed to their names."""
+        """Ops created inside get `name/` prefixed to their names (made unique in the current
+        scope); a name ending in "/" re-enters that exact scope, "" goes back to the top."""
         old = self._scope
-        scope = self.unique_name(name.rstrip("/")) if name else ""
-        self._scope = f"{scope}/" if scope else ""
+        if not name or name.endswith("/"):
+            self._scope = name or ""
+        else:
+            self._scope = f"{self.unique_name(name)}/"
         try:
             yield self._scope
         finally:
@@ -241,6 +254,13 @@ class Graph:
 
     def current_control_inputs(self) -> list[Operation]:
         return [op for frame in self._control_stack for op in frame]
+
+    def mark(self, name: str) -> None:
+        """Marks the graph with `name`, one of the declared `marks.GRAPH_MARKS`."""
+        self.marks = self.marks | {check_mark(name)}
+
+    def has_mark(self, name: str) -> bool:
+        return name in self.marks
 
     # --- inspection ----------------------------------------------------------------------------
     def get_operations(self) -> list[Operation]:
@@ -327,6 +347,9 @@ class FuncGraph(Graph):
         # key -> (external value, placeholder); external values are eager values/handles for a
         # top-level graph, or symbolic tensors of `outer_graph` for a nested one.
         self.captures: dict = {}
+        # id(handle) -> (handle, placeholder) while the trace runs: a Variable passed as an
+        # argument reaches the function as itself, and reading it reads its argument placeholder
+        self.variable_arguments: dict = {}
         self.variables: list = []
         self.auto_control_deps = True
         self.copied_from: FuncGraph | None = None   # the graph this is a copy of (`copy`)

@@ -14,13 +14,14 @@ from .. import dtypes as d
 from .graph import Graph
 
 __all__ = ["GraphDef", "NodeDef", "AttrValue", "FunctionDef", "graph_to_graph_def",
-           "function_library"]
+           "function_library", "function_def", "datatype_name"]
 
 PRODUCER_VERSION = 1286
 _SHAPE_ATTRS = {"shape", "output_shapes", "_output_shapes", "element_shape"}
 
 
-def _dt(dtype) -> str:
+def datatype_name(dtype) -> str:
+    """TensorFlow's DataType enum name of `dtype`: "DT_FLOAT" for tf.float32."""
     names = {d.float32: "FLOAT", d.float64: "DOUBLE", d.float16: "HALF", d.bfloat16: "BFLOAT16"}
     return "DT_" + names.get(dtype, dtype.name.upper())
 
@@ -82,7 +83,7 @@ def _shape_message(shape) -> _Raw:
 def _tensor_message(value) -> _Raw:
     arr = np.asarray(value)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
-    fields = [("dtype", _dt(dtype)), ("tensor_shape", _shape_message(arr.shape))]
+    fields = [("dtype", datatype_name(dtype)), ("tensor_shape", _shape_message(arr.shape))]
     flat = arr.reshape(-1)
     if flat.size and all(v == flat[0] for v in flat[:64]) and (flat == flat[0]).all():
         v = flat[0]
@@ -133,7 +134,7 @@ class AttrValue(_Message):
 
 def _attr_payload(key, value):
     if isinstance(value, d.DType):
-        return "type", _dt(value)
+        return "type", datatype_name(value)
     if isinstance(value, Graph):
         return "func", _Raw([("name", _quote(value.name))])
     if key in _SHAPE_ATTRS and (value is None or isinstance(value, tuple)) and not (
@@ -187,9 +188,9 @@ class FunctionDef(_Message):
 
     def _fields(self):
         sig = [("name", _quote(self.name))]
-        sig += [("input_arg", _Raw([("name", _quote(n)), ("type", _dt(t))]))
+        sig += [("input_arg", _Raw([("name", _quote(n)), ("type", datatype_name(t))]))
                 for n, t in self.input_args]
-        sig += [("output_arg", _Raw([("name", _quote(n)), ("type", _dt(t))]))
+        sig += [("output_arg", _Raw([("name", _quote(n)), ("type", datatype_name(t))]))
                 for n, t in self.output_args]
         fields = [("signature", _Raw(sig))]
         fields += [("node_def", n) for n in self.node_def]
@@ -265,7 +266,9 @@ def _arg_name(ph) -> str:
     return ph.op.name.replace("/", "_").lower()
 
 
-def _function_def(graph, name: str, names: dict) -> FunctionDef:
+def function_def(graph, name: str, names: dict) -> FunctionDef:
+    """`graph` as a FunctionDef named `name`: its inputs then its captures' placeholders are
+    the arguments; `names` maps id(sub-graph) -> its name in the library."""
     placeholders = {}
     args = []
     for t in list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
@@ -286,6 +289,6 @@ def _function_def(graph, name: str, names: dict) -> FunctionDef:
 
 def graph_to_graph_def(graph: Graph) -> GraphDef:
     graphs, names = function_library(graph)
-    functions = [_function_def(sub, name, names) for name, sub in graphs.items()]
+    functions = [function_def(sub, name, names) for name, sub in graphs.items()]
     nodes = [_node(op, False, {}, names) for op in graph.operations]
     return GraphDef(nodes, functions)

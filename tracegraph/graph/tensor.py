@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 
 from ..framework.tensor import Tensor
-from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
+from ..shapes import (
+    TensorShape,
+    TensorType,
+    as_shape_tuple,
+    format_shape,
+    shape_from_tuple,
+    shapes_compatible,
+)
 
 __all__ = ["SymbolicTensor"]
 
@@ -46,7 +53,7 @@ class SymbolicTensor(Tensor):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape._from_tuple(self._shape)
+        return shape_from_tuple(self._shape)
 
     @property
     def ndim(self):
@@ -91,7 +98,7 @@ class SymbolicTensor(Tensor):
 
     def set_shape(self, shape) -> None:
         """Refines the static shape (it must be compatible with what inference found)."""
-        new = TensorShape(shape)._dims
+        new = as_shape_tuple(shape)
         if not shapes_compatible(self._shape, new):
             raise ValueError(f"Tensor's shape {format_shape(self._shape)} is not compatible "
                              f"with supplied shape {format_shape(new)}.")

@@ -18,6 +18,8 @@ from . import (  # noqa: F401
     nn_backprop,
     python_call,
     random,
+    random_seeded,
+    random_state,
     random_stateless,
     rearrange,
     reduce,

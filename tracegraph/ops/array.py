@@ -21,13 +21,13 @@ from .registry import (
     ALL_TYPES,
     INDEX,
     NUMBER,
+    PURE,
     REQUIRED,
     TypeAttr,
     defop,
 )
 
 _T = {"T": TypeAttr(ALL_TYPES)}
-_PURE = {"pure"}
 
 
 # ---- Const, Placeholder, Identity ---------------------------------------------------------------
@@ -51,7 +51,7 @@ def infer_placeholder(dtype=REQUIRED, shape=None):
 
 
 const_op = defop("const", "Const", attrs={"value": REQUIRED, "dtype": REQUIRED},
-                 infer=infer_const, kernel=kernel_const, flags=_PURE | {"constant"})
+                 infer=infer_const, kernel=kernel_const, flags=PURE | {"constant"})
 placeholder_op = defop("placeholder", "Placeholder", attrs={"dtype": REQUIRED, "shape": None},
                        infer=infer_placeholder, kernel=None, flags={"placeholder"})
 
@@ -62,7 +62,9 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 
 identity_op = defop("identity", "Identity", inputs=("input: T",),
                     attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
-                    kernel=kernel_identity, expr="{0}", flags=_PURE | {"identity"})
+                    kernel=kernel_identity, expr="{0}", flags=PURE | {"identity"})
+
+
 def infer_identity_n(input, **_):  # noqa: A002 - TensorFlow's arg name
     return tuple(input)
 
@@ -76,10 +78,12 @@ def kernel_identity_n(input, **_):  # noqa: A002
 identity_n_op = defop("identity_n", "IdentityN", inputs=("input: list(T)",),
                       attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})},
                       infer=infer_identity_n, kernel=kernel_identity_n, num_outputs=None,
-                      flags=_PURE)
+                      flags=PURE)
+
+
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",
-                         flags=_PURE | {"identity"})
+                         flags=PURE | {"identity"})
 
 
 def infer_ensure_shape(input, shape=REQUIRED):  # noqa: A002
@@ -105,7 +109,7 @@ def kernel_ensure_shape(input, shape=REQUIRED):  # noqa: A002
 
 ensure_shape_op = defop("ensure_shape", "EnsureShape", inputs=("input: T",),
                         attrs={**_T, "shape": REQUIRED}, infer=infer_ensure_shape,
-                        kernel=kernel_ensure_shape, flags=_PURE)
+                        kernel=kernel_ensure_shape, flags=PURE)
 
 # ---- reshape, transpose, squeeze, expand_dims ---------------------------------------------------
 
@@ -145,6 +149,8 @@ def _resolve_reshape(in_shape, target: list):
 
 
 def infer_reshape(tensor, shape):
+    if shape.shape is not None and len(shape.shape) != 1:   # TF's graph: a vector only
+        raise ValueError(f"Shape must be rank 1 but is rank {len(shape.shape)}")
     target = I.known_ints(shape)
     if target is None:
         partial = I.partial_ints(shape)
@@ -173,12 +179,14 @@ def _partial_reshape(in_shape, partial: list) -> tuple:
 
 
 def kernel_reshape(tensor, shape):
+    if np.ndim(shape) > 1:   # TF's kernel takes a vector or a scalar
+        raise InvalidArgumentError(f"sizes input must be 1-D, not {format_dims(np.shape(shape))}")
     return np.reshape(tensor, _runtime(_resolve_reshape, np.shape(tensor), _ints(shape)))
 
 
 reshape_op = defop("reshape", "Reshape", inputs=("tensor: T", "shape: Tshape"),
                    attrs={**_T, "Tshape": TypeAttr(INDEX, d.int32)}, infer=infer_reshape,
-                   kernel=kernel_reshape, flags=_PURE)
+                   kernel=kernel_reshape, flags=PURE)
 
 
 def _check_perm(rank: int, perm: list) -> None:
@@ -213,7 +221,7 @@ def kernel_transpose(x, perm):
 
 transpose_op = defop("transpose", "Transpose", inputs=("x: T", "perm: Tperm"),
                      attrs={**_T, "Tperm": TypeAttr(INDEX, d.int32)}, infer=infer_transpose,
-                     kernel=kernel_transpose, flags=_PURE)
+                     kernel=kernel_transpose, flags=PURE)
 
 
 def infer_squeeze(input, squeeze_dims=()):  # noqa: A002
@@ -251,7 +259,7 @@ def kernel_squeeze(input, squeeze_dims=()):  # noqa: A002
 
 squeeze_op = defop("squeeze", "Squeeze", inputs=("input: T",),
                    attrs={**_T, "squeeze_dims": ()}, infer=infer_squeeze, kernel=kernel_squeeze,
-                   flags=_PURE)
+                   flags=PURE)
 
 
 def _single_dim(dim) -> None:
@@ -285,7 +293,7 @@ def kernel_expand_dims(input, dim):  # noqa: A002
 
 expand_dims_op = defop("expand_dims", "ExpandDims", inputs=("input: T", "dim: Tdim"),
                        attrs={**_T, "Tdim": TypeAttr(INDEX, d.int32)}, infer=infer_expand_dims,
-                       kernel=kernel_expand_dims, flags=_PURE)
+                       kernel=kernel_expand_dims, flags=PURE)
 
 # ---- shape, size, rank, fill, zeros_like, ones_like ---------------------------------------------
 
@@ -322,11 +330,11 @@ def kernel_rank(input):  # noqa: A002
 
 _ANY_T = {"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}
 shape_op = defop("shape", "Shape", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
-                 infer=infer_shape, kernel=kernel_shape, flags=_PURE | {"shape_of"})
+                 infer=infer_shape, kernel=kernel_shape, flags=PURE | {"shape_of"})
 size_op = defop("size", "Size", inputs=("input: T",), attrs={**_ANY_T, "out_type": d.int32},
-                infer=infer_size, kernel=kernel_size, flags=_PURE | {"shape_of"})
+                infer=infer_size, kernel=kernel_size, flags=PURE | {"shape_of"})
 rank_op = defop("rank", "Rank", inputs=("input: T",), attrs=_ANY_T, infer=infer_rank,
-                kernel=kernel_rank, flags=_PURE | {"shape_of"})
+                kernel=kernel_rank, flags=PURE | {"shape_of"})
 
 
 def _check_fill(target, value_shape) -> None:
@@ -359,7 +367,7 @@ def kernel_fill(dims, value):
 
 fill_op = defop("fill", "Fill", inputs=("dims: index_type", "value: T"),
                 attrs={**_T, "index_type": TypeAttr(INDEX, d.int32)}, infer=infer_fill,
-                kernel=kernel_fill, flags=_PURE)
+                kernel=kernel_fill, flags=PURE)
 
 
 def kernel_zeros_like(x):
@@ -379,7 +387,7 @@ def kernel_ones_like(x):
 
 zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",),
                       attrs={"T": TypeAttr(ALL_TYPES | {d.variant})}, infer=I.same,
-                      kernel=kernel_zeros_like, flags=_PURE)
+                      kernel=kernel_zeros_like, flags=PURE)
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,
-                     kernel=kernel_ones_like, flags=_PURE)
+                     kernel=kernel_ones_like, flags=PURE)

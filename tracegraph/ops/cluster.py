@@ -16,7 +16,7 @@ from .registry import ALL_TYPES, REQUIRED, TypeAttr, defop
 
 
 def infer_cluster(args, f=REQUIRED, Tin=(), Tout=(), **_):
-    return tuple(TensorType(t.dtype, t._shape) for t in f.outputs)
+    return tuple(TensorType(t.dtype, t.dims) for t in f.outputs)
 
 
 def kernel_cluster(args, f=REQUIRED, Tin=(), Tout=(), **_):

@@ -20,6 +20,7 @@ __all__ = ["to_array", "natural_dtype", "array_dtype", "as_string_array", "is_py
 _PY_SCALARS = (bool, int, float, complex, str, bytes)
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+_UINT64_MAX = 2 ** 64 - 1
 _OBJECT = np.dtype(object)
 
 
@@ -130,29 +131,30 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
     if t is float:
         if dtype is None or dtype is d.float32:
             return np.float32(value)
-        if dtype._kind in "fc":
-            return dtype._np(value)
+        if dtype.kind in "fc":
+            return dtype.as_numpy_dtype(value)
         raise _conversion_error(value, dtype)
     if t is int:
-        if not _INT64_MIN <= value <= _INT64_MAX and (dtype is None or dtype._kind in "iu"):
+        top = _UINT64_MAX if dtype is d.uint64 else _INT64_MAX
+        if not _INT64_MIN <= value <= top and (dtype is None or dtype.kind in "iu"):
             raise ValueError("Can't convert Python sequence with out-of-range integer to "
                              "Tensor.")
         if dtype is None:
             return np.int32(value) if _INT32_MIN <= value <= _INT32_MAX else np.int64(value)
-        kind = dtype._kind
+        kind = dtype.kind
         if kind in "iu":
-            info = np.iinfo(dtype._np)
+            info = np.iinfo(dtype.as_numpy_dtype)
             if not info.min <= value <= info.max:  # wrap like TensorFlow
                 value = (value - info.min) % (info.max - info.min + 1) + info.min
-            return dtype._np(value)
+            return dtype.as_numpy_dtype(value)
         if kind in "fc":
-            return dtype._np(value)
+            return dtype.as_numpy_dtype(value)
         raise _conversion_error(value, dtype)
     if t is bool:
         if dtype is None or dtype is d.bool:
             return np.bool_(value)
-        if dtype._kind in "iufc":
-            return dtype._np(value)
+        if dtype.kind in "iufc":
+            return dtype.as_numpy_dtype(value)
         raise _conversion_error(value, dtype)
     if isinstance(value, (np.ndarray, np.generic)):
         return _from_numpy(value, dtype)
@@ -165,11 +167,13 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
     if t is complex:
         if dtype is None:
             return np.complex128(value)
-        if dtype._kind == "c":
-            return dtype._np(value)
+        if dtype.kind == "c":
+            return dtype.as_numpy_dtype(value)
         raise _conversion_error(value, dtype)
     if isinstance(value, (list, tuple)):
         return _from_sequence(value, dtype)
+    if t is range:   # TensorFlow converts a range as the list of its values
+        return _from_sequence(list(value), dtype)
     if isinstance(value, TensorShape):
         return _from_shape(value, dtype)
     if isinstance(value, Dimension):
@@ -192,7 +196,7 @@ def _from_shape(shape: TensorShape, dtype):
     elif dtype not in (d.int32, d.int64):
         raise TypeError(f"Cannot convert TensorShape {shape} to dtype <dtype: '{dtype.name}'>. "
                         "Allowed dtypes are tf.int32 and tf.int64.")
-    return np.array(dims, dtype=dtype._np)
+    return np.array(dims, dtype=dtype.as_numpy_dtype)
 
 
 def _from_numpy(value, dtype):
@@ -205,8 +209,8 @@ def _from_numpy(value, dtype):
         if value.dtype not in d.NUMPY_TO_DTYPE:
             raise TypeError(f"Unsupported NumPy dtype {value.dtype} for a Tensor")
         return value
-    target = dtype._np
-    if dtype._kind in "srv":
+    target = dtype.as_numpy_dtype
+    if dtype.kind in "srv":
         raise _conversion_error(value, dtype)
     if value.dtype == target:
         return value
@@ -232,20 +236,21 @@ def _from_sequence(value, dtype):
     else:
         ok = {"f": "fc", "c": "c", "i": "iufc", "u": "iufc", "b": "biufc", "s": "s"}
         for k in kinds:
-            if dtype._kind not in ok.get(k, ""):
+            if dtype.kind not in ok.get(k, ""):
                 raise _conversion_error(value, dtype)
     if dtype is d.string:
         return as_string_array(np.array(flat, dtype=object).reshape(shape))
-    if dtype._kind in "iu":
-        if any(type(v) is int and not _INT64_MIN <= v <= _INT64_MAX for v in flat):
+    if dtype.kind in "iu":
+        top = _UINT64_MAX if dtype is d.uint64 else _INT64_MAX   # uint64 takes 2**63 and up
+        if any(type(v) is int and not _INT64_MIN <= v <= top for v in flat):
             raise ValueError("Can't convert Python sequence with out-of-range integer to "
                              "Tensor.")
-        info = np.iinfo(dtype._np)
+        info = np.iinfo(dtype.as_numpy_dtype)
         span = info.max - info.min + 1
         flat = [(int(v) - info.min) % span + info.min if not info.min <= v <= info.max else v
                 for v in flat]
     try:
-        return np.array(flat, dtype=dtype._np).reshape(shape)
+        return np.array(flat, dtype=dtype.as_numpy_dtype).reshape(shape)
     except OverflowError:
         raise ValueError("Can't convert Python sequence with a value out of range for a "
                          "double-precision float.") from None

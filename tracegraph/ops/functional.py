@@ -18,7 +18,7 @@ _CONTROL = {"control_flow"}
 
 
 def _graph_output_types(graph) -> list[TensorType]:
-    return [TensorType(t.dtype, t._shape) for t in graph.outputs]
+    return [TensorType(t.dtype, t.dims) for t in graph.outputs]
 
 
 # ---- If --------------------------------------------------------------------------------------

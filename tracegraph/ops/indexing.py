@@ -12,19 +12,19 @@ from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .allocation import check_allocation
 from .infer import runtime as _runtime
-from .ordering import top_k_order
 from .registry import (
     ALL_TYPES,
     BOOL,
     INDEX,
     NUMBER,
+    PURE,
     REAL,
     TypeAttr,
     defop,
 )
+from .top_k_order import top_k_order
 
 _T = {"T": TypeAttr(ALL_TYPES)}
-_PURE = {"pure"}
 
 
 def _check_indices(indices: np.ndarray, bound: int) -> None:
@@ -100,7 +100,7 @@ gather_op = defop("gather", "GatherV2",
                   inputs=("params: Tparams", "indices: Tindices", "axis: Taxis"),
                   attrs={"Tparams": TypeAttr(ALL_TYPES), "Tindices": TypeAttr(INDEX),
                          "Taxis": TypeAttr(INDEX, d.int32), "batch_dims": 0},
-                  infer=infer_gather, kernel=kernel_gather, flags=_PURE)
+                  infer=infer_gather, kernel=kernel_gather, flags=PURE)
 
 
 def _gather_nd_depth(params: tuple, indices: tuple, batch_dims: int):
@@ -162,7 +162,7 @@ def kernel_gather_nd(params, indices, batch_dims=0):
 gather_nd_op = defop("gather_nd", "GatherNd", inputs=("params: Tparams", "indices: Tindices"),
                      attrs={"Tparams": TypeAttr(ALL_TYPES), "Tindices": TypeAttr(INDEX),
                             "batch_dims": 0},
-                     infer=infer_gather_nd, kernel=kernel_gather_nd, flags=_PURE)
+                     infer=infer_gather_nd, kernel=kernel_gather_nd, flags=PURE)
 
 
 def _check_scatter_shapes(indices: tuple, updates: tuple, shape: tuple) -> None:
@@ -218,7 +218,7 @@ def kernel_scatter_nd(indices, updates, shape):
 scatter_nd_op = defop("scatter_nd", "ScatterNd",
                       inputs=("indices: Tindices", "updates: T", "shape: Tindices"),
                       attrs={"T": TypeAttr(NUMBER | BOOL), "Tindices": TypeAttr(INDEX)},
-                      infer=infer_scatter_nd, kernel=kernel_scatter_nd, flags=_PURE)
+                      infer=infer_scatter_nd, kernel=kernel_scatter_nd, flags=PURE)
 
 # ---- where / select -----------------------------------------------------------------------------
 
@@ -241,7 +241,7 @@ def kernel_select(condition, t, e):
 
 
 select_op = defop("select", "SelectV2", inputs=("condition: bool", "t: T", "e: T"), attrs=_T,
-                  infer=infer_select, kernel=kernel_select, flags=_PURE | {"elementwise"},
+                  infer=infer_select, kernel=kernel_select, flags=PURE | {"elementwise"},
                   jit="({1} if {0} else {2})")
 
 
@@ -256,7 +256,7 @@ def kernel_where_indices(input):  # noqa: A002
 
 where_indices_op = defop("where_indices", "Where", inputs=("input: T",),
                          attrs={"T": TypeAttr(NUMBER | BOOL)}, infer=infer_where_indices,
-                         kernel=kernel_where_indices, flags=_PURE | {"data_dependent_shape"})
+                         kernel=kernel_where_indices, flags=PURE | {"data_dependent_shape"})
 
 # ---- one_hot, clip -------------------------------------------------------------------------------
 
@@ -295,7 +295,7 @@ one_hot_op = defop("one_hot", "OneHot",
                    inputs=("indices: TI", "depth: int32", "on_value: T", "off_value: T"),
                    attrs={**_T, "TI": TypeAttr({d.uint8, d.int8, d.int32, d.int64}),
                           "axis": -1},
-                   infer=infer_one_hot, kernel=kernel_one_hot, flags=_PURE)
+                   infer=infer_one_hot, kernel=kernel_one_hot, flags=PURE)
 
 
 def _clip_shape(t, lo, hi):
@@ -319,7 +319,7 @@ def kernel_clip(t, clip_value_min, clip_value_max):
 clip_op = defop("clip_by_value", "ClipByValue",
                 inputs=("t: T", "clip_value_min: T", "clip_value_max: T"),
                 attrs={"T": TypeAttr(REAL)}, infer=infer_clip, kernel=kernel_clip,
-                flags=_PURE | {"elementwise"},
+                flags=PURE | {"elementwise"},
                 jit="np.maximum(np.minimum({0}, {2}), {1})")
 
 # ---- top_k, unique -------------------------------------------------------------------------------
@@ -354,7 +354,7 @@ def kernel_top_k(input, k, sorted=True):  # noqa: A002
 
 top_k_op = defop("top_k", "TopKV2", inputs=("input: T", "k: int32"),
                  attrs={"T": TypeAttr(REAL), "sorted": True}, infer=infer_top_k,
-                 kernel=kernel_top_k, num_outputs=2, flags=_PURE)
+                 kernel=kernel_top_k, num_outputs=2, flags=PURE)
 
 
 def _check_unique(shape) -> None:
@@ -385,4 +385,4 @@ def kernel_unique(x, out_idx=d.int32):
 
 unique_op = defop("unique", "Unique", inputs=("x: T",), attrs={**_T, "out_idx": d.int32},
                   infer=infer_unique, kernel=kernel_unique, num_outputs=2,
-                  flags=_PURE | {"data_dependent_shape"})
+                  flags=PURE | {"data_dependent_shape"})

@@ -10,10 +10,9 @@ from ..shapes import TensorType, format_dims, shapes_compatible
 from . import infer as I
 from .infer import ints as _ints
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, PURE, REQUIRED, TypeAttr, defop
 
 _T = {"T": TypeAttr(ALL_TYPES)}
-_PURE = {"pure"}
 
 
 # ---- concat, stack, unstack, split --------------------------------------------------------------
@@ -78,7 +77,7 @@ def kernel_concat(values, axis):
 
 concat_op = defop("concat", "ConcatV2", inputs=("values: N * T", "axis: Tidx"),
                   attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)}, infer=infer_concat,
-                  kernel=kernel_concat, flags=_PURE)
+                  kernel=kernel_concat, flags=PURE)
 
 
 def _pack_shape(shapes, axis):
@@ -117,7 +116,7 @@ def kernel_pack(values, axis=0):
 
 
 pack_op = defop("pack", "Pack", inputs=("values: N * T",), attrs={**_T, "axis": 0},
-                infer=infer_pack, kernel=kernel_pack, flags=_PURE)
+                infer=infer_pack, kernel=kernel_pack, flags=PURE)
 
 
 def check_unpack_axis(rank: int, axis: int) -> None:
@@ -145,7 +144,7 @@ def kernel_unpack(value, num=REQUIRED, axis=0):
 
 unpack_op = defop("unpack", "Unpack", inputs=("value: T",), attrs={**_T, "num": REQUIRED,
                   "axis": 0}, infer=infer_unpack, kernel=kernel_unpack, num_outputs=None,
-                  flags=_PURE)
+                  flags=PURE)
 
 
 def _split_axis(rank: int, axis: int) -> int:
@@ -192,7 +191,7 @@ def kernel_split(axis, value, num_split=REQUIRED):
 
 split_op = defop("split", "Split", inputs=("split_dim: int32", "value: T"),
                  attrs={**_T, "num_split": REQUIRED}, infer=infer_split, kernel=kernel_split,
-                 num_outputs=None, flags=_PURE)
+                 num_outputs=None, flags=PURE)
 
 
 def _split_v_sizes(total, sizes: list) -> list:
@@ -232,4 +231,4 @@ def kernel_split_v(value, size_splits, axis, num_split=REQUIRED):
 
 split_v_op = defop("split_v", "SplitV", inputs=("value: T", "size_splits: Tlen", "axis: int32"),
                    attrs={**_T, "Tlen": TypeAttr(INDEX, d.int32), "num_split": REQUIRED},
-                   infer=infer_split_v, kernel=kernel_split_v, num_outputs=None, flags=_PURE)
+                   infer=infer_split_v, kernel=kernel_split_v, num_outputs=None, flags=PURE)

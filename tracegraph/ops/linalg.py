@@ -16,6 +16,7 @@ from .registry import (
     FLOAT,
     INDEX,
     NUMBER,
+    PURE,
     REQUIRED,
     TypeAttr,
     defop,
@@ -24,7 +25,6 @@ from .registry import (
 # MatMul's dtypes in TensorFlow: no int8 or int16.
 _MM_TYPES = NUMBER - {d.int8, d.int16}
 _FLOATC = {"T": TypeAttr(FLOAT | COMPLEX)}
-_PURE = {"pure"}
 
 
 # ---- matmul --------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def _matmul_expr(attrs):
 matmul_op = defop("matmul", "MatMul", inputs=("a: T", "b: T"),
                   attrs={"T": TypeAttr(_MM_TYPES), "transpose_a": False, "transpose_b": False},
                   infer=infer_matmul, kernel=kernel_matmul, expr=_matmul_expr,
-                  flags=_PURE | {"fresh_output", "float16_allowed", "blas"})
+                  flags=PURE | {"fresh_output", "float16_allowed", "blas"})
 
 
 def infer_batch_matmul(x, y, adj_x=False, adj_y=False):
@@ -94,7 +94,7 @@ def kernel_batch_matmul(x, y, adj_x=False, adj_y=False):
 batch_matmul_op = defop("batch_matmul", "BatchMatMulV2", inputs=("x: T", "y: T"),
                         attrs={"T": TypeAttr(_MM_TYPES), "adj_x": False, "adj_y": False},
                         infer=infer_batch_matmul, kernel=kernel_batch_matmul, expr=_matmul_expr,
-                        flags=_PURE | {"fresh_output", "float16_allowed", "blas"})
+                        flags=PURE | {"fresh_output", "float16_allowed", "blas"})
 
 # ---- eye, diagonals, band part -------------------------------------------------------------------
 
@@ -114,7 +114,7 @@ def kernel_eye(num_rows=REQUIRED, num_columns=None, batch_shape=(), dtype=d.floa
 
 eye_op = defop("eye", "Eye", attrs={"num_rows": REQUIRED, "num_columns": None,
                                     "batch_shape": (), "dtype": d.float32},
-               infer=infer_eye, kernel=kernel_eye, flags=_PURE | {"constant_like"})
+               infer=infer_eye, kernel=kernel_eye, flags=PURE | {"constant_like"})
 
 
 def infer_matrix_diag(diagonal):
@@ -156,16 +156,16 @@ def kernel_band_part(input, num_lower, num_upper):  # noqa: A002
 
 _T_ALL = {"T": TypeAttr(NUMBER | {d.bool})}
 matrix_diag_op = defop("matrix_diag", "MatrixDiag", inputs=("diagonal: T",), attrs=_T_ALL,
-                       infer=infer_matrix_diag, kernel=kernel_matrix_diag, flags=_PURE)
+                       infer=infer_matrix_diag, kernel=kernel_matrix_diag, flags=PURE)
 matrix_diag_part_op = defop("matrix_diag_part", "MatrixDiagPart", inputs=("input: T",),
                             attrs=_T_ALL, infer=infer_matrix_diag_part,
-                            kernel=kernel_matrix_diag_part, flags=_PURE)
+                            kernel=kernel_matrix_diag_part, flags=PURE)
 band_part_op = defop("band_part", "MatrixBandPart",
                      inputs=("input: T", "num_lower: Tindex", "num_upper: Tindex"),
                      attrs={**_T_ALL, "Tindex": TypeAttr(INDEX, d.int64)},
                      infer=lambda input, num_lower, num_upper: TensorType(input.dtype,  # noqa: A006
                                                                           input.shape),
-                     kernel=kernel_band_part, flags=_PURE)
+                     kernel=kernel_band_part, flags=PURE)
 
 # ---- decompositions and solves -------------------------------------------------------------------
 
@@ -273,15 +273,15 @@ def infer_det(input):  # noqa: A002
 
 
 det_op = defop("det", "MatrixDeterminant", inputs=("input: T",), attrs=_FLOATC,
-               infer=infer_det, kernel=kernel_det, flags=_PURE)
+               infer=infer_det, kernel=kernel_det, flags=PURE)
 inverse_op = defop("inverse", "MatrixInverse", inputs=("input: T",),
                    attrs={**_FLOATC, "adjoint": False},
                    infer=lambda input, adjoint=False: TensorType(input.dtype,  # noqa: A006
                                                                  _square(input, "inv")),
-                   kernel=kernel_inverse, flags=_PURE)
+                   kernel=kernel_inverse, flags=PURE)
 cholesky_op = defop("cholesky", "Cholesky", inputs=("input: T",), attrs=_FLOATC,
                     infer=lambda x: TensorType(x.dtype, _square(x, "cholesky")),
-                    kernel=kernel_cholesky, flags=_PURE)
+                    kernel=kernel_cholesky, flags=PURE)
 def _check_solve(matrix, rhs):
     _square(TensorType(d.float32, matrix), "solve")
     if matrix is None or rhs is None:
@@ -299,12 +299,12 @@ def infer_solve(matrix, rhs, adjoint=False):
 
 solve_op = defop("solve", "MatrixSolve", inputs=("matrix: T", "rhs: T"),
                  attrs={**_FLOATC, "adjoint": False}, infer=infer_solve,
-                 kernel=kernel_solve, flags=_PURE)
+                 kernel=kernel_solve, flags=PURE)
 qr_op = defop("qr", "Qr", inputs=("input: T",), attrs={**_FLOATC, "full_matrices": False},
-              infer=infer_qr, kernel=kernel_qr, num_outputs=2, flags=_PURE)
+              infer=infer_qr, kernel=kernel_qr, num_outputs=2, flags=PURE)
 svd_op = defop("svd", "Svd", inputs=("input: T",),
                attrs={**_FLOATC, "compute_uv": True, "full_matrices": False},
-               infer=infer_svd, kernel=kernel_svd, num_outputs=3, flags=_PURE)
+               infer=infer_svd, kernel=kernel_svd, num_outputs=3, flags=PURE)
 
 # ---- einsum, cross -------------------------------------------------------------------------------
 
@@ -367,7 +367,7 @@ def kernel_einsum(inputs, equation=REQUIRED):
 
 einsum_op = defop("einsum", "Einsum", inputs=("inputs: N * T",),
                   attrs={"T": TypeAttr(NUMBER), "equation": REQUIRED}, infer=infer_einsum,
-                  kernel=kernel_einsum, flags=_PURE)
+                  kernel=kernel_einsum, flags=PURE)
 
 
 def kernel_cross(a, b):
@@ -377,4 +377,4 @@ def kernel_cross(a, b):
 cross_op = defop("cross", "Cross", inputs=("a: T", "b: T"),
                  attrs={"T": TypeAttr(NUMBER - COMPLEX)},
                  infer=lambda a, b: TensorType(a.dtype, broadcast_shapes(a.shape, b.shape)),
-                 kernel=kernel_cross, flags=_PURE)
+                 kernel=kernel_cross, flags=PURE)

@@ -37,13 +37,26 @@ def _check_int_divisor(y) -> None:
 
 
 def kernel_floor_div(x, y):
-    _check_int_divisor(np.asarray(y))
-    return np.floor_divide(x, y)
+    """Integers: NumPy's floor division. Floats: floor(x / y), as TensorFlow's kernel (NumPy's
+    floor_divide gives NaN for inf // 3 and -1 for -5 // inf; TensorFlow inf and -0.0)."""
+    x, y = np.asarray(x), np.asarray(y)
+    _check_int_divisor(y)
+    if y.dtype.kind not in "fc":
+        return np.floor_divide(x, y)
+    with np.errstate(all="ignore"):
+        return np.floor(np.true_divide(x, y))
 
 
 def kernel_floor_mod(x, y):
-    _check_int_divisor(np.asarray(y))
-    return np.mod(x, y)
+    """Integers: NumPy's mod. Floats: fmod(x, y), moved by y when its sign differs from y's,
+    as TensorFlow's kernel (-0.0 % 3 stays -0.0)."""
+    x, y = np.asarray(x), np.asarray(y)
+    _check_int_divisor(y)
+    if y.dtype.kind not in "fc":
+        return np.mod(x, y)
+    with np.errstate(all="ignore"):
+        rest = np.fmod(x, y)
+        return np.where((rest != 0) & ((y < 0) != (rest < 0)), rest + y, rest)
 
 
 def kernel_truncate_div(x, y):
@@ -82,9 +95,8 @@ def kernel_div_no_nan(x, y):
     return np.where(y == 0, np.zeros((), dtype=y.dtype), np.true_divide(x, safe)).astype(y.dtype)
 
 
-def kernel_mul_no_nan(x, y):
-    y = np.asarray(y)
-    return np.where(y == 0, np.zeros((), dtype=y.dtype), np.multiply(x, y)).astype(y.dtype)
+def kernel_mul_no_nan(x, y):   # 0 where y is 0, even where x is inf or NaN
+    return np.where(np.asarray(y) == 0, 0, np.multiply(x, y)).astype(np.asarray(y).dtype)
 
 
 def kernel_squared_difference(x, y):
@@ -160,7 +172,7 @@ def kernel_cast(x, DstT=REQUIRED, Truncate=False):  # noqa: N803 - TensorFlow's 
     if DstT is d.string or arr.dtype == object:
         raise UnimplementedError(f"Cast {d.NUMPY_TO_DTYPE[arr.dtype].name} to {DstT.name} "
                                    "is not supported")
-    if arr.dtype.kind == "c" and DstT._kind != "c":
+    if arr.dtype.kind == "c" and DstT.kind != "c":
         arr = arr.real
     return arr.astype(DstT.as_numpy_dtype)
 
@@ -176,10 +188,7 @@ def _add_n_mismatch(i, a, b) -> str:
 
 def kernel_add_n(inputs):
     if isinstance(inputs[0], TensorList):   # lists add element by element (their gradients)
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = out + x
-        return out
+        return sum(inputs[1:], inputs[0])
     first = np.shape(inputs[0])
     for i, x in enumerate(inputs[1:], 1):
         if np.shape(x) != first:

@@ -21,6 +21,7 @@ from .geometry import spatial as _spatial
 from .registry import (
     FLOAT,
     INDEX,
+    PURE,
     REAL,
     REQUIRED,
     TypeAttr,
@@ -28,7 +29,6 @@ from .registry import (
 )
 
 _EW = {"elementwise", "pure", "fresh_output"}
-_PURE = {"pure"}
 _TF = {"T": TypeAttr(FLOAT)}
 _TR = {"T": TypeAttr(REAL)}
 
@@ -83,19 +83,38 @@ leaky_relu_op = _activation("leaky_relu", "LeakyRelu", kernel_leaky_relu, {"alph
 
 
 def kernel_softmax(logits):
+    """exp(x - max) / sum. A row whose shifted values hold NaN (from +inf or NaN logits):
+    float32 gives NaN there and 0 elsewhere, as TensorFlow's default CPU kernel (oneDNN,
+    whose max skips NaN); other dtypes give NaN for the whole row, as its Eigen kernel."""
     x = np.asarray(logits)
     if x.ndim == 0:
         raise InvalidArgumentError("logits must have >= 1 dimension, got []")
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype)
+    if x.shape[-1] == 0:
+        return x.copy()
+    with np.errstate(invalid="ignore"):
+        if x.dtype == np.float32:
+            shifted = x - np.fmax.reduce(x, axis=-1, keepdims=True)
+        else:
+            shifted = x - np.max(x, axis=-1, keepdims=True)
+        e = np.exp(shifted)
+        out = (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype)
+        if x.dtype == np.float32:
+            undefined = np.isnan(shifted)
+            rows = undefined.any(axis=-1, keepdims=True)
+            out = np.where(rows, np.where(undefined, np.float32(np.nan), np.float32(0.0)), out)
+    return out
 
 
 def kernel_log_softmax(logits):
     x = np.asarray(logits)
     if x.ndim == 0:
         raise InvalidArgumentError("logits must have >= 1 dimension, got []")
-    shifted = x - np.max(x, axis=-1, keepdims=True)
-    return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(x.dtype)
+    if x.shape[-1] == 0:
+        return x.copy()
+    with np.errstate(invalid="ignore"):
+        shifted = x - np.max(x, axis=-1, keepdims=True)
+        return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(
+            x.dtype)
 
 
 def infer_softmax(logits):
@@ -105,9 +124,9 @@ def infer_softmax(logits):
 
 
 softmax_op = defop("softmax", "Softmax", inputs=("logits: T",), attrs=_TF, infer=infer_softmax,
-                   kernel=kernel_softmax, flags=_PURE)
+                   kernel=kernel_softmax, flags=PURE)
 log_softmax_op = defop("log_softmax", "LogSoftmax", inputs=("logits: T",), attrs=_TF,
-                       infer=infer_softmax, kernel=kernel_log_softmax, flags=_PURE)
+                       infer=infer_softmax, kernel=kernel_log_softmax, flags=PURE)
 
 # ---- bias_add -----------------------------------------------------------------------------------
 
@@ -141,7 +160,7 @@ def kernel_bias_add(value, bias, data_format="NHWC"):
 
 bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
-                    kernel=kernel_bias_add, flags=_PURE | {"data_format"})
+                    kernel=kernel_bias_add, flags=PURE | {"data_format"})
 
 # ---- conv2d and pooling --------------------------------------------------------------------------
 
@@ -216,7 +235,7 @@ conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
                          "data_format": "NHWC", "dilations": (1, 1, 1, 1),
                          "use_cudnn_on_gpu": True},
                   infer=infer_conv2d, kernel=kernel_conv2d,
-                  flags=_PURE | {"data_format", "float16_allowed"})
+                  flags=PURE | {"data_format", "float16_allowed"})
 
 
 def infer_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED, data_format="NHWC"):
@@ -300,10 +319,10 @@ POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
                "data_format": "NHWC"}
 max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
                     attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=_PURE | {"data_format"})
+                    infer=infer_pool, kernel=kernel_max_pool, flags=PURE | {"data_format"})
 avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
                     attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=_PURE | {"data_format"})
+                    kernel=kernel_avg_pool, flags=PURE | {"data_format"})
 
 # ---- losses -------------------------------------------------------------------------------------
 
@@ -314,7 +333,7 @@ def kernel_l2_loss(t):
 
 
 l2_loss_op = defop("l2_loss", "L2Loss", inputs=("t: T",), attrs=_TF,
-                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=_PURE)
+                   infer=lambda t: TensorType(t.dtype, ()), kernel=kernel_l2_loss, flags=PURE)
 
 
 def kernel_sparse_xent(features, labels):
@@ -343,7 +362,7 @@ sparse_xent_op = defop("sparse_softmax_cross_entropy", "SparseSoftmaxCrossEntrop
                        inputs=("features: T", "labels: Tlabels"),
                        attrs={**_TF, "Tlabels": TypeAttr(INDEX, d.int64)},
                        infer=infer_sparse_xent, kernel=kernel_sparse_xent, num_outputs=2,
-                       flags=_PURE)
+                       flags=PURE)
 
 
 def kernel_xent(features, labels):
@@ -359,4 +378,4 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                     TensorType(features.dtype, None if features.shape is None
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
-                kernel=kernel_xent, num_outputs=2, flags=_PURE)
+                kernel=kernel_xent, num_outputs=2, flags=PURE)

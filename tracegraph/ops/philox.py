@@ -1,167 +1,101 @@
-"""Philox-4x32-10, the counter-based generator behind TensorFlow's stateless random ops, and
-the conversions TensorFlow applies to its 32-bit outputs (`random_distributions.h`).
+"""Philox-4x32-10, the counter-based generator behind TensorFlow's random ops, on NumPy arrays.
 
-A seed `[s0, s1]` becomes a key and a counter as TensorFlow's `GenerateKey` makes them (the seed
-is itself scrambled by one Philox call under a fixed key). Output group `g` of a distribution
-is computed from the counter advanced by `g` (truncated normals reserve 256 draws per value,
-as TensorFlow's variable-sample distributions do: group `g` starts `g * size * 256 / 4`
-calls on), so an element's value depends only on the seed and its position: the same numbers
-as TensorFlow's `stateless_*` ops, bit for bit for uniform and float64 values; float32 normals
-go through float64 sin/cos/log rounded to float32, which matches TensorFlow's libm except in
-the last place or two for about 2% of values.
+Philox (Salmon et al., "Parallel Random Numbers: As Easy as 1, 2, 3", SC'11) maps a 128-bit
+counter and a 64-bit key to four 32-bit words by ten rounds of multiply-and-xor. A *stream* is
+a key and a starting counter: block `i` of the stream is Philox of `counter + i`, so any part of
+it is computed directly, every block at once here (uint32 words held in uint64 arrays: a 32x32
+product fits, and its high half is a shift).
+
+TensorFlow's layout, which this module keeps: the key is one uint64 (low 32 bits are the first
+key word), the counter two uint64 (low word first), a `tf.random.Generator`'s state the int64
+vector `[counter_low, counter_high, key]`. A `seed` of two integers becomes a key and counter by
+one Philox call under a fixed key (TensorFlow's `StatelessRandomGetKeyCounter`).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["key_counter", "random_bits", "uniform_floats", "normal_floats",
-           "truncated_normal_floats", "uniform_ints"]
+__all__ = ["Stream", "stream_from_seed", "stream_from_state", "blocks", "words", "MASK64",
+           "STATE_SKIP_PER_VALUE"]
 
-_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_W0, _W1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
-_MASK32 = np.uint64(0xFFFFFFFF)
-_SEED_KEY = (0x3EC8F720, 0x02461E29)
-RESERVED_SAMPLES = 256  # 32-bit draws reserved per output value of a truncated normal
+MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
+_MULTIPLIERS = (np.uint64(0xD2511F53), np.uint64(0xCD9E8D57))
+_KEY_STEPS = (0x9E3779B9, 0xBB67AE85)           # added to the key words after each round
+_SEED_KEY = 0x02461E293EC8F720                    # the fixed key that scrambles a seed
+_LOW32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+# A Generator's counter moves 256 blocks per value it draws (TensorFlow's RngReadAndSkip), the
+# room a truncated normal may use for one value.
+STATE_SKIP_PER_VALUE = 256
 
 
-def philox(counters: np.ndarray, key) -> np.ndarray:
-    """Ten Philox rounds on each row of `counters` ((n, 4) uint32) under `key` (2 uint32)."""
-    c0, c1, c2, c3 = (counters[:, i].astype(np.uint64) for i in range(4))
-    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+class Stream(NamedTuple):
+    """A Philox stream: its key (64 bits) and first counter (128 bits), as Python ints."""
+
+    key: int
+    counter: int
+
+    def skipped(self, blocks: int) -> Stream:
+        """The stream starting `blocks` blocks later (the counter wraps at 2**128)."""
+        return Stream(self.key, (self.counter + blocks) & _MASK128)
+
+    @property
+    def counter_words(self) -> tuple[int, int]:
+        """The counter as TensorFlow stores it: (low 64 bits, high 64 bits)."""
+        return self.counter & MASK64, self.counter >> 64
+
+
+def _rounds(c0, c1, c2, c3, key: int):
+    """Ten Philox rounds on the counter words (uint64 arrays of 32-bit values)."""
+    k0, k1 = key & 0xFFFFFFFF, key >> 32
+    m0, m1 = _MULTIPLIERS
     for _ in range(10):
-        p0, p1 = _M0 * c0, _M1 * c2
-        c0, c1, c2, c3 = (p1 >> np.uint64(32)) ^ c1 ^ k0, p1 & _MASK32, \
-            (p0 >> np.uint64(32)) ^ c3 ^ k1, p0 & _MASK32
-        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+        p0 = m0 * c0
+        p1 = m1 * c2
+        c0, c1, c2, c3 = ((p1 >> _SHIFT32) ^ c1 ^ np.uint64(k0), p1 & _LOW32,
+                          (p0 >> _SHIFT32) ^ c3 ^ np.uint64(k1), p0 & _LOW32)
+        k0 = (k0 + _KEY_STEPS[0]) & 0xFFFFFFFF
+        k1 = (k1 + _KEY_STEPS[1]) & 0xFFFFFFFF
+    return c0, c1, c2, c3
 
 
-def key_counter(seed) -> tuple[tuple[int, int], int]:
-    """TensorFlow's key (two uint32) and 128-bit counter for a `[s0, s1]` seed."""
-    s0, s1 = (int(v) & 0xFFFFFFFFFFFFFFFF for v in np.asarray(seed).reshape(-1)[:2])
-    counter = np.array([[s0 & 0xFFFFFFFF, s0 >> 32, s1 & 0xFFFFFFFF, s1 >> 32]], np.uint32)
-    mix = philox(counter, _SEED_KEY)[0]
-    return (int(mix[0]), int(mix[1])), (int(mix[2]) << 64) | (int(mix[3]) << 96)
-
-
-def _counters(start: int, offsets: np.ndarray) -> np.ndarray:
-    """Rows of the 128-bit counters `start + offsets` as four uint32 words (low word first)."""
-    base_low, high = start & 0xFFFFFFFFFFFFFFFF, start >> 64
-    low = np.uint64(base_low) + offsets.astype(np.uint64)      # wraps modulo 2**64
-    carry = low < np.uint64(base_low)                          # offsets stay below 2**63
-    highs = np.where(carry, np.uint64((high + 1) & 0xFFFFFFFFFFFFFFFF), np.uint64(high))
-    out = np.empty((len(offsets), 4), np.uint32)
-    out[:, 0] = (low & _MASK32).astype(np.uint32)
-    out[:, 1] = (low >> np.uint64(32)).astype(np.uint32)
-    out[:, 2] = (highs & _MASK32).astype(np.uint32)
-    out[:, 3] = (highs >> np.uint64(32)).astype(np.uint32)
+def blocks(stream: Stream, offsets) -> np.ndarray:
+    """Philox of `stream.counter + offset` for each offset (uint64, below 2**64): an array of
+    shape (len(offsets), 4), uint32."""
+    offsets = np.asarray(offsets, np.uint64)
+    low0, high0 = stream.counter_words
+    low = np.uint64(low0) + offsets                  # wraps modulo 2**64
+    high = np.full(low.shape, np.uint64(high0))
+    high += (low < np.uint64(low0)).astype(np.uint64)  # the carry into the high word
+    words4 = _rounds(low & _LOW32, low >> _SHIFT32, high & _LOW32, high >> _SHIFT32, stream.key)
+    out = np.empty(offsets.shape + (4,), np.uint32)
+    for i, w in enumerate(words4):
+        out[..., i] = w
     return out
 
 
-def random_bits(seed, n: int) -> np.ndarray:
-    """The first `n` 32-bit outputs of the seed's stream (4 per counter, in order)."""
-    key, start = key_counter(seed)
-    groups = (n + 3) // 4
-    return philox(_counters(start, np.arange(groups, dtype=np.uint64)), key).reshape(-1)[:n]
+def words(stream: Stream, count: int, first_block: int = 0) -> np.ndarray:
+    """The first `count` 32-bit words of the stream from block `first_block` on, in order
+    (four per block)."""
+    n_blocks = -(-count // 4)
+    offsets = np.arange(first_block, first_block + n_blocks, dtype=np.uint64)
+    return blocks(stream, offsets).reshape(-1)[:count]
 
 
-def _unit_float32(bits):
-    """[0, 1) from the low 23 bits (TF's Uint32ToFloat)."""
-    return ((bits & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32) - \
-        np.float32(1.0)
+def stream_from_seed(seed0: int, seed1: int) -> Stream:
+    """TensorFlow's key and counter for the seed `[seed0, seed1]` (each taken as 64 bits, so a
+    negative int32 seed is sign-extended): Philox of the counter (seed0, seed1) under a fixed
+    key gives four words, the first two the key, the last two the counter's high half."""
+    counter = (seed0 & MASK64) | ((seed1 & MASK64) << 64)
+    mix = blocks(Stream(_SEED_KEY, counter), [0])[0]
+    key = int(mix[0]) | (int(mix[1]) << 32)
+    return Stream(key, (int(mix[2]) | (int(mix[3]) << 32)) << 64)
 
 
-def _unit_float64(hi, lo):
-    """[0, 1) from 52 bits of two outputs (TF's Uint64ToDouble)."""
-    man = ((hi.astype(np.uint64) & np.uint64(0xFFFFF)) << np.uint64(32)) | lo.astype(np.uint64)
-    return (man | (np.uint64(1023) << np.uint64(52))).view(np.float64) - 1.0
-
-
-def _unit_float16(bits):
-    """[0, 1) from the low 10 bits (TF's Uint16ToHalf)."""
-    return ((bits & np.uint32(0x3FF)) | np.uint32(0x3C00)).astype(np.uint16).view(np.float16) \
-        - np.float16(1.0)
-
-
-def uniform_floats(seed, n: int, np_dtype) -> np.ndarray:
-    """`n` values in [0, 1) as TensorFlow's stateless uniform draws them."""
-    np_dtype = np.dtype(np_dtype)
-    if np_dtype == np.float64:
-        bits = random_bits(seed, 2 * n)
-        return _unit_float64(bits[0::2], bits[1::2])
-    bits = random_bits(seed, n)
-    if np_dtype == np.float16:
-        return _unit_float16(bits)
-    return _unit_float32(bits).astype(np_dtype)
-
-
-def _box_muller32(x0, x1):
-    u1 = np.maximum(_unit_float32(x0), np.float32(1e-7)).astype(np.float64)
-    v1 = (2.0 * np.pi * _unit_float32(x1).astype(np.float64)).astype(np.float32)
-    u2 = np.sqrt((-2.0 * np.log(u1).astype(np.float32)).astype(np.float32))
-    v1 = v1.astype(np.float64)
-    return np.sin(v1).astype(np.float32) * u2, np.cos(v1).astype(np.float32) * u2
-
-
-def _box_muller64(x0, x1, x2, x3):
-    u1 = np.maximum(_unit_float64(x0, x1), 1e-7)
-    v1 = 2.0 * np.pi * _unit_float64(x2, x3)
-    u2 = np.sqrt(-2.0 * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
-
-
-def _pairs(bits, np_dtype):
-    if np.dtype(np_dtype) == np.float64:
-        return _box_muller64(bits[0::4], bits[1::4], bits[2::4], bits[3::4])
-    return _box_muller32(bits[0::2], bits[1::2])
-
-
-def normal_floats(seed, n: int, np_dtype) -> np.ndarray:
-    """`n` standard normal values as TensorFlow's stateless normal draws them."""
-    per_value = 2 if np.dtype(np_dtype) == np.float64 else 1
-    bits = random_bits(seed, ((n * per_value + 3) // 4) * 4)
-    f0, f1 = _pairs(bits, np_dtype)
-    return np.stack([f0, f1], axis=1).reshape(-1)[:n].astype(np_dtype)
-
-
-def truncated_normal_floats(seed, n: int, np_dtype) -> np.ndarray:
-    """`n` standard normal values within two standard deviations (others redrawn), each group
-    of TensorFlow's output size from its own reserved stretch of the stream."""
-    wide = np.dtype(np_dtype) == np.float64
-    group = 2 if wide else 4
-    key, start = key_counter(seed)
-    groups = (n + group - 1) // group
-    out = np.empty((groups, group), np.float64 if wide else np.float32)
-    skip = group * RESERVED_SAMPLES // 4  # Philox calls between the starts of two groups
-    base = np.arange(groups, dtype=np.uint64) * np.uint64(skip)
-    filled = np.zeros(groups, np.int64)
-    step = 0
-    while (filled < group).any():
-        todo = np.nonzero(filled < group)[0]
-        bits = philox(_counters(start, base[todo] + np.uint64(step)), key)
-        if wide:
-            f0, f1 = _box_muller64(bits[:, 0], bits[:, 1], bits[:, 2], bits[:, 3])
-            candidates = np.stack([f0, f1], axis=1)
-        else:
-            a0, a1 = _box_muller32(bits[:, 0], bits[:, 1])
-            b0, b1 = _box_muller32(bits[:, 2], bits[:, 3])
-            candidates = np.stack([a0, a1, b0, b1], axis=1)
-        for row, values in zip(todo, candidates):
-            for v in values:
-                if abs(v) < 2.0 and filled[row] < group:
-                    out[row, filled[row]] = v
-                    filled[row] += 1
-        step += 1
-    return out.reshape(-1)[:n].astype(np_dtype)
-
-
-def uniform_ints(seed, n: int, lo: int, hi: int, np_dtype) -> np.ndarray:
-    """`n` integers in [lo, hi) as `lo + bits % (hi - lo)` (64-bit: two outputs per value)."""
-    span = hi - lo
-    if np.dtype(np_dtype).itemsize == 8:
-        bits = random_bits(seed, 2 * n).astype(np.uint64)
-        values = bits[0::2] | (bits[1::2] << np.uint64(32))
-        return (np.int64(lo) + (values % np.uint64(span)).astype(np.int64)).astype(np_dtype)
-    bits = random_bits(seed, n)
-    return (np.int64(lo) + (bits % np.uint32(span)).astype(np.int64)).astype(np_dtype)
+def stream_from_state(counter_low: int, counter_high: int, key: int) -> Stream:
+    """The stream of TensorFlow's key/counter words (int64 or uint64 values, any sign)."""
+    return Stream(key & MASK64, (counter_low & MASK64) | ((counter_high & MASK64) << 64))

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
 from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
-from .registry import ALL_TYPES, INDEX, NUMBER, REQUIRED, TypeAttr, defop
+from .registry import ALL_TYPES, INDEX, NUMBER, PURE, REQUIRED, TypeAttr, defop
 
 _T = {"T": TypeAttr(ALL_TYPES)}
-_PURE = {"pure"}
 
 
 # ---- tile, slice, reverse, pad, broadcast_to, roll -----------------------------------------------
@@ -50,7 +50,7 @@ def kernel_tile(input, multiples):  # noqa: A002
 
 tile_op = defop("tile", "Tile", inputs=("input: T", "multiples: Tmultiples"),
                 attrs={**_T, "Tmultiples": TypeAttr(INDEX, d.int32)}, infer=infer_tile,
-                kernel=kernel_tile, flags=_PURE)
+                kernel=kernel_tile, flags=PURE)
 
 
 def _slice_bounds(shape: tuple, b: list, s: list) -> list:
@@ -90,7 +90,7 @@ def kernel_slice(input, begin, size):  # noqa: A002
 
 slice_op = defop("slice", "Slice", inputs=("input: T", "begin: Index", "size: Index"),
                  attrs={**_T, "Index": TypeAttr(INDEX, d.int32)}, infer=infer_slice,
-                 kernel=kernel_slice, flags=_PURE)
+                 kernel=kernel_slice, flags=PURE)
 
 
 def infer_reverse(tensor, axis):
@@ -117,7 +117,7 @@ def kernel_reverse(tensor, axis):
 
 reverse_op = defop("reverse", "ReverseV2", inputs=("tensor: T", "axis: Tidx"),
                    attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)}, infer=infer_reverse,
-                   kernel=kernel_reverse, flags=_PURE)
+                   kernel=kernel_reverse, flags=PURE)
 
 
 def _pad_pairs(shape: tuple, paddings, mode: str = "CONSTANT") -> list:
@@ -159,7 +159,7 @@ def kernel_pad(input, paddings, constant_values):  # noqa: A002
 
 pad_op = defop("pad", "PadV2", inputs=("input: T", "paddings: Tpaddings", "constant_values: T"),
                attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32)}, infer=infer_pad,
-               kernel=kernel_pad, flags=_PURE)
+               kernel=kernel_pad, flags=PURE)
 
 
 def infer_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
@@ -173,7 +173,7 @@ def kernel_mirror_pad(input, paddings, mode=REQUIRED):  # noqa: A002
 
 mirror_pad_op = defop("mirror_pad", "MirrorPad", inputs=("input: T", "paddings: Tpaddings"),
                       attrs={**_T, "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
-                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=_PURE)
+                      infer=infer_mirror_pad, kernel=kernel_mirror_pad, flags=PURE)
 
 
 # MirrorPadGrad, MirrorPad's backprop record: folds a gradient back onto the copied elements.
@@ -205,33 +205,51 @@ def infer_mirror_pad_grad(input, paddings, mode=REQUIRED):  # noqa: A002
 mirror_pad_grad_op = defop(
     "mirror_pad_grad", "MirrorPadGrad", inputs=("input: T", "paddings: Tpaddings"),
     attrs={"T": TypeAttr(NUMBER), "Tpaddings": TypeAttr(INDEX, d.int32), "mode": REQUIRED},
-    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags=_PURE)
+    infer=infer_mirror_pad_grad, kernel=kernel_mirror_pad_grad, flags=PURE)
 
 
 def infer_broadcast_to(input, shape):  # noqa: A002
+    if shape.shape is not None and len(shape.shape) != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {len(shape.shape)}")
+    n = shape.shape[0] if shape.shape else None
+    if input.shape is not None and n is not None and len(input.shape) > n:
+        raise ValueError(f"Shape must be at most rank {n} but is rank {len(input.shape)}")
     target = I.known_ints(shape)
     if target is None:
-        n = shape.shape[0] if shape.shape else None
         return TensorType(input.dtype, None if n is None else (None,) * n)
-    if input.shape is not None and len(input.shape) > len(target):
-        raise ValueError(f"Rank of input ({len(input.shape)}) must be no greater than rank of "
-                         f"output shape ({len(target)}).")
-    out = broadcast_shapes(input.shape, tuple(target))
-    if out is not None and tuple(out) != tuple(target):
-        raise ValueError(f"Incompatible shapes: {format_dims(input.shape)} vs. "
-                         f"{format_dims(tuple(target))}")
+    if input.shape is not None:   # an unknown input dim may be 1 or the target's: checked later
+        for have, want in zip(reversed(input.shape), reversed(target)):
+            if have is not None and have not in (1, want):
+                raise ValueError(f"Incompatible shapes: {format_dims(input.shape)} vs. "
+                                 f"{format_dims(tuple(target))}")
     return TensorType(input.dtype, tuple(target))
 
 
 def kernel_broadcast_to(input, shape):  # noqa: A002
+    """TensorFlow's checks and messages: the shape a vector, the ranks, then the dims."""
+    x = np.asarray(input)
+    if np.ndim(shape) != 1:
+        raise InvalidArgumentError(f"shape must be a vector of {{int32,int64}}, got shape "
+                                   f"{format_dims(np.shape(shape))}")
     target = _ints(shape)
-    check_allocation(target, np.asarray(input).dtype)
-    return np.broadcast_to(input, target)
+    have, want = format_dims(x.shape), format_dims(tuple(target))
+    if x.ndim > len(target):
+        raise InvalidArgumentError(f"Rank of input ({x.ndim}) must be no greater than rank of "
+                                   f"output shape ({len(target)}).")
+    try:
+        joint = broadcast_shapes(x.shape, tuple(target))
+    except ValueError:
+        raise InvalidArgumentError(f"Incompatible shapes: {have} vs. {want}") from None
+    if tuple(joint) != tuple(target):
+        raise InvalidArgumentError(f"Unable to broadcast tensor of shape {have} to tensor of "
+                                   f"shape {want}")
+    check_allocation(target, x.dtype)
+    return np.broadcast_to(x, target)
 
 
 broadcast_to_op = defop("broadcast_to", "BroadcastTo", inputs=("input: T", "shape: Tidx"),
                         attrs={**_T, "Tidx": TypeAttr(INDEX, d.int32)},
-                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=_PURE)
+                        infer=infer_broadcast_to, kernel=kernel_broadcast_to, flags=PURE)
 
 
 def _check_roll(rank: int, shift: list, axis: list) -> None:
@@ -258,4 +276,4 @@ def kernel_roll(input, shift, axis):  # noqa: A002
 roll_op = defop("roll", "Roll", inputs=("input: T", "shift: Tshift", "axis: Taxis"),
                 attrs={**_T, "Tshift": TypeAttr(INDEX, d.int32),
                        "Taxis": TypeAttr(INDEX, d.int32)},
-                infer=infer_roll, kernel=kernel_roll, flags=_PURE)
+                infer=infer_roll, kernel=kernel_roll, flags=PURE)

@@ -24,12 +24,14 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import dtypes as d
+from .. import wiring
 
 __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
-    "current_context", "context_scope", "convert_to_tensor", "set_default_context", "REQUIRED",
+    "current_context", "context_scope", "convert_to_tensor", "context_state",
+    "REQUIRED",
     "FLOAT", "INTEGER", "REAL", "NUMBER", "ALL_TYPES", "INDEX", "BOOL", "STRING", "COMPLEX",
-    "FLAGS", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
+    "FLAGS", "PURE", "is_pure", "is_foldable", "is_hoistable", "is_unseeded_random",
     "is_placeholder_like",
 ]
 
@@ -86,6 +88,7 @@ FLAGS = MappingProxyType({
                       "tf.data iterator): each run changes it, so a check that runs a graph "
                       "twice (the executors' cross-check) runs it once",
 })
+PURE = frozenset({"pure"})   # the flags of most records, spelled once
 
 
 class _Required:
@@ -229,32 +232,38 @@ def all_ops() -> list[OpDef]:
 
 # ---- contexts --------------------------------------------------------------------------------
 
+class _StartingContext:
+    """A thread's context before it enters any: the eager context (`wiring.eager_context`,
+    framework/eager.py's EAGER), read on the thread's first op and kept as the thread's own
+    `current` from then on, so later reads never come here."""
+
+    def __get__(self, state, owner=None):
+        ctx = wiring.eager_context
+        if state is not None and ctx is not None:
+            state.current = ctx
+        return ctx
+
+
 class _ContextState(threading.local):
-    default = None
+    """Per thread: `current`, the context `bind` uses, and the `stack` of the ones it left."""
+
+    current = _StartingContext()
 
     def __init__(self):
         self.stack = []
-        self.current = _ContextState.default
 
 
-_state = _ContextState()
-
-
-def set_default_context(ctx) -> None:
-    """Installs the eager context every thread starts with (called once by the framework)."""
-    _ContextState.default = ctx
-    if not _state.stack:
-        _state.current = ctx
+context_state = _ContextState()
 
 
 def current_context():
-    return _state.current
+    return context_state.current
 
 
 def active_contexts() -> list:
     """The contexts of this thread, innermost first (the current one, then the ones it was
     entered from): a trace nested in another sees the enclosing trace's graph context here."""
-    return [_state.current] + _state.stack[::-1]
+    return [context_state.current] + context_state.stack[::-1]
 
 
 class context_scope:  # noqa: N801 - used like a function: `with context_scope(ctx):`
@@ -266,18 +275,18 @@ class context_scope:  # noqa: N801 - used like a function: `with context_scope(c
         self.ctx = ctx
 
     def __enter__(self):
-        _state.stack.append(_state.current)
-        _state.current = self.ctx
+        context_state.stack.append(context_state.current)
+        context_state.current = self.ctx
         return self.ctx
 
     def __exit__(self, *exc):
-        _state.current = _state.stack.pop()
+        context_state.current = context_state.stack.pop()
         return False
 
 
 def bind(op: OpDef, inputs: tuple, attrs=NO_ATTRS, name: str | None = None):
     """Applies `op` in the current context: run it (eager) or record it (graph)."""
-    return _state.current.apply(op, inputs, attrs, name)
+    return context_state.current.apply(op, inputs, attrs, name)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None):
@@ -290,7 +299,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
         dtype = d.as_dtype(dtype)
     if dtype_hint is not None:
         dtype_hint = d.as_dtype(dtype_hint)
-    return _state.current.convert(value, dtype, dtype_hint, name)
+    return context_state.current.convert(value, dtype, dtype_hint, name)
 
 
 # ---- dtype resolution shared by every context ------------------------------------------------
@@ -330,7 +339,7 @@ def resolve_type_attrs(op: OpDef, inputs, dtype_of) -> dict:
 
 def _fits(value, dtype) -> bool:
     """Whether a Python value converts to an integer `dtype` without changing."""
-    if dtype._kind not in "iu":
+    if dtype.kind not in "iu":
         return True
     if isinstance(value, (list, tuple)):
         return all(_fits(v, dtype) for v in value)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
-from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes
 from . import infer as I
 from .allocation import check_allocation
@@ -13,48 +12,68 @@ from .infer import runtime as _runtime
 from .registry import (
     FLOAT,
     INDEX,
+    PURE,
     REAL,
     TypeAttr,
     defop,
 )
 
-_PURE = {"pure"}
-
 # ---- range, linspace -----------------------------------------------------------------------------
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _number(v) -> str:
+    """A scalar as TensorFlow's messages print it (C++ streams: 5, 0.5, nan, inf)."""
+    return str(int(v)) if isinstance(v, (int, np.integer)) else f"{float(v):g}"
+
+
+def range_size(start, limit, delta) -> int:
+    """The length of Range(start, limit, delta), with TensorFlow's checks in its order
+    (ValueError; comparisons written as TensorFlow's, so NaN fails them)."""
+    if delta == 0:
+        raise ValueError(f"Requires delta != 0: {_number(delta)}")
+    if delta > 0 and not start <= limit:
+        raise ValueError(f"Requires start <= limit when delta > 0: {_number(start)}/"
+                         f"{_number(limit)}")
+    if delta < 0 and not start >= limit:
+        raise ValueError(f"Requires start >= limit when delta < 0: {_number(start)}/"
+                         f"{_number(limit)}")
+    if isinstance(start, (int, np.integer)):
+        return (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
+    with np.errstate(all="ignore"):   # in the dtype, as TensorFlow (float32: 14 / 0.7 is 20)
+        size = float(np.ceil(np.abs((limit - start) / delta)))
+    if not size <= _INT64_MAX:
+        raise ValueError(f"Requires ((limit - start) / delta) <= {_INT64_MAX}")
+    return int(size)
+
+
+def _scalars(dtype, *values):
+    """NumPy scalars of `dtype` (Python ints for integer dtypes)."""
+    out = [np.asarray(v, dtype).reshape(-1)[0] for v in values]
+    return [int(v) for v in out] if np.dtype(dtype).kind in "iu" else out
+
+
 def infer_range(start, limit, delta):
-    vals = [I.known_ints(t) if start.dtype.is_integer else I.known_value(t)
-            for t in (start, limit, delta)]
+    vals = [I.known_value(t) for t in (start, limit, delta)]
     if any(v is None for v in vals):
         return TensorType(start.dtype, (None,))
-    s, lim, dl = (float(np.asarray(v).reshape(-1)[0]) for v in vals)
-    if dl == 0:
-        raise ValueError("Requires delta != 0")
-    n = max(0, int(np.ceil((lim - s) / dl)))
-    return TensorType(start.dtype, (n,))
+    return TensorType(start.dtype, (range_size(*_scalars(start.dtype.as_numpy_dtype, *vals)),))
 
 
 def kernel_range(start, limit, delta):
-    if delta == 0:
-        raise InvalidArgumentError(f"Requires delta != 0: {delta}")
-    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        raise InvalidArgumentError(f"Requires start <= limit when delta > 0: {start}/{limit}"
-                                   if delta > 0 else
-                                   f"Requires start >= limit when delta < 0: {start}/{limit}")
     dtype = np.asarray(start).dtype
-    if dtype.kind in "iu":
-        n = max(0, -((int(start) - int(limit)) // int(delta)))
-    else:
-        n = max(0, int(np.ceil((float(limit) - float(start)) / float(delta))))
+    n = _runtime(range_size, *_scalars(dtype, start, limit, delta))
     check_allocation((n,), dtype)
-    return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
+    return (np.asarray(start, dtype) + np.arange(n, dtype=dtype) * np.asarray(delta, dtype)
+            if n else np.zeros(0, dtype))
 
 
 range_op = defop("range", "Range", inputs=("start: Tidx", "limit: Tidx", "delta: Tidx"),
                  attrs={"Tidx": TypeAttr(REAL - {d.uint8, d.uint16, d.uint32, d.uint64},
                                          d.int32)},
-                 infer=infer_range, kernel=kernel_range, flags=_PURE)
+                 infer=infer_range, kernel=kernel_range, flags=PURE)
 
 
 def _check_num(num) -> None:
@@ -79,4 +98,4 @@ def kernel_linspace(start, stop, num):
 
 linspace_op = defop("linspace", "LinSpace", inputs=("start: T", "stop: T", "num: Tidx"),
                     attrs={"T": TypeAttr(FLOAT), "Tidx": TypeAttr(INDEX, d.int32)},
-                    infer=infer_linspace, kernel=kernel_linspace, flags=_PURE)
+                    infer=infer_linspace, kernel=kernel_linspace, flags=PURE)

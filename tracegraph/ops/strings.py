@@ -12,9 +12,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..shapes import TensorType, broadcast_shapes, format_dims
-from .registry import ALL_TYPES, INDEX, TypeAttr, defop
-
-_PURE = {"pure"}
+from .registry import ALL_TYPES, INDEX, PURE, TypeAttr, defop
 
 
 def _map(fn, *arrays, otype=object):
@@ -67,7 +65,7 @@ def infer_join(inputs, separator=""):
 
 
 join_op = defop("string_join", "StringJoin", inputs=("inputs: N * string",),
-                attrs={"separator": ""}, infer=infer_join, kernel=kernel_join, flags=_PURE)
+                attrs={"separator": ""}, infer=infer_join, kernel=kernel_join, flags=PURE)
 
 
 def kernel_length(input, unit="BYTE"):  # noqa: A002
@@ -79,7 +77,7 @@ def kernel_length(input, unit="BYTE"):  # noqa: A002
 length_op = defop("string_length", "StringLength", inputs=("input: string",),
                   attrs={"unit": "BYTE"},
                   infer=lambda input, unit="BYTE": TensorType(d.int32, input.shape),  # noqa: A006
-                  kernel=kernel_length, flags=_PURE)
+                  kernel=kernel_length, flags=PURE)
 
 
 def kernel_upper(input, encoding=""):  # noqa: A002
@@ -97,11 +95,11 @@ def kernel_strip(input):  # noqa: A002
 
 
 upper_op = defop("string_upper", "StringUpper", inputs=("input: string",),
-                 attrs={"encoding": ""}, infer=_same_string, kernel=kernel_upper, flags=_PURE)
+                 attrs={"encoding": ""}, infer=_same_string, kernel=kernel_upper, flags=PURE)
 lower_op = defop("string_lower", "StringLower", inputs=("input: string",),
-                 attrs={"encoding": ""}, infer=_same_string, kernel=kernel_lower, flags=_PURE)
+                 attrs={"encoding": ""}, infer=_same_string, kernel=kernel_lower, flags=PURE)
 strip_op = defop("string_strip", "StringStrip", inputs=("input: string",), infer=_same_string,
-                 kernel=kernel_strip, flags=_PURE)
+                 kernel=kernel_strip, flags=PURE)
 
 
 def kernel_substr(input, pos, len, unit="BYTE"):  # noqa: A002
@@ -124,7 +122,7 @@ substr_op = defop("substr", "Substr", inputs=("input: string", "pos: T", "len: T
                   attrs={"T": TypeAttr(INDEX), "unit": "BYTE"},
                   infer=lambda input, pos, len, unit="BYTE": TensorType(  # noqa: A006  # noqa: A006
                       d.string, broadcast_shapes(input.shape, pos.shape)),
-                  kernel=kernel_substr, flags=_PURE)
+                  kernel=kernel_substr, flags=PURE)
 
 
 def _re2_rewrite(rewrite: str) -> str:
@@ -153,7 +151,7 @@ regex_replace_op = defop("regex_replace", "RegexReplace",
                          inputs=("input: string", "pattern: string", "rewrite: string"),
                          attrs={"replace_global": True},
                          infer=lambda x, pattern, rewrite, **_: _same_string(x),
-                         kernel=kernel_regex_replace, flags=_PURE)
+                         kernel=kernel_regex_replace, flags=PURE)
 
 
 def kernel_as_string(input, precision=-1, scientific=False, shortest=False,  # noqa: A002
@@ -182,7 +180,7 @@ as_string_op = defop("as_string", "AsString", inputs=("input: T",),
                      attrs={"T": TypeAttr(ALL_TYPES), "precision": -1,
                             "scientific": False, "shortest": False, "width": -1, "fill": ""},
                      infer=lambda input, **_: TensorType(d.string, input.shape),  # noqa: A006
-                     kernel=kernel_as_string, flags=_PURE)
+                     kernel=kernel_as_string, flags=PURE)
 
 
 def kernel_to_number(string_tensor, out_type=d.float32):
@@ -202,4 +200,4 @@ to_number_op = defop("string_to_number", "StringToNumber", inputs=("string_tenso
                      attrs={"out_type": d.float32},
                      infer=lambda string_tensor, out_type=d.float32: TensorType(
                          out_type, string_tensor.shape),
-                     kernel=kernel_to_number, flags=_PURE)
+                     kernel=kernel_to_number, flags=PURE)

@@ -14,11 +14,9 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..shapes import TensorType
-from .registry import INTEGER, REAL, REQUIRED, defop
+from ..shapes import TensorType, broadcast_shapes
+from .registry import INTEGER, PURE, REAL, REQUIRED, defop
 from .strings import compile_regex
-
-_PURE = {"pure", "data_dependent_shape"}
 
 
 def _flat_strings(x) -> list:
@@ -82,7 +80,7 @@ def kernel_ragged_split(input, unit="WORD", sep=b"", maxsplit=-1):  # noqa: A002
 ragged_string_split_op = defop(
     "ragged_string_split", "RaggedStringSplit", inputs=("input: string",),
     attrs={"unit": "WORD", "sep": b"", "maxsplit": -1}, infer=infer_ragged_split,
-    kernel=kernel_ragged_split, num_outputs=2, flags=_PURE)
+    kernel=kernel_ragged_split, num_outputs=2, flags=PURE | {"data_dependent_shape"})
 
 
 def infer_unicode_decode(input, input_encoding="UTF-8", Tsplits=d.int64):  # noqa: A002, N803
@@ -98,7 +96,7 @@ def kernel_unicode_decode(input, input_encoding="UTF-8", Tsplits=d.int64):  # no
 unicode_decode_op = defop(
     "unicode_decode", "UnicodeDecode", inputs=("input: string",),
     attrs={"input_encoding": "UTF-8", "Tsplits": d.int64}, infer=infer_unicode_decode,
-    kernel=kernel_unicode_decode, num_outputs=2, flags=_PURE)
+    kernel=kernel_unicode_decode, num_outputs=2, flags=PURE | {"data_dependent_shape"})
 
 # ---- DecodeRaw ----------------------------------------------------------------------------------
 
@@ -130,7 +128,7 @@ def kernel_decode_raw(bytes, out_type=REQUIRED, little_endian=True):  # noqa: A0
 decode_raw_op = defop(
     "decode_raw", "DecodeRaw", inputs=("bytes: string",),
     attrs={"out_type": REQUIRED, "little_endian": True}, infer=infer_decode_raw,
-    kernel=kernel_decode_raw, flags=_PURE)
+    kernel=kernel_decode_raw, flags=PURE | {"data_dependent_shape"})
 
 # ---- regex_full_match ---------------------------------------------------------------------------
 
@@ -146,7 +144,6 @@ def kernel_regex_full_match(input, pattern):  # noqa: A002
 
 
 def infer_regex_full_match(input, pattern):  # noqa: A002
-    from ..shapes import broadcast_shapes
     return TensorType(d.bool, broadcast_shapes(input.shape, pattern.shape))
 
 

@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     debug_stripper,
     dependency_optimization,
     function_optimization,
+    jit_fusion,
     layout_optimizer,
     loop_optimization,
     memory_optimization,

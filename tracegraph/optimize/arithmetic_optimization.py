@@ -1,7 +1,7 @@
 """Arithmetic optimization: local simplifications written as a table of rules, plus one
 whole-graph rewrite (left-deep chains of adds -> one AddN).
 
-Two groups (rules.py), and the report names the second:
+Two groups (rewrite_rules.py), and the report names the second:
 
 - exact: every result bit for bit, NaNs, infinities and signs of zero included. IEEE safety: a
   rewrite never turns a NaN or Inf result into a finite one, so `x*0` stays. `x + 0 -> x` holds
@@ -24,7 +24,7 @@ import numpy as np
 from ..ops.registry import all_ops, get_op
 from .builder import constant_value, consumers
 from .passes import graph_pass
-from .rules import (
+from .rewrite_rules import (
     EXACT,
     ROUNDING_CHANGING,
     AttrOf,

@@ -8,7 +8,7 @@ from .. import dtypes as d
 from ..ops.registry import get_op
 from .builder import GraphBuilder
 from .passes import graph_pass
-from .rules import New
+from .rewrite_rules import New
 
 
 def _to_half(b, t, name, source):

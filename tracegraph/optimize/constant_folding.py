@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.tensor import EagerTensor
+from ..framework.tensor import EagerTensor as _Eager
 from ..ops.registry import is_foldable
+from ..shapes import format_dims
 from .builder import GraphBuilder
 from .passes import graph_pass
 
@@ -44,7 +46,6 @@ def _evaluate(op, values):
 def _anything_to_fold(graph) -> bool:
     """Some foldable op reads only constants (or captured eager values), or has outputs
     whose values inference already knows."""
-    from ..framework.tensor import EagerTensor as _Eager
     constant = {id(ph) for value, ph in getattr(graph, "captures", {}).values()
                 if isinstance(value, _Eager)}
     for op in graph.operations:
@@ -119,4 +120,7 @@ def _replace(b: GraphBuilder, op, results, ctx) -> None:
         name = op.name if i == 0 else f"{op.name}_{i}"
         outs.append(b.constant(arr, name, op.source, controls))
     b.replace(op, outs)
-    ctx.rewrote("fold", [op], outs)
+    # what became a constant: `MatMul_1 = MatMul(MatMul, Const) -> constant float32[2,2]`
+    computed = f"{op.name} = {op.type}({', '.join(t.op.name for t in op.inputs)})"
+    made = ", ".join(f"constant {t.dtype.name}{format_dims(t.shape)}" for t in op.outputs)
+    ctx.rewrote("fold", [computed], [made])

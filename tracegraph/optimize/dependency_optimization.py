@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .builder import GraphBuilder
 from .passes import graph_pass
-from .rules import Op
+from .rewrite_rules import Op
 
 NO_OP = Op("NoOp")   # the one removal matched by type; identities are matched by flag
 

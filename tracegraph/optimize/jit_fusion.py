@@ -4,10 +4,19 @@ sub-graph. The jit executor compiles each such sub-graph into a single numba loo
 memory, no temporaries); every other executor runs it op by op, which is the reference.
 
 An op joins a cluster when it is pure, elementwise, has a per-element form (`scalar_form` of its
-record), works on dtypes a kernel handles, and carries no control edges. Clusters merge through
-an op that reads from several of them, unless a path leaves one cluster through an unfused op
-and comes back into another (that would make the contracted graph cyclic). A cluster of one op
-is left alone unless the op is an approximated function (its fused form is faster).
+record), works on dtypes a kernel handles, and carries no control edges. The default
+tf.function (`approximate=False`) fuses exact forms only, so its results are NumPy's (eager's)
+bit for bit; `jit_compile=True` also fuses float32 tanh and exp through their approximations.
+Clusters merge through an op that reads from several of them, unless a path leaves one cluster
+through an unfused op and comes back into another (that would make the contracted graph
+cyclic). A cluster of one op is left alone unless the op is an approximated function (its fused
+form is faster).
+
+It is the pass list's last entry (optimize/meta.py), run after the rounds when the executor
+asks: `options["jit_fusion"]` is 0 for `jit_compile=True` (every cluster, approximations
+included), or a minimum number of elements (the default tf.function fuses only clusters that
+large, exact forms only, and only graphs holding such a value), or None (no fusion: the pass
+does not run).
 """
 
 from __future__ import annotations
@@ -25,11 +34,12 @@ from ..ops.cluster import (
 )
 from ..ops.functional import stateless_if_op, stateless_while_op
 from .builder import GraphBuilder, consumers
+from .passes import graph_pass
 
 __all__ = ["jit_fusion", "find_clusters", "has_large_value"]
 
 
-def _fusable(op) -> bool:
+def _fusable(op, approximate: bool = True) -> bool:
     op_def = op.op_def
     if "elementwise" not in op_def.flags or op_def.stateful or op.control_inputs:
         return False
@@ -42,7 +52,14 @@ def _fusable(op) -> bool:
         return False   # float -> int conversions: NumPy's and numba's overflow rules differ
     dtype = op.outputs[0].dtype.name
     form = scalar_form(op_def, op.attrs, dtype)
-    return form is not None and not scalar_libm_calls(form[0], dtype)
+    if form is None or scalar_libm_calls(form[0], dtype):
+        return False
+    return approximate or not _approximated(form[0], dtype)
+
+
+def _approximated(form: str, dtype: str) -> bool:
+    """Whether a per-element form calls a function a fused kernel approximates for `dtype`."""
+    return any(f"np.{fn}(" in form and dt == dtype for fn, dt in APPROXIMATED.items())
 
 
 class _Clusters:
@@ -75,7 +92,7 @@ class _Clusters:
         self.outside_reach[keep] |= self.outside_reach.pop(other)
 
 
-def find_clusters(graph) -> list[list]:
+def find_clusters(graph, approximate: bool = True) -> list[list]:
     """The clusters of `graph`'s fusable ops, each a list of ops in graph order."""
     cl = _Clusters()
     cluster_of: dict[int, int] = {}     # id(op) -> cluster id (not yet resolved)
@@ -88,7 +105,7 @@ def find_clusters(graph) -> list[list]:
             if id(p) in cluster_of:
                 mine.add(cluster_of[id(p)])
         reach[id(op)] = mine
-        if not _fusable(op):
+        if not _fusable(op, approximate):
             continue
         inside = cl.roots(cluster_of[id(t.op)] for t in op.inputs if id(t.op) in cluster_of)
         plain = set()   # clusters reached through this op's inputs that are in no cluster
@@ -120,7 +137,7 @@ def find_clusters(graph) -> list[list]:
     for cid, ops in cl.members.items():
         if cl.find(cid) != cid:
             continue
-        if len(ops) > 1 or _worth_alone(ops[0]):
+        if len(ops) > 1 or (approximate and _worth_alone(ops[0])):
             result.append(sorted(ops, key=lambda o: order[id(o)]))
     return result
 
@@ -137,21 +154,34 @@ def _needs(cl: _Clusters, plain: set, inside: set, joined: set) -> set:
 
 
 def _worth_alone(op) -> bool:
-    form = scalar_form(op.op_def, op.attrs, op.outputs[0].dtype.name)
-    return form is not None and any(form[0].startswith(f"np.{fn}(") and dtype ==
-                                    op.outputs[0].dtype.name
-                                    for fn, dtype in APPROXIMATED.items())
+    dtype = op.outputs[0].dtype.name
+    form = scalar_form(op.op_def, op.attrs, dtype)
+    return form is not None and _approximated(form[0], dtype)
 
 
-def jit_fusion(graph, ctx=None, min_elements: int = 0):
+def _requested_here(graph, min_elements: int) -> bool:
+    """Whether a request for fusion applies to `graph`: always for jit_compile (0), else only
+    when the graph makes a value of at least `min_elements` elements."""
+    return not min_elements or has_large_value(graph, min_elements)
+
+
+@graph_pass("jit_fusion", after_rounds=True, applies=_requested_here)
+def jit_fusion(graph, ctx=None, min_elements: int | None = None,
+               approximate: bool | None = None):
     """The pass: `graph` with every cluster replaced by a `_FusedElementwise` op (sub-graphs of
     control flow are fused too). Returns `graph` itself when nothing fuses. With `min_elements`
-    (the default tf.function's use), only clusters whose values have at least that many
-    elements (static shapes) fuse, and loops are not compiled whole."""
+    (the default tf.function's use; as a pass, `ctx.options["jit_fusion"]`), only clusters
+    whose values have at least that many elements (static shapes) fuse, and loops are not
+    compiled whole; without `approximate` (by default: whenever `min_elements` is set) only
+    exact per-element forms fuse (float32 tanh and exp stay NumPy's)."""
+    if min_elements is None:
+        min_elements = (ctx.options.get("jit_fusion") or 0) if ctx is not None else 0
+    if approximate is None:
+        approximate = not min_elements
     if min_elements and not has_large_value(graph, min_elements):
         return graph
-    graph = _fuse_subgraphs(graph, ctx, min_elements)
-    clusters = find_clusters(graph)
+    graph = _fuse_subgraphs(graph, ctx, min_elements, approximate)
+    clusters = find_clusters(graph, approximate)
     if min_elements:
         clusters = [ops for ops in clusters if _elements(ops) >= min_elements]
     if not clusters:
@@ -180,7 +210,7 @@ def has_large_value(graph, min_elements: int) -> bool:
     return False
 
 
-def _fuse_subgraphs(graph, ctx, min_elements: int = 0):
+def _fuse_subgraphs(graph, ctx, min_elements: int = 0, approximate: bool = True):
     holders = [op for op in graph.operations if op.subgraphs()]
     if not holders:
         return graph
@@ -188,7 +218,7 @@ def _fuse_subgraphs(graph, ctx, min_elements: int = 0):
     changed = False
     for op in b.pending():
         subs = op.subgraphs()
-        if not subs or op.op_def is fused_elementwise_op:
+        if not subs or op.op_def in (fused_elementwise_op, fused_loop_op):   # fused already
             b.copy(op)
             continue
         if not min_elements and _scalar_loop(op):
@@ -197,7 +227,7 @@ def _fuse_subgraphs(graph, ctx, min_elements: int = 0):
             continue
         attrs = dict(op.attrs)
         for key, sub in subs:
-            new = jit_fusion(sub, ctx, min_elements)
+            new = jit_fusion(sub, ctx, min_elements, approximate)
             if new is not sub:
                 attrs[key] = new
                 changed = True
@@ -293,7 +323,7 @@ def _emit_loop(b, op, ctx) -> None:
     loop = f.add_operation(op.op_def, op.name, inputs, op.input_arity, dict(op.attrs),
                            [t.tensor_type for t in op.outputs], (), op.source)
     f.inputs, f.outputs = inputs, list(loop.outputs)
-    f.jit_loop = True
+    f.mark("jit_loop")
     fused = b.dst.add_operation(
         fused_loop_op, b.dst.unique_name(op.name), [b.tensor(t) for t in op.inputs],
         (len(op.inputs),), {"Tin": tuple(t.dtype for t in op.inputs), "f": f,
@@ -335,7 +365,7 @@ def _emit_cluster(b, ops, uses, graph_outputs, index, ctx):
                 or any(id(reader) not in members for reader in uses.get(id(op.outputs[0]), []))]
     body.inputs = [inside[id(t)] for t in outside_inputs]
     body.outputs = [inside[id(t)] for t in exported]
-    body.jit_cluster = True
+    body.mark("jit_cluster")
     name = b.dst.unique_name(f"cluster_{index}")
     fused = b.dst.add_operation(
         fused_elementwise_op, name, [b.tensor(t) for t in outside_inputs],

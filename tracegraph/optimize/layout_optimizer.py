@@ -10,7 +10,8 @@ import numpy as np
 from ..ops.registry import get_op
 from .builder import GraphBuilder, constant_value, consumers
 from .passes import graph_pass
-from .rules import New
+from .pruning import pruning
+from .rewrite_rules import New
 
 TO_NHWC = np.array([0, 2, 3, 1], np.int32)
 TO_NCHW = np.array([0, 3, 1, 2], np.int32)
@@ -109,5 +110,4 @@ def layout_optimizer(graph, ctx):
         cancelled = _cancel(result, ctx)
         if cancelled is result:
             return result
-        from .pruning import pruning
         result = pruning(cancelled, ctx)

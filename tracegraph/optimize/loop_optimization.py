@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.registry import is_hoistable
+from ..shapes import TensorType
 from .builder import GraphBuilder, constant_value
 from .inline import inline_graph
 from .passes import graph_pass
@@ -66,7 +67,6 @@ def _hoistable(body) -> tuple[list, list]:
 
 def _rebuild_body(body, hoisted, needed):
     b = GraphBuilder(body)
-    from ..shapes import TensorType
     extra = [b.dst.placeholder(TensorType(t.dtype, t.dims), f"{t.op.name}_invariant")
              for t in needed]
     b.dst.inputs = list(b.dst.inputs) + extra
@@ -83,7 +83,6 @@ def _rebuild_body(body, hoisted, needed):
 
 
 def _extend_cond(cond, needed):
-    from ..shapes import TensorType
     b = GraphBuilder(cond)
     extra = [b.dst.placeholder(TensorType(t.dtype, t.dims), f"{t.op.name}_invariant")
              for t in needed]

@@ -1,8 +1,9 @@
 """The meta-optimizer: runs the passes in TensorFlow 2.21's order over a copy of a traced graph
 (R-6.1). Two rounds; the run-once passes (layout, loop, memory) run in the first only. Graphs
 with fewer than `min_graph_nodes` ops are left alone; sub-graphs (cond branches, loop bodies,
-called functions) go through the same pipeline first. A pass that fails is skipped with a
-warning and the graph it got is kept. The traced graph is never changed.
+called functions) go through the same pipeline first. Then the passes an executor asks for run
+once, after the rounds (jit fusion, `options["jit_fusion"]`). A pass that fails is skipped with
+a warning and the graph it got is kept. The traced graph is never changed.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ ORDER = [
     "memory_optimization",            # run once, last: decides in-place buffer reuse
     "auto_parallel",
     "scoped_allocator_optimization",
+    "jit_fusion",                     # after the rounds, when the executor asks (jit_compile)
 ]
 ROUNDS = 2
 
@@ -75,9 +77,21 @@ class OptimizationReport:
 
 
 def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None):
-    """(optimized graph, OptimizationReport). `graph` itself is never modified."""
+    """(optimized graph, OptimizationReport). `graph` itself is never modified. `opts` are the
+    options (default: the current ones), plus the executor's requests for the passes that run
+    after the rounds (`"jit_fusion"`: see optimize/jit_fusion.py)."""
     opts = opts if opts is not None else _options.current()
     verify = opts.get("experimental_verify", False) if verify is None else verify
+    graph, report = _optimize_rounds(graph, opts, verify)
+    for name in ORDER:
+        p = PASSES[name]
+        if p.after_rounds and p.enabled(opts) and p.applies(graph, opts[p.option]):
+            graph, pass_report = _run(p, graph, opts, 1)
+            report.passes.append(pass_report)
+    return graph, report
+
+
+def _optimize_rounds(graph: Graph, opts: dict, verify: bool):
     report = OptimizationReport(graph.name)
     if opts.get("disable_meta_optimizer"):
         report.passes.append(_note(graph, "meta_optimizer", "disabled "
@@ -101,6 +115,8 @@ def optimize(graph: Graph, opts: dict | None = None, verify: bool | None = None)
         changed = False
         for name in ORDER:
             p = PASSES[name]
+            if p.after_rounds:
+                continue
             if not p.enabled(opts):
                 if round_ == 1:
                     report.passes.append(_note(graph, name, f"off ({p.option}="
@@ -184,7 +200,7 @@ def _optimize_subgraphs(graph: Graph, opts, report) -> Graph:
             continue
         attrs = dict(op.attrs)
         for key, sub in subs:
-            new, sub_report = optimize(sub, opts, verify=False)
+            new, sub_report = _optimize_rounds(sub, opts, verify=False)
             report.passes.extend(sub_report.passes)
             if new is not sub:
                 attrs[key] = new

@@ -107,6 +107,12 @@ class GraphPass:
     rounding_option: str | None = None   # the option that turns on its rounding-changing rules
     idempotent: bool = False     # its result is a fixed point: running it again changes nothing
     annotates: bool = False      # changes only annotations (in-place marks), never the ops
+    # Runs once after the rounds, on the top-level graph (it goes into sub-graphs itself),
+    # when its option holds a request (not None or False), even with the meta-optimizer off,
+    # and only on graphs `applies(graph, request)` accepts: jit fusion, which the executor
+    # asks for (jit_compile), as XLA's clustering is not one of Grappler's passes.
+    after_rounds: bool = False
+    applies: Callable | None = None
 
     def exact_under(self, options: dict) -> bool:
         """Whether the pass keeps every result bit for bit under `options`."""
@@ -115,6 +121,9 @@ class GraphPass:
         return self.rounding_option is None or not options.get(self.rounding_option, True)
 
     def enabled(self, options: dict) -> bool:
+        if self.after_rounds:
+            request = options.get(self.option)
+            return request is not None and request is not False
         if self.option is None:
             return True
         if self.option == "disable_model_pruning":
@@ -127,9 +136,10 @@ PASSES: dict[str, GraphPass] = {}
 
 def graph_pass(name: str, option: str | None = None, run_once: bool = False,
                exact: bool = True, rounding_option: str | None = None,
-               idempotent: bool = False, annotates: bool = False):
+               idempotent: bool = False, annotates: bool = False, after_rounds: bool = False,
+               applies: Callable | None = None):
     def register(fn):
         PASSES[name] = GraphPass(name, fn, option or name, run_once, exact, rounding_option,
-                                 idempotent, annotates)
+                                 idempotent, annotates, after_rounds, applies)
         return fn
     return register

@@ -1,6 +1,6 @@
 """Remapper: fuses matmul/conv2d + bias + activation into one op whose kernel works in place
-(TensorFlow's `_FusedMatMul` / `_FusedConv2D`), as a table of patterns (rules.py), one row per
-product, bias form and activation (Relu, Relu6, Tanh, Sigmoid, or none):
+(TensorFlow's `_FusedMatMul` / `_FusedConv2D`), as a table of patterns (rewrite_rules.py), one
+row per product, bias form and activation (Relu, Relu6, Tanh, Sigmoid, or none):
 
     act(bias_add(matmul(a, b), bias))   -> _FusedMatMul(a, b, bias, fused_ops=(BiasAdd, act))
     act(matmul(a, b) + bias)            -> the same, when bias is a vector over the last dim
@@ -18,7 +18,7 @@ from ..ops.fused import ACTIVATIONS
 from ..ops.registry import get_op
 from .builder import GraphBuilder, consumers
 from .passes import graph_pass
-from .rules import New, Op, Rule, Rules, Var, X, Y
+from .rewrite_rules import New, Op, Rule, Rules, Var, X, Y
 
 
 def _floating(match) -> bool:

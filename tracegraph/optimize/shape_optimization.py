@@ -1,5 +1,5 @@
 """Shape optimization: computations on shapes that static shapes already answer, as a table of
-rules (rules.py), every one bit for bit:
+rules (rewrite_rules.py), every one bit for bit:
 
     reshape(x, s) -> x                  when s is x's fully known static shape
     shape(x)[i] -> d_i                  when dim i of x is statically known (others may not be)
@@ -14,7 +14,7 @@ import numpy as np
 
 from .builder import constant_value
 from .passes import graph_pass
-from .rules import DTypeOf, New, Op, Rule, Rules, Var, X, rewrite
+from .rewrite_rules import DTypeOf, New, Op, Rule, Rules, Var, X, rewrite
 
 
 def reshapes_to_own_shape(match) -> bool:

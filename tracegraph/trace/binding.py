@@ -1,6 +1,7 @@
 """Binding a call to a ConcreteFunction: the leaves of canonical arguments by path, the value
 fed for each tensor input (checked against its traced spec, with TensorFlow's error types) and
-the comparison of Python arguments with the values traced with."""
+the comparison of Python arguments with the values traced with; `self` for a method whose
+object is gone."""
 
 from __future__ import annotations
 
@@ -11,19 +12,24 @@ from ..errors import InvalidArgumentError
 from ..framework.tensor import EagerTensor, Tensor
 from ..framework.variables import Variable
 from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.convert import to_array
 from ..shapes import TensorSpec, format_shape, shapes_compatible
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType, has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["leaves_by_path", "missing", "check_value", "carried_tensor", "is_python",
-           "traced_value", "leaf_items", "same_python_value", "spec_text", "SPECS"]
+           "traced_value", "leaf_items", "same_python_value", "spec_text", "SPECS",
+           "DeletedInstance"]
 
 
-def leaves_by_path(canonical) -> dict:
+def leaves_by_path(canonical, leaf_paths=frozenset()) -> dict:
+    """{path: leaf} of canonical arguments; a value at one of `leaf_paths` is a leaf whatever
+    it holds (a Python list given for a tensor parameter)."""
     out = {}
 
     def walk(value, path):
-        if is_nested(value) and not has_trace_type(value) and not isinstance(value, VariableSpec):
+        if path not in leaf_paths and is_nested(value) and not has_trace_type(value) and \
+                not isinstance(value, VariableSpec):
             if isinstance(value, dict):
                 for k in sorted(value, key=repr):
                     walk(value[k], f"{path}[{k!r}]")
@@ -98,21 +104,20 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
     """The raw value fed for one input, checked against the traced spec."""
     value = carried_tensor(value, path)
     if getattr(spec, "dtype", None) is d.variant:   # a runtime object (a dataset): as it is
-        return value._value if type(value) is EagerTensor else value
+        return value.known_value if type(value) is EagerTensor else value
     if isinstance(spec, VariableSpec):
         if not isinstance(value, Variable):
             raise TypeError(f"{fn_name}: argument '{path}' must be a tf.Variable ({spec!r}), "
                             f"got {value!r}.")
         return value.handle
     if type(value) is EagerTensor:
-        arr = value._value
+        arr = value.known_value
     elif isinstance(value, Variable):
         arr = value.handle.value
     elif isinstance(value, Tensor):
         raise TypeError(f"{fn_name}: argument '{path}' is a symbolic tensor; call the "
                         "ConcreteFunction eagerly or from inside another tf.function.")
     else:
-        from ..ops.convert import to_array  # the op layer's conversion rules
         arr = to_array(value, spec.dtype)
     dtype = d.NUMPY_TO_DTYPE[arr.dtype]
     if dtype is not spec.dtype:
@@ -122,8 +127,32 @@ def check_value(fn_name: str, path: str, spec, value, index: int = 0):
             f"cannot compute {fn_name} as input #{index}(zero-based) was expected to be a "
             f"{want} tensor but is a {got} tensor [Op:{fn_name}] (argument '{path}', traced as "
             f"{spec!r})")
-    if not shapes_compatible(spec.shape._dims, arr.shape):
+    if not shapes_compatible(spec.shape.as_tuple(), arr.shape):
         # TensorFlow's binding says "Can not cast TensorSpec(...) to TensorSpec(...)"
         raise TypeError(f"{fn_name}: argument '{path}' expected {spec!r} but received a "
                          f"tensor with shape {format_shape(arr.shape)}.")
     return arr
+
+
+class DeletedInstance:
+    """`self` for a method whose object was freed before the call (`M().f(x)`: the method
+    holds it weakly, as TensorFlow does, which passes None). The method runs; reading an
+    attribute of `self` raises TensorFlow's AttributeError, saying why."""
+
+    __slots__ = ("_function",)
+
+    def __init__(self, function: str):
+        self._function = function
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            f"tf.function {self._function}: the object this method was bound to was deleted "
+            f"before the call (a temporary, as in `M().{self._function}(x)`), so `self.{name}` "
+            "cannot be read. Keep a reference to the object while calling its method: "
+            f"`m = M(); m.{self._function}(x)`.")
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return "<deleted object>"

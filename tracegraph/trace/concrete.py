@@ -16,16 +16,18 @@ import inspect
 
 import numpy as np
 
-from .. import config
+from .. import config, wiring
 from ..framework.eager import EAGER, wrap
 from ..framework.tensor import EagerTensor
 from ..framework.variables import ResourceHandle
 from ..graph.graph import FuncGraph
 from ..graph.tensor import SymbolicTensor
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import current_context
+from ..ops.functional import partitioned_call_op, stateful_partitioned_call_op
+from ..ops.registry import bind, current_context
 from ..shapes import TensorSpec
-from . import hooks
+from . import call_log
+from .atomic_function import AtomicFunction
 from .binding import (
     SPECS,
     carried_tensor,
@@ -38,6 +40,7 @@ from .binding import (
     spec_text,
     traced_value,
 )
+from .control_flow import _has_stateful
 from .function_type import FunctionType, function_type_of
 from .keys import VariableSpec, WeakArgument, canonicalize
 
@@ -127,20 +130,20 @@ class ConcreteFunction:
         tracing), each optimizer pass, jit fusion, code generation, each jit kernel's
         compilation, the first execution. `print` it; `wait=True` first waits for kernels
         compiling in the background."""
-        return hooks.first_call_report(self, wait)
+        return wiring.first_call_report(self, wait)
 
     # --- calling ---------------------------------------------------------------------------------
     def compiled(self):
         """The compiled graph for the current optimizer options: a callable from the flat
         input values to the flat output values (optimized and compiled on first use)."""
         if self._compiled is None or self._options_version != config.optimizer_version:
-            if hooks.runner is None:
+            if wiring.prepare_function is None:
                 raise RuntimeError("no executor is installed: import tracegraph to run graphs")
             self._options_version = config.optimizer_version
             key = config.optimizer_key
             prepared = self._by_options.get(key)
             if prepared is None:
-                prepared = self._by_options[key] = hooks.runner(self)
+                prepared = self._by_options[key] = wiring.prepare_function(self)
             self._compiled, self._prepared_graph, self.optimizer_report = prepared
         return self._compiled
 
@@ -166,15 +169,13 @@ class ConcreteFunction:
         compiled = self._compiled
         if compiled is None or self._options_version != config.optimizer_version:
             compiled = self.compiled()
-        if config.call_recorder is not None:  # tf.summary.trace_on
-            config.call_recorder(self)
+        if call_log.current is not None:  # tf.summary.trace_on
+            call_log.current.add(self)
         out = compiled(*values)
         if self.single_output:
             v = out[0]
             if type(v) is _NDARRAY or isinstance(v, np.generic):
-                t = object.__new__(EagerTensor)
-                t._value = v
-                return t
+                return EagerTensor(v)
             return wrap(v)
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
@@ -266,16 +267,13 @@ class ConcreteFunction:
 
     def call_in_graph(self, canonical):
         """Records a call of this function in the graph being built; returns its outputs."""
-        from ..ops.functional import partitioned_call_op, stateful_partitioned_call_op
-        from ..ops.registry import bind, current_context
-        from .control_flow import _has_stateful
         ctx = current_context()
         by_path = leaves_by_path(canonical)
         args = []
         for path, spec in self.input_paths:
             value = carried_tensor(by_path[path.split("#")[0]], path)
             args.append(value.handle if isinstance(spec, VariableSpec) else value)
-        args += [ctx._to_graph_tensor(v, None, f"{self.name}/capture")
+        args += [ctx.to_graph_tensor(v, None, f"{self.name}/capture")
                  for v in self.graph.external_captures]
         op = stateful_partitioned_call_op if _has_stateful(self.graph) else partitioned_call_op
         outs = bind(op, (args,), {"f": self.graph, "Tout": tuple(t.dtype for t in
@@ -323,36 +321,6 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
-
-
-class AtomicFunction:
-    """A ConcreteFunction's graph called with flat inputs: the tensor arguments in order, then
-    nothing else (captures are bound). `name` is TensorFlow's `__inference_<name>_<n>`."""
-
-    _count = 0
-
-    def __init__(self, concrete: ConcreteFunction):
-        AtomicFunction._count += 1
-        self._concrete = concrete
-        self.name = f"__inference_{concrete.name}_{AtomicFunction._count}".encode()
-        self.graph = concrete.graph
-
-    @property
-    def function_type(self) -> FunctionType:
-        return self._concrete.function_type
-
-    def __call__(self, *args):
-        cf = self._concrete
-        if len(args) != len(cf.input_paths):
-            raise TypeError(f"{self.name.decode()} takes {len(cf.input_paths)} flat inputs, "
-                            f"got {len(args)}.")
-        values = [check_value(cf.name, p, spec, v, i)
-                  for i, ((p, spec), v) in enumerate(zip(cf.input_paths, args))]
-        outs = cf.compiled()(*values)
-        return [wrap(v) for v in outs]
-
-    def __repr__(self):
-        return f"<AtomicFunction> {self.name.decode()}{self.function_type}"
 
 
 def _named_specs(value, prefix: str):

@@ -13,18 +13,20 @@ import itertools
 import numpy as np
 
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
 from ..graph.source import user_location
+from ..library.math import add, less, logical_and
 from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
-from ..shapes import TensorShape, TensorType, format_shape, shapes_compatible
+from ..shapes import TensorShape, TensorType, as_shape_tuple, format_shape, shapes_compatible
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
-           "trace_subgraph"]
+           "trace_subgraph", "at_user_line"]
 
 _names = itertools.count(1)
 
@@ -42,7 +44,9 @@ class StagingTypeError(StagingError, TypeError):
     pass
 
 
-def _where() -> str:
+def at_user_line() -> str:
+    """" (at file:line)" of the user's code that called the staging function (cond, while, an
+    AutoGraph operator) calling this, or "": the end of a staging error's message."""
     loc = user_location(3)
     return f" (at {loc})" if loc else ""
 
@@ -99,7 +103,7 @@ def _align_captures(graphs: list[FuncGraph]) -> list:
         for ext in externals:
             ph = by_external.get(id(ext))
             if ph is None:
-                ph = g.placeholder(TensorType(ext.dtype, ext._shape, ext._value),
+                ph = g.placeholder(ext.tensor_type,
                                    f"{g.name}_unused")
             extra.append(ph)
         g.inputs = list(g.inputs) + extra
@@ -127,7 +131,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     pred = convert_to_tensor(pred)
     if pred.dtype is not d.bool or pred.shape.rank not in (None, 0):
         raise TypeError(f"The predicate of tf.cond must be a scalar bool tensor, got "
-                        f"{pred!r}.{_where()}")
+                        f"{pred!r}.{at_user_line()}")
     then_g, then_s = trace_subgraph(true_fn, "cond_true", [])
     else_g, else_s = trace_subgraph(false_fn, "cond_false", [])
     check_branch_outputs(then_s, else_s)
@@ -154,31 +158,31 @@ def check_branch_outputs(then_s, else_s, names=None) -> None:
     except (ValueError, TypeError) as e:
         raise StagingValueError(
             f"true_fn and false_fn arguments to tf.cond must have the same number, type, and "
-            f"overall structure of return values.{_where()}\n{e}") from None
+            f"overall structure of return values.{at_user_line()}\n{e}") from None
     leaves_t, leaves_f = flatten(then_s), flatten(else_s)
     for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
         label = f"'{names[i]}'" if names else f"output {i}"
         if isinstance(a, Tensor) != isinstance(b, Tensor):
             python = b if isinstance(a, Tensor) else a
             raise StagingValueError(f"{label} is {python!r} in one branch of a tensor-dependent "
-                                    f"conditional and a tensor in the other.{_where()}")
+                                    f"conditional and a tensor in the other.{at_user_line()}")
         if not isinstance(a, Tensor):
             if type(a) is not type(b) or (a is not b and a != b):
                 raise StagingValueError(f"{label} is {a!r} in the true branch and {b!r} in the "
                                         f"false branch of a tensor-dependent conditional."
-                                        f"{_where()}")
+                                        f"{at_user_line()}")
             continue
         if a.dtype is not b.dtype:
             raise StagingTypeError(
                 f"{label} must have the same dtype in both branches of a tensor-dependent "
                 f"conditional: it is {a.dtype.name} in the true branch and {b.dtype.name} in "
-                f"the false branch.{_where()}")
+                f"the false branch.{at_user_line()}")
 
 
 def stage_if(pred, then_g, else_g, structure, name=None):
     externals = _align_captures([then_g, else_g])
     out_types = [t.dtype for t in then_g.outputs]
-    shapes = tuple(t._shape for t in then_g.outputs)
+    shapes = tuple(t.dims for t in then_g.outputs)
     op = if_op if (_has_stateful(then_g) or _has_stateful(else_g)) else stateless_if_op
     outs = bind(op, (pred, externals), {"then_branch": then_g, "else_branch": else_g,
                                         "Tout": tuple(out_types), "output_shapes": shapes},
@@ -193,12 +197,75 @@ def stage_if(pred, then_g, else_g, structure, name=None):
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
-    """`tf.while_loop`: repeats `body` while `cond` holds; a staged `While` op inside graphs."""
-    if not callable(cond) or not callable(body):
-        raise TypeError("cond and body must be callable.")
-    if current_context().executing_eagerly:
+    """`tf.while_loop`: repeats `body` while `cond` holds; a staged `While` op inside graphs.
+    `loop_vars` is a list or tuple (TensorFlow's errors for anything else); a condition that
+    returns a string is TensorFlow's InvalidArgumentError, eagerly too (where TensorFlow
+    would loop forever on its truth value)."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    eager = current_context().executing_eagerly
+    _check_loop_vars_given(loop_vars, eager)
+    cond = _boolean_condition(cond, eager)
+    if eager:
         return _eager_while(cond, body, loop_vars, maximum_iterations)
     return stage_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name)
+
+
+def _check_loop_vars_given(loop_vars, eager: bool) -> None:
+    """TensorFlow takes the loop variables as a list or tuple: eagerly an empty or false value
+    is its ValueError, anything else that is not a sequence its TypeError."""
+    if isinstance(loop_vars, (list, tuple)):
+        if eager and not loop_vars:
+            raise ValueError("'loop_vars' must be provided.")
+        return
+    if eager:
+        try:
+            given = bool(loop_vars)
+        except (TypeError, ValueError):
+            given = True
+        if not given:
+            raise ValueError("'loop_vars' must be provided.")
+    raise TypeError(f"object of type '{type(loop_vars).__name__}' has no len(): tf.while_loop "
+                    f"takes its loop variables as a list or tuple, as in "
+                    f"tf.while_loop(cond, body, [x]).{at_user_line()}")
+
+
+def _is_string(value) -> bool:
+    if isinstance(value, (str, bytes, np.str_, np.bytes_)):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is d.string or getattr(dtype, "kind", None) in ("U", "S")
+
+
+def _is_boolean(value) -> bool:
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        return dtype is d.bool or getattr(dtype, "kind", None) == "b"
+    return isinstance(value, bool)
+
+
+def _dtype_name(value) -> str:
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        return {int: "int32", float: "float32"}.get(type(value), type(value).__name__)
+    return getattr(dtype, "name", str(dtype))
+
+
+def _boolean_condition(cond, eager: bool):
+    """`cond`, checked as TensorFlow's LoopCond checks its input: a boolean (in a graph, a bool
+    tensor; eagerly any truth value but a string's)."""
+    def checked(*args):
+        result = cond(*args)
+        if _is_string(result) or (not eager and not _is_boolean(result)):
+            name = "string" if _is_string(result) else _dtype_name(result)
+            raise InvalidArgumentError(
+                f"Input 'input' passed {name} expected bool while building the condition of "
+                f"tf.while_loop: the condition must return a boolean, got {result!r:.80}."
+                f"{at_user_line()}")
+        return result
+    return checked
 
 
 def _call(fn, loop_vars):
@@ -238,25 +305,23 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
         return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
 
     def cond_fn(*placeholders):
-        from ..library.math import less, logical_and
         result = _call(cond, unpack(list(placeholders)))
         result = convert_to_tensor(result)
         if result.dtype is not d.bool or result.shape.rank not in (None, 0):
             raise StagingTypeError(f"The loop condition must be a scalar bool tensor, got "
-                                   f"{result!r}.{_where()}")
+                                   f"{result!r}.{at_user_line()}")
         if counted:
             return logical_and(less(placeholders[0], max_t), result)
         return result
 
     def body_fn(*placeholders):
-        from ..library.math import add
         current = unpack(list(placeholders))
         result = _normalize_body_result(_call(body, current), loop_vars)
         try:
             assert_same_structure(loop_vars, result, check_types=False)
         except (ValueError, TypeError) as e:
             raise StagingValueError(f"The loop body must return the same structure as the loop "
-                                    f"variables.{_where()}\n{e}") from None
+                                    f"variables.{at_user_line()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
                 for v in flatten(result)]
         if counted:
@@ -268,7 +333,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     _check_loop_vars(types, body_g.outputs, var_names, counted)
     externals = _align_captures([cond_g, body_g])
     body_g.outputs = list(body_g.outputs) + body_g.inputs[len(types):]
-    all_shapes = tuple(shapes) + tuple(e._shape for e in externals)
+    all_shapes = tuple(shapes) + tuple(e.dims for e in externals)
     op = while_op if (_has_stateful(cond_g) or _has_stateful(body_g)) else stateless_while_op
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
@@ -280,19 +345,19 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
 
 def _invariant_shapes(flat_init, loop_vars, shape_invariants) -> list:
     if shape_invariants is None:
-        return [t._shape for t in flat_init]
+        return [t.dims for t in flat_init]
     invariants = flatten(shape_invariants) if is_nested(shape_invariants) and not isinstance(
         shape_invariants, TensorShape) else [shape_invariants]
     if len(invariants) != len(flat_init):
         raise StagingValueError(f"shape_invariants must have the same structure as loop_vars: "
-                                f"{len(invariants)} vs {len(flat_init)} entries.{_where()}")
+                                f"{len(invariants)} vs {len(flat_init)} entries.{at_user_line()}")
     shapes = []
     for t, inv in zip(flat_init, invariants):
-        shape = TensorShape(inv)._dims if not isinstance(inv, TensorShape) else inv._dims
-        if not shapes_compatible(shape, t._shape):
+        shape = as_shape_tuple(inv)
+        if not shapes_compatible(shape, t.dims):
             raise StagingValueError(f"The shape invariant {format_shape(shape)} is not "
                                     f"compatible with the initial shape "
-                                    f"{format_shape(t._shape)} of a loop variable.{_where()}")
+                                    f"{format_shape(t.dims)} of a loop variable.{at_user_line()}")
         shapes.append(shape)
     return shapes
 
@@ -318,11 +383,11 @@ def _check_loop_vars(types, outputs, var_names, counted) -> None:
             raise StagingTypeError(
                 f"{label} has dtype {t.dtype.name} before the loop, but dtype {out.dtype.name} "
                 f"after one iteration. TensorFlow control flow requires it stays the same."
-                f"{_where()}")
-        if not _fits(t.shape, out._shape):
+                f"{at_user_line()}")
+        if not _fits(t.shape, out.dims):
             raise StagingValueError(
                 f"{label} has shape {format_shape(t.shape)} before the loop, but shape "
-                f"{format_shape(out._shape)} after one iteration. To allow the shape to vary "
+                f"{format_shape(out.dims)} after one iteration. To allow the shape to vary "
                 f"across iterations, use the `shape_invariants` argument of tf.while_loop (or "
                 f"tf.autograph.experimental.set_loop_options) to specify a less-specific shape."
-                f"{_where()}")
+                f"{at_user_line()}")

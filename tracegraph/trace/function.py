@@ -19,13 +19,13 @@ import types
 import weakref
 
 from .. import config as _config
+from .. import wiring
 from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
-from ..ops.registry import _state as _registry_state
-from ..ops.registry import current_context
+from ..ops.registry import context_state, current_context
 from ..shapes import TensorSpec
-from . import hooks
+from .binding import DeletedInstance
 from .call_table import DEFAULT_MAX_TRACES, CacheEvictionWarning, CallTable
 from .concrete import ConcreteFunction
 from .trace_type import has_trace_type
@@ -38,11 +38,6 @@ _VARIABLE_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
     "tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
-
-
-# Testing aid: run every Function on this executor ("jit", "parallel") instead of the default
-# (the test suite sets it from TRACEGRAPH_TEST_EXECUTOR to cross-check it on all its graphs).
-FORCE_EXECUTOR = None
 
 
 class PolymorphicFunction:
@@ -68,13 +63,13 @@ class PolymorphicFunction:
 
     def __call__(self, *args, **kwargs):
         table = self.call_table
-        if not kwargs and not _config._run_eagerly and _registry_state.current is EAGER:
+        if not kwargs and not _config.functions_run_eagerly() and context_state.current is EAGER:
             key = []
             values = []
             for a in args:
                 t = type(a)
                 if t is EagerTensor:
-                    v = a._value
+                    v = a.known_value
                     key.append(v.dtype)
                     key.append(v.shape)
                     values.append(v)
@@ -137,8 +132,8 @@ class Function(PolymorphicFunction):
         self._reduce_retracing = reduce_retracing
         # jit_compile=True (XLA's role): clusters of elementwise ops run as compiled kernels.
         self.executor = "jit" if jit_compile and executor == "codegen" else executor
-        if self.executor == "codegen" and FORCE_EXECUTOR:
-            self.executor = FORCE_EXECUTOR
+        if self.executor == "codegen" and _config.forced_executor():   # the suite's modes
+            self.executor = _config.forced_executor()
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -166,10 +161,15 @@ class Function(PolymorphicFunction):
         if self._instance_ref is None:
             return fn
         instance = self._instance_ref()
-        if instance is None:
-            raise ReferenceError(f"tf.function {self._name}: the object this method was bound "
-                                 "to has been deleted.")
+        if instance is None:   # `M().f(x)`: the temporary went before the call
+            instance = DeletedInstance(self._name)
         return types.MethodType(fn, instance)
+
+    @property
+    def jit_compile(self):
+        """The `jit_compile` argument as given (None, True or False): what a SavedModel
+        records of the function."""
+        return self._jit_compile
 
     @property
     def max_traces(self) -> int | None:
@@ -208,7 +208,7 @@ class Function(PolymorphicFunction):
 
     # --- calling -------------------------------------------------------------------------------
     def _call_slow(self, args, kwargs):
-        if _config._run_eagerly:
+        if _config.functions_run_eagerly():
             return self._bind(self._python_function)(*args, **kwargs)
         return super()._call_slow(args, kwargs)
 
@@ -222,7 +222,8 @@ class Function(PolymorphicFunction):
                 raise ValueError(_VARIABLE_ERROR)
             created.append(variable)
 
-        converting = self._autograph and hooks.autograph is not None and self._converted is None
+        converting = (self._autograph and wiring.convert_for_tracing is not None and
+                      self._converted is None)
         start = time.perf_counter()
         traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
         converted = time.perf_counter()
@@ -249,10 +250,10 @@ class Function(PolymorphicFunction):
 
     def _traced_callable(self):
         """The function run while tracing: AutoGraph's conversion when autograph=True."""
-        if not self._autograph or hooks.autograph is None:
+        if not self._autograph or wiring.convert_for_tracing is None:
             return self.python_function
         if self._converted is None:
-            self._converted = hooks.autograph(self._python_function)
+            self._converted = wiring.convert_for_tracing(self._python_function)
         return self._bind(self._converted)
 
     # --- methods: one Function per instance ----------------------------------------------------

@@ -50,12 +50,15 @@ class TypeText:
 class FunctionType(inspect.Signature):
     """The input parameters (with their type constraints) and the output type of a trace."""
 
-    __slots__ = ("captures",)
+    __slots__ = ("captures", "argument_names")
 
-    def __init__(self, parameters=(), return_annotation=inspect.Signature.empty, captures=()):
+    def __init__(self, parameters=(), return_annotation=inspect.Signature.empty, captures=(),
+                 argument_names=None):
         super().__init__(parameters, return_annotation=return_annotation,
                          __validate_parameters__=False)
         self.captures = list(captures)   # [(id, type text)]
+        # parameter name -> the traced argument's name (`args_0` -> `args[0]`)
+        self.argument_names = dict(argument_names or {})
 
     @property
     def output(self) -> TypeText:
@@ -74,7 +77,7 @@ class FunctionType(inspect.Signature):
 def type_text(value) -> str:
     """How TensorFlow 2.21 prints the trace type of one (possibly nested) value."""
     if isinstance(value, SymbolicTensor):
-        return repr(TensorSpec(value._shape, value.dtype))
+        return repr(TensorSpec(value.dims, value.dtype))
     if isinstance(value, TensorSpec):
         return repr(value)
     if isinstance(value, VariableSpec):
@@ -112,8 +115,9 @@ def function_type_of(signature, canonical: list, outputs, captures) -> FunctionT
     """The FunctionType of a trace: canonical arguments [(name, value or spec)] bound to the
     Python signature, the traced outputs, the graph's external captures."""
     params = signature.parameters if signature is not None else {}
-    out = []
+    out, names = [], {}
     for name, value in canonical:
+        traced_name = name
         base = name.split("[")[0]
         param = params.get(base)
         kind = param.kind if param is not None else inspect.Parameter.POSITIONAL_ONLY
@@ -123,6 +127,7 @@ def function_type_of(signature, canonical: list, outputs, captures) -> FunctionT
             kind = inspect.Parameter.KEYWORD_ONLY        # collected by **kwargs
         kind = _KINDS.get(kind, kind)
         out.append(inspect.Parameter(name, kind, annotation=TypeText(type_text(value))))
+        names[name] = traced_name
     # inspect's order rule: positional-only, positional-or-keyword, keyword-only
     out.sort(key=lambda p: p.kind)
     caps = []
@@ -130,8 +135,8 @@ def function_type_of(signature, canonical: list, outputs, captures) -> FunctionT
         if isinstance(value, ResourceHandle):
             text = repr(TensorSpec((), d.resource))
         else:
-            arr = value._value
+            arr = value.known_value
             text = repr(TensorSpec(arr.shape, d.NUMPY_TO_DTYPE.get(arr.dtype, d.string)))
         caps.append((id(value), text))
-    return FunctionType(out, TypeText(type_text(outputs)), caps)
+    return FunctionType(out, TypeText(type_text(outputs)), caps, names)
 

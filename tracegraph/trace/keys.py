@@ -125,7 +125,7 @@ def leaf_spec(value):
     if isinstance(value, (TensorSpec, VariableSpec)):
         return value
     if isinstance(value, EagerTensor):
-        return TensorSpec(value._value.shape, d.NUMPY_TO_DTYPE[value._value.dtype])
+        return TensorSpec(value.known_value.shape, d.NUMPY_TO_DTYPE[value.known_value.dtype])
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype)
     if isinstance(value, np.ndarray):
@@ -138,14 +138,14 @@ def leaf_spec(value):
 def _leaf_key(value, path: str, variables: dict):
     if isinstance(value, (EagerTensor, Tensor, np.ndarray)):
         spec = leaf_spec(value)
-        return ("T", spec.dtype, spec.shape._dims)
+        return ("T", spec.dtype, spec.shape.as_tuple())
     if isinstance(value, Variable):
         alias = variables.setdefault(id(value), len(variables))
         return ("V", value.dtype, value.handle.shape, alias)
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
         return _python_key(value)
     if isinstance(value, TensorSpec):
-        return ("T", value.dtype, value.shape._dims)
+        return ("T", value.dtype, value.shape.as_tuple())
     if isinstance(value, VariableSpec):
         return ("V", value.dtype, value.shape, value.alias_id)
     if isinstance(value, (np.generic,)):
@@ -272,9 +272,9 @@ def describe_leaf(value) -> str:
     """How a leaf appears in signatures and retrace explanations."""
     spec = leaf_spec(value)
     if isinstance(spec, TensorSpec):
-        return f"{spec.dtype.name} Tensor, shape={format_shape(spec.shape._dims)}"
+        return f"{spec.dtype.name} Tensor, shape={format_shape(spec.shape.as_tuple())}"
     if isinstance(spec, VariableSpec):
         return f"{spec.dtype.name} Variable, shape={format_shape(spec.shape)}"
     if isinstance(value, TensorSpec):
-        return f"{value.dtype.name} Tensor, shape={format_shape(value.shape._dims)}"
+        return f"{value.dtype.name} Tensor, shape={format_shape(value.shape.as_tuple())}"
     return repr(value)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..nest import is_nested
-from ..shapes import TensorSpec, most_specific_common, shapes_compatible
-from .keys import TraceKey, make_key
+from ..framework.eager import wrap
+from ..nest import flatten, is_nested, pack_sequence_as
+from ..ops.convert import to_array
+from ..shapes import TensorSpec, format_shape, most_specific_common, shapes_compatible
+from .keys import TraceKey, leaf_spec, make_key
 from .trace_type import has_trace_type, same_or_subtype, trace_type_of
 
 __all__ = ["Signature", "signature_of", "input_signature_canonical"]
@@ -68,6 +70,9 @@ class Signature:
                 if got[0] != want[0] or got[1] != want[1] or \
                         not shapes_compatible(want[2], got[2]):
                     return False
+            elif _is_trace_type(want):   # an extension type's spec: by subtyping
+                if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
+                    return False
             elif got != want:
                 return False
         return True
@@ -93,6 +98,13 @@ class Signature:
                 if not _is_tensor(got) or got[1] != want[1]:
                     return None
                 relaxed[path] = TensorSpec(most_specific_common(want[2], got[2]), got[1])
+            elif _is_trace_type(want) and _is_trace_type(got) and got != want:
+                # an extension type's spec: the most specific spec covering both calls
+                combine = getattr(want[1], "most_specific_common_supertype", None)
+                common = combine([got[1]]) if combine is not None else None
+                if common is None:
+                    return None
+                relaxed[path] = common
             elif got != want:
                 return None
         return _replace_leaves(canonical, relaxed)
@@ -117,6 +129,8 @@ def signature_of(canonical: list) -> Signature:
 
 def _replace_leaves(canonical: list, by_path: dict) -> list:
     def walk(value, path):
+        if has_trace_type(value):
+            return by_path.get(path, value)
         if is_nested(value) and not isinstance(value, type):
             if isinstance(value, dict):
                 return type(value)((k, walk(value[k], f"{path}[{k!r}]")) for k in value)
@@ -138,11 +152,6 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
     the arguments converted to the specs' dtypes. A mismatch (dtype, shape, structure) is a
     TypeError naming the argument, the expected spec and what was received.
     """
-    from ..framework.eager import wrap
-    from ..nest import flatten, pack_sequence_as
-    from ..ops.convert import to_array
-    from ..shapes import format_shape
-    from .keys import leaf_spec
     if len(canonical) < len(specs):
         raise TypeError(f"{name}: expected {len(specs)} arguments for input_signature "
                         f"{list(specs)}, got {len(canonical)}.")
@@ -178,11 +187,11 @@ def input_signature_canonical(name: str, canonical: list, specs: tuple) -> tuple
             if got.dtype != s.dtype:
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
                                 f"tensor with dtype {got.dtype.name} and shape "
-                                f"{format_shape(got.shape._dims)}.")
-            if not shapes_compatible(s.shape._dims, got.shape._dims):
+                                f"{format_shape(got.shape.as_tuple())}.")
+            if not shapes_compatible(s.shape.as_tuple(), got.shape.as_tuple()):
                 # TypeError, as TensorFlow's binding of inputs ("Can not cast TensorSpec...")
                 raise TypeError(f"{name}: argument '{pname}' expected {s!r} but received a "
-                                f"tensor with shape {format_shape(got.shape._dims)}.")
+                                f"tensor with shape {format_shape(got.shape.as_tuple())}.")
             converted.append(v)
         keys.append((pname, spec))
         values.append((pname, converted[0] if isinstance(spec, TensorSpec) else

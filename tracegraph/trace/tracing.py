@@ -1,11 +1,12 @@
 """Tracing: running a Python function on symbolic inputs to record its graph.
 
 Tensor arguments become placeholders named after their parameter (`x`, `b`, `b_1`, ...),
-Variable arguments become resource placeholders wrapped in a `SymbolicVariable`, arguments
-whose TraceType carries tensors (`flatten()` non-empty: a tf.data dataset) become
-placeholders for those tensors and the value `from_tensors` rebuilds, Python values
-are passed as they are. The returned structure's tensors become graph outputs through `Identity`
-ops, as in TensorFlow; its Python values are kept as they are.
+Variable arguments become resource placeholders that the function reads them through (it sees
+the Variable itself, as in TensorFlow), arguments whose TraceType carries tensors (`flatten()`
+non-empty: a tf.data dataset) become placeholders for those tensors and the value
+`from_tensors` rebuilds, Python values are passed as they are. The returned structure's tensors
+become graph outputs through `Identity` ops, as in TensorFlow; its Python values are kept as
+they are.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..graph.graph import FuncGraph
 from ..nest import flatten, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
-from ..shapes import TensorShape, TensorType, format_shape
+from ..shapes import TensorType, format_shape, shape_from_tuple
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
 from .trace_type import has_trace_type, placeholder_of, trace_type_of
@@ -47,7 +48,7 @@ class SymbolicVariable(Variable):
 
     @property
     def shape(self):
-        return TensorShape._from_tuple(self._spec.shape)
+        return shape_from_tuple(self._spec.shape)
 
     def numpy(self):
         raise NotImplementedError(f"Variable argument '{self.name}' is symbolic inside a "
@@ -69,9 +70,15 @@ def _symbolic_args(graph: FuncGraph, canonical: list, input_paths: list) -> list
             ph = graph.placeholder(TensorType(d.resource, (), spec), param, param)
             graph.inputs.append(ph)
             input_paths.append((path, spec))
-            return SymbolicVariable.of(ph, spec, param)
+            if not isinstance(value, Variable):   # a VariableSpec: no Variable to pass
+                return SymbolicVariable.of(ph, spec, param)
+            # As TensorFlow: the function sees the Variable itself (identity-keyed code such
+            # as an optimizer's slots works); its reads and writes go through `ph`, so the
+            # trace serves any Variable of this spec. The same Variable twice: one placeholder.
+            graph.variable_arguments.setdefault(id(value.handle), (value.handle, ph))
+            return value
         name = getattr(spec, "name", None) or param   # an input_signature's name, as TF
-        ph = graph.placeholder(TensorType(spec.dtype, spec.shape._dims), name, param)
+        ph = graph.placeholder(TensorType(spec.dtype, spec.shape.as_tuple()), name, param)
         graph.inputs.append(ph)
         input_paths.append((path, spec))
         return ph
@@ -157,9 +164,12 @@ def trace_function(python_function, name: str, signature, canonical: list,
     args, kwargs = rebuild_call(signature, symbolic)
     ctx = GraphContext(graph, on_variable_created)
     call = call_function or python_function
-    with context_scope(ctx):
-        result = call(*args, **kwargs)
-        structured = _graph_outputs(ctx, graph, result, name)
+    try:
+        with context_scope(ctx):
+            result = call(*args, **kwargs)
+            structured = _graph_outputs(ctx, graph, result, name)
+    finally:
+        graph.variable_arguments = {}   # the trace keeps no Variable alive
     graph.structured_outputs = structured
     graph.structured_input_signature = _spec_structure(canonical)
     return ConcreteFunction(graph, name, graph.structured_input_signature, signature,

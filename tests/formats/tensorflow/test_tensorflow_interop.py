@@ -81,8 +81,19 @@ def _shapes():
     return shapes, [np.arange(6, dtype=np.float32).reshape(2, 3)]
 
 
+def _stateless_random():
+    @tf.function
+    def stateless_random(seed):
+        return (tf.random.stateless_normal([2, 3], seed),
+                tf.random.stateless_uniform([4], seed, minval=-2, maxval=9, dtype=tf.int64),
+                tf.random.stateless_categorical([[0., 1., 2.]], 5, seed),
+                tf.random.stateless_truncated_normal([3], seed, dtype=tf.float64),
+                tf.nn.experimental.stateless_dropout(tf.ones([4]), 0.5, seed))
+    return stateless_random, [np.array([4, 5], np.int32)]
+
+
 FUNCTIONS = {"dense": _dense, "branches": _branches, "nested_call": _nested_call,
-             "shapes": _shapes}
+             "shapes": _shapes, "stateless_random": _stateless_random}
 
 
 def _case(name, function, args):

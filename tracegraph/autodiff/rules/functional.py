@@ -43,7 +43,7 @@ def _handle_of(x):
     if hasattr(x, "owner") and hasattr(x, "value"):
         return x
     if getattr(x, "dtype", None) is d.resource:
-        return getattr(x, "_value", None)
+        return getattr(x, "known_value", None)
     return None
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 
 from .base import Context
-from .control_flow import BlockConverter
 from .for_statements import ForConverter
 from .if_statements import IfConverter
+from .statement_state import BlockConverter
 from .while_statements import WhileConverter
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from .base import name
-from .control_flow import BlockConverter, expr_call
+from .statement_state import BlockConverter, expr_call
 
 
 class IfConverter(BlockConverter):

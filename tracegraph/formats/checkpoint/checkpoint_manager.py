@@ -1,5 +1,6 @@
 """`tf.train.CheckpointManager`: numbered checkpoints of one `tf.train.Checkpoint` in a
-directory, the newest `max_to_keep` kept, listed in the directory's `checkpoint` state file."""
+directory, the newest `max_to_keep` kept, listed in the directory's `checkpoint` state file.
+`format="tensorflow"` (tracegraph's extension) writes them in TensorFlow's checkpoint format."""
 
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ class CheckpointManager:
 
     def __init__(self, checkpoint: Checkpoint, directory, max_to_keep,
                  keep_checkpoint_every_n_hours=None, checkpoint_name: str = "ckpt",
-                 step_counter=None, checkpoint_interval=None, init_fn=None):
+                 step_counter=None, checkpoint_interval=None, init_fn=None,
+                 format=None):  # noqa: A002
+        if format not in (None, "tracegraph", "tensorflow"):
+            raise ValueError(f"format must be 'tracegraph' (the default) or 'tensorflow', got "
+                             f"{format!r}.")
+        self._format = format
         if max_to_keep is not None and max_to_keep <= 0:
             raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got "
                              f"{max_to_keep}.")
@@ -51,7 +57,7 @@ class CheckpointManager:
         ckpt.save_counter.assign_add(1)
         number = int(ckpt.save_counter.numpy()) if checkpoint_number is None else \
             int(checkpoint_number)
-        path = ckpt.write(f"{self._prefix}-{number}")
+        path = ckpt.write(f"{self._prefix}-{number}", format=self._format)
         self._checkpoints = [p for p in self._checkpoints if p != path] + [path]
         while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
             old = self._checkpoints.pop(0)

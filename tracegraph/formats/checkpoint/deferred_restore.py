@@ -6,7 +6,7 @@ attribute (or appended as a list item) where the checkpoint saw it: the checkpoi
 `defer(parent, name, restoration, node)` keeps (restoration, saved node) for the child `name`
 of a Python object; `on_attribute_set(parent, name, value)` hands the new value to each
 restoration waiting for it, which matches it against the saved node (and defers what is still
-missing below it). Attributes of a `tf.Module` reach it through the Module attribute hook, of a
+missing below it). Attributes of a `tf.Module` reach it through `wiring.attribute_set_hooks`, of a
 `tf.train.Checkpoint` through its `__setattr__`; list items through `TrackedList`, the list a
 Checkpoint stores for a list attribute (TensorFlow's ListWrapper, for Checkpoints). A plain
 list or dict takes no hooks: nothing waits on it.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import weakref
 
-from ...framework.module import ATTRIBUTE_HOOKS
+from ... import wiring
 
 __all__ = ["defer", "on_attribute_set", "attribute_set", "TrackedList"]
 
@@ -56,9 +56,9 @@ def on_attribute_set(parent, name: str, value) -> None:
 
 
 def attribute_set(parent, name: str, value) -> None:
-    """Tells every format's deferred restorations (the Module attribute hooks) that `parent`'s
-    child `name` is now `value`."""
-    for hook in ATTRIBUTE_HOOKS:
+    """Tells every format's deferred restorations (`wiring.attribute_set_hooks`) that
+    `parent`'s child `name` is now `value`."""
+    for hook in wiring.attribute_set_hooks:
         hook(parent, name, value)
 
 
@@ -90,6 +90,3 @@ class TrackedList(list):
     def __iadd__(self, values):
         self.extend(values)
         return self
-
-
-ATTRIBUTE_HOOKS.append(on_attribute_set)

@@ -4,6 +4,13 @@ latest checkpoint and all kept ones, by file name).
     model_checkpoint_path: "ckpt-3"
     all_model_checkpoint_paths: "ckpt-2"
     all_model_checkpoint_paths: "ckpt-3"
+    all_model_checkpoint_timestamps: 1795555000.25
+    all_model_checkpoint_timestamps: 1795555060.5
+    last_preserved_timestamp: 1795554999.25
+
+The timestamps (when each checkpoint's index was written) are what TensorFlow's
+`CheckpointManager` needs to take the listed checkpoints as its own (to keep or delete them);
+tracegraph ignores them when reading.
 
 tracegraph ends the file with a comment TensorFlow's parser skips, the SHA-256 of the lines
 above it (`# sha256 <64 hex digits>`); when present it must match, so a flipped bit cannot
@@ -79,6 +86,10 @@ def update_state(directory: str, latest: str, all_paths: list | None) -> None:
         all_paths = [p for p in all_paths if p != latest] + [latest]
     lines = [f'model_checkpoint_path: "{os.path.basename(latest)}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.basename(p)}"' for p in all_paths]
+    times = [_written_at(p) for p in all_paths]
+    if all(t is not None for t in times) and times:
+        lines += [f"all_model_checkpoint_timestamps: {t!r}" for t in times]
+        lines.append(f"last_preserved_timestamp: {min(times) - 1.0!r}")
 
     text = ("\n".join(lines) + "\n").encode("utf-8")
     text += f"# sha256 {hashlib.sha256(text).hexdigest()}\n".encode()
@@ -87,6 +98,13 @@ def update_state(directory: str, latest: str, all_paths: list | None) -> None:
         with open(tmp, "wb") as f:
             f.write(text)
     atomic_write(os.path.join(directory, STATE_FILE), write)
+
+
+def _written_at(prefix: str) -> float | None:
+    try:
+        return os.path.getmtime(f"{prefix}.index")
+    except OSError:
+        return None
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):

@@ -82,8 +82,8 @@ def graph_variables(graphs: list[Graph]) -> list[ResourceHandle]:
                 found.setdefault(id(external), external)
         for op in g.operations:
             for t in op.outputs:
-                if isinstance(t._value, ResourceHandle):
-                    found.setdefault(id(t._value), t._value)
+                if isinstance(t.known_value, ResourceHandle):
+                    found.setdefault(id(t.known_value), t.known_value)
     return list(found.values())
 
 
@@ -94,9 +94,9 @@ def _tensor_ref(t, index) -> list:
 
 
 def _output_type(t, enc: Encoder) -> dict:
-    out = {"dtype": t.dtype.name, "shape": None if t._shape is None else
-           [None if s is None else int(s) for s in t._shape]}
-    value = t._value
+    out = {"dtype": t.dtype.name, "shape": None if t.dims is None else
+           [None if s is None else int(s) for s in t.dims]}
+    value = t.known_value
     if isinstance(value, (ResourceHandle, VariableSpec)) or (
             isinstance(value, np.ndarray) and value.size <= 1000 and t.dtype is not d.resource):
         try:
@@ -154,7 +154,7 @@ def encode_graph(graph: Graph, enc: Encoder, fn_name: str, sources: bool = False
                     "variable to an attribute of the object being saved.")
             value = enc.value(external)
         elif isinstance(external, EagerTensor):
-            value = {"array": enc.array(external._value)}
+            value = {"array": enc.array(external.known_value)}
         else:
             raise ValueError(f"Cannot save function '{fn_name}': graph '{graph.name}' captures "
                              f"{external!r:.80}, which is neither a tensor nor a variable.")

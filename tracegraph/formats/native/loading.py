@@ -18,6 +18,8 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.tensor import EagerTensor
 from ...framework.variables import ResourceHandle, Variable, variable_name
+from ...graph.tensor import SymbolicTensor
+from ...nest import flatten
 from ...ops.convert import to_array
 from ...shapes import TensorSpec, as_shape_tuple, shapes_compatible
 from ..npz_arrays import check_meta, read_npz
@@ -314,11 +316,10 @@ class _Loader:
                 inputs.append((key, spec))
             paths = [s for _, s in cf.input_paths]
             if len(paths) != len(inputs) or any(
-                    a.dtype != b.dtype or not shapes_compatible(a.shape._dims, b.shape._dims)
+                    a.dtype != b.dtype
+                    or not shapes_compatible(a.shape.as_tuple(), b.shape.as_tuple())
                     for (_, a), b in zip(inputs, paths)):
                 dec.fail(f"{where}.inputs", "do not match the function's inputs")
-            from ...graph.tensor import SymbolicTensor
-            from ...nest import flatten
             if not all(isinstance(t, SymbolicTensor) for t in flatten(cf.structured_outputs)):
                 dec.fail(f"{where}.function", "a signature function must return tensors only")
             n_out = len(cf.graph.outputs)

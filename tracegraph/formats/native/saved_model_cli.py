@@ -31,6 +31,14 @@ import numpy as np
 from ...errors import OpError
 from ...shapes import format_shape
 from ..saved_data_error import SavedDataError
+from ..tensorflow.model_files import ModelFiles
+from ..tensorflow.saved_model_file import (
+    is_tensorflow_saved_model,
+    op_types,
+    read_saved_model,
+    unsupported_op_types,
+)
+from ..tensorflow.saved_model_loader import load_tensorflow_saved_model
 from .cli_inputs import feeds_for, parse_inputs
 from .loading import RestoredObject, load
 from .restored_functions import RestoredFunction
@@ -43,7 +51,7 @@ METHOD_NAME = "tensorflow/serving/predict"
 
 def _spec_line(key, spec, indent: str, kind: str = "inputs") -> str:
     return (f"{indent}  {kind}['{key}'] tensor_info:\n{indent}      dtype: {spec.dtype.name}\n"
-            f"{indent}      shape: {format_shape(spec.shape._dims)}")
+            f"{indent}      shape: {format_shape(spec.shape.as_tuple())}")
 
 
 def _op_types(loaded) -> set:
@@ -83,12 +91,9 @@ def _show_tagged(loaded, tags: tuple, args, out) -> None:
 def _tag_sets(path: str) -> list[tuple]:
     """The tag sets of the model's MetaGraphs: tracegraph's format has one, `serve` (as
     `tf.saved_model.save` writes); a SavedModel TensorFlow wrote says."""
-    from ..tensorflow.saved_model_file import is_tensorflow_saved_model
     if os.path.isfile(os.path.join(path, "saved_model.json")) or \
             not is_tensorflow_saved_model(path):
         return [TAG_SETS]
-    from ..tensorflow.model_files import ModelFiles
-    from ..tensorflow.saved_model_file import read_saved_model
     proto, _ = read_saved_model(ModelFiles(path))
     return sorted(tuple(sorted(g.meta_info_def.tags)) for g in proto.meta_graphs)
 
@@ -218,17 +223,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(path, tags=None):
-    from ..tensorflow.saved_model_file import is_tensorflow_saved_model
     if not os.path.isfile(os.path.join(path, "saved_model.json")) and \
             is_tensorflow_saved_model(path):
-        from ..tensorflow.saved_model_loader import load_tensorflow_saved_model
         return load_tensorflow_saved_model(path, list(tags) if tags else None)
     return load(path)
 
 
 def _ops(path: str, out) -> int:
     """Prints the op types of a TensorFlow SavedModel; 1 if tracegraph lacks some."""
-    from ..tensorflow.saved_model_file import op_types, unsupported_op_types
     used = op_types(path)
     missing = unsupported_op_types(path)
     print(f"The SavedModel's functions use {len(used)} op types:", file=out)

@@ -20,6 +20,9 @@ import shutil
 import tempfile
 
 from ...framework.variables import Variable
+from ...graph.tensor import SymbolicTensor
+from ...nest import flatten
+from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.function import PolymorphicFunction
 from ..npz_arrays import write_npz
@@ -85,9 +88,6 @@ def _signature_concrete(fn, name: str):
 def _valid_signature(cf: ConcreteFunction) -> bool:
     """Whether a concrete function can serve as a signature: it returns tensors (at least
     one) and takes tensors (TensorFlow's `_valid_signature`)."""
-    from ...graph.tensor import SymbolicTensor
-    from ...nest import flatten
-    from ...shapes import TensorSpec
     leaves = flatten(cf.structured_outputs)
     if not cf.graph.outputs or not leaves or not all(
             isinstance(v, SymbolicTensor) for v in leaves):
@@ -141,7 +141,6 @@ def _input_key(path: str, spec) -> str:
 
 
 def _signature_entry(name: str, cf, index: int, enc: Encoder) -> dict:
-    from ...shapes import TensorSpec
     if isinstance(cf, SignatureFunction):   # a loaded model's signature, saved again
         return {"function": index,
                 "inputs": [[key, enc.value(spec)] for key, spec in cf.input_keys],
@@ -159,8 +158,6 @@ def _signature_entry(name: str, cf, index: int, enc: Encoder) -> dict:
         outputs = signature_outputs(cf.structured_outputs)
     except ValueError as e:
         raise ValueError(f"Signature '{name}': {e}") from None
-    from ...graph.tensor import SymbolicTensor
-    from ...nest import flatten
     leaves = flatten(cf.structured_outputs)
     if not all(isinstance(v, SymbolicTensor) for v in leaves):
         raise ValueError(f"Signature '{name}': signature functions must return tensors only "

@@ -166,15 +166,17 @@ class _Exporter:
 
 
 class _Fake:
+    """A loop body's extra output as `_value_info` reads a tensor: a dtype and its dims."""
+
     def __init__(self, dtype, shape):
-        self.dtype, self._shape = dtype, shape
+        self.dtype, self.dims = dtype, shape
 
 
 def _value_info(name, t, prefix):
     """A ValueInfo for tensor `t`; a variable's handle stands for its value (an initializer)."""
-    dtype, shape = t.dtype, t._shape
-    if dtype is d.resource and isinstance(t._value, ResourceHandle):
-        dtype, shape = t._value.dtype, t._value.shape
+    dtype, shape = t.dtype, t.dims
+    if dtype is d.resource and isinstance(t.known_value, ResourceHandle):
+        dtype, shape = t.known_value.dtype, t.known_value.shape
     return onnx_module().helper.make_tensor_value_info(name, elem_type(dtype),
                                                        _dims(shape, prefix))
 
@@ -243,14 +245,14 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
     for t in graph.inputs:
         name = ex.fresh(t.op.name)
         inputs.append(onnx.helper.make_tensor_value_info(name, elem_type(t.dtype),
-                                                         _dims(t._shape, name)))
+                                                         _dims(t.dims, name)))
         bound.append(name)
     for value, ph in graph.captures.values():
         name = ex.fresh(ph.op.name)
         if isinstance(value, ResourceHandle):
             bound.append(_VariableName(name, value))
         else:
-            ex.initializers.append(tensor(getattr(value, "_value", value), name))
+            ex.initializers.append(tensor(getattr(value, "known_value", value), name))
             bound.append(name)
     outputs = _emit_top(ex, top, graph, bound)
     infos = []
@@ -259,7 +261,7 @@ def export(function_or_concrete, path=None, *, input_signature=None, opset: int 
         out = top.node(ONNX_IDENTITY, [name], 1, {}, f"output_{i}")
         names.append(out)
         infos.append(onnx.helper.make_tensor_value_info(out, elem_type(t.dtype),
-                                                         _dims(t._shape, f"output_{i}")))
+                                                         _dims(t.dims, f"output_{i}")))
     _prune(top.nodes, ex, names)
     graph_proto = onnx.helper.make_graph(top.nodes, concrete.name, inputs, infos,
                                          initializer=ex.initializers)

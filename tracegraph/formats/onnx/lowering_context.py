@@ -65,7 +65,7 @@ class LoweringContext:
 
     def known(self, i: int, what: str) -> np.ndarray:
         """The value of input `i`, which must be a constant at export time (an axis, a perm)."""
-        value = self.input_types[i]._value
+        value = self.input_types[i].known_value
         if value is None:
             self.fail(f"needs a constant {what}, which is computed at run time here: this "
                       "does not lower")

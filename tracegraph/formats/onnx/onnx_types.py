@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
-from ..optional_extras import require
+from ...optional_extras import require
 from .export_error import lowering_failure
 from .lowering_table import ONNX_CAST
 

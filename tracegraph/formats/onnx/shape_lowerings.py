@@ -147,7 +147,7 @@ class _SliceSpec:
 
     def __init__(self, ctx, i: int, name: str):
         self.ctx, self.i, self.name = ctx, i, name
-        value = ctx.input_types[i]._value
+        value = ctx.input_types[i].known_value
         self.known = None if value is None else np.asarray(value).astype(np.int64).reshape(-1)
         self._tensor = None
 

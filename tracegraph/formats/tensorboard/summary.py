@@ -18,13 +18,16 @@ import threading
 
 import numpy as np
 
-from ... import config
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
+from ...graph.building import control_dependencies
 from ...graph.graph import Graph
+from ...library.array import identity
 from ...library.math import cast
 from ...ops import summary as summary_ops
 from ...ops.registry import bind, convert_to_tensor, current_context
+from ...optional_extras import require
+from ...trace import call_log
 from ..tensorflow.protos import graph_def_proto, protos
 from .event_file import EventFileWriter
 
@@ -49,7 +52,6 @@ class SummaryWriter:
     """A writer of one event file (`tf.summary.create_file_writer`)."""
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
-        from ..optional_extras import require
         require("tensorboard", "tensorboard", "tf.summary.create_file_writer")
         self._logdir = str(logdir)
         self._events = EventFileWriter(
@@ -198,9 +200,7 @@ def _written(op):
     """TensorFlow's return value of a write: a True bool tensor once the write is done."""
     if current_context().executing_eagerly:
         return convert_to_tensor(True)
-    from ...graph.building import control_dependencies
     with control_dependencies([op]):
-        from ...library.array import identity
         return identity(True)
 
 
@@ -294,23 +294,6 @@ def graph(graph_data):
     return True
 
 
-class _Trace:
-    """The functions called between `trace_on` and `trace_export`, in first-call order."""
-
-    def __init__(self):
-        self.functions: list = []
-        self._ids: set = set()
-        self._lock = threading.Lock()
-
-    def __call__(self, concrete) -> None:
-        if id(concrete) in self._ids:
-            return
-        with self._lock:
-            if id(concrete) not in self._ids:
-                self._ids.add(id(concrete))
-                self.functions.append(concrete)
-
-
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Starts recording the graphs of the `tf.function`s called from now on."""
     if profiler:
@@ -321,12 +304,15 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
         import warnings
         warnings.warn("Must enable trace in eager mode.", stacklevel=2)
         return
-    config.call_recorder = _Trace() if graph else None
+    if graph:
+        call_log.start()
+    else:
+        call_log.stop()
 
 
 def trace_off():
     """Stops recording and drops what was recorded."""
-    config.call_recorder = None
+    call_log.stop()
 
 
 def _run_metadata(functions):
@@ -342,7 +328,7 @@ def _run_metadata(functions):
 def trace_export(name, step=None, profiler_outdir=None):
     """Writes the traced and the optimized graph of every function called since `trace_on`
     under tag `name` (TensorBoard's Graphs tab lists it as a tag of the run), then stops."""
-    recorder = config.call_recorder
+    recorder = call_log.current
     if not current_context().executing_eagerly:
         raise ValueError("Must export trace in eager mode.")
     if recorder is None:
@@ -365,4 +351,4 @@ def trace_export(name, step=None, profiler_outdir=None):
         _state.writer.handle.value.write_tensor(int(np.asarray(step)), str(name), blob,
                                                 meta.SerializeToString())
     finally:
-        config.call_recorder = None
+        call_log.stop()

@@ -27,7 +27,6 @@ import numpy as np
 
 from ... import dtypes as d
 from ...errors import InvalidArgumentError
-from ...framework.module import ATTRIBUTE_HOOKS
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
 from .tf_checkpoint import CheckpointReader, checkpoint_children, object_graph
@@ -230,9 +229,6 @@ def on_attribute_set(obj, name: str, value) -> None:
     for status, node_id in waiting.pop(name):
         if node_id not in status.matched:
             status.bind(node_id, value)
-
-
-ATTRIBUTE_HOOKS.append(on_attribute_set)
 
 
 def restore_tensorflow_checkpoint(root, save_path, skip_keys=(),

@@ -16,7 +16,7 @@ _CHUNK = 8 << 20
 
 
 def _module():
-    from ..optional_extras import require
+    from ...optional_extras import require
     return require("google_crc32c", "tfformats", "TensorFlow's checksums (CRC32C)")
 
 

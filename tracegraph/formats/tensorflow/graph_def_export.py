@@ -23,25 +23,33 @@ from ... import dtypes as d
 from ...framework.variables import ResourceHandle
 from ...graph.graph import Graph
 from ...ops.array import const_op
+from .import_table import INPUTS_AS_ATTRS
 from .op_signatures import ALLOWED_TYPES, OP_SIGNATURES
-from .protos import graph_def_proto, ops_by_name, protos, tensor_proto
+from .protos import dtype_enum, graph_def_proto, ops_by_name, protos, tensor_proto
 
-__all__ = ["tf_graph_def", "export_graph_def", "TensorFlowExportError"]
+__all__ = ["tf_graph_def", "export_graph_def", "TensorFlowExportError", "check_graph",
+           "fix_attrs", "rename_function_outputs", "clean_name", "rename_refs", "where",
+           "NODE_NAME", "ARG_NAME"]
 
-_NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*")
-_ARG_NAME = re.compile(r"[a-z][a-z0-9_]*")
+NODE_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*")
+ARG_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_GRAPH_DEF = "The graph cannot be exported as a GraphDef TensorFlow runs"
 
 
 class TensorFlowExportError(ValueError):
-    """Some ops of the graph have no TensorFlow GraphDef form; `problems` lists them."""
+    """Some ops (or objects) have no TensorFlow form; `problems` lists every one."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], subject: str = _GRAPH_DEF):
         self.problems = problems
-        super().__init__("The graph cannot be exported as a GraphDef TensorFlow runs:\n  " +
-                         "\n  ".join(problems))
+        self.subject = subject
+        super().__init__(f"{subject}:\n  " + "\n  ".join(problems))
+
+    def __reduce__(self):
+        return type(self), (self.problems, self.subject)
 
 
-def _where(op) -> str:
+def where(op) -> str:
+    """` (created at file.py:12)`: the user line that made `op`, for messages."""
     return f" (created at {op.source})" if op.source else ""
 
 
@@ -60,38 +68,88 @@ def _frozen_reads(graph) -> dict:
     return {ph.op: value for value, ph in captures.values() if isinstance(value, ResourceHandle)}
 
 
-def _check(graph: Graph, top: Graph, resources: dict, problems: list, seen: set) -> None:
+def check_graph(graph: Graph, problems: list, seen: set, resources=None, top=None) -> None:
+    """Appends to `problems` every op of `graph` (and of its sub-graphs not in `seen`) that
+    TensorFlow cannot run as it is. With `resources` (placeholder op -> handle of the top-level
+    graph `top`), resources may only be read at the top level (a GraphDef freezes them);
+    without, ops may use resources anywhere (a SavedModel passes them as arguments)."""
     for op in graph.operations:
         sig = OP_SIGNATURES.get(op.type)
         if sig is None:
-            problems.append(f"{op.name} ({op.type}): TensorFlow has no such op{_where(op)}")
+            problems.append(f"{op.name} ({op.type}): TensorFlow has no such op{where(op)}")
+            continue
+        if "calls_python" in op.op_def.flags:
+            problems.append(f"{op.name} ({op.type}): calls Python, which a TensorFlow graph "
+                            f"cannot hold{where(op)}")
             continue
         _, accepted, required = sig
+        shape_inputs = shape_input_attrs(op.type)
+        required = [a for a in required if a not in shape_inputs]
         missing = [a for a in required if a not in op.attrs and a not in _list_lengths(op)]
         if missing:
             problems.append(f"{op.name} ({op.type}): no value for TensorFlow's required attrs "
-                            f"{missing}{_where(op)}")
+                            f"{missing}{where(op)}")
         extra = [k for k, v in op.attrs.items() if k not in accepted and not k.startswith("_")
-                 and not _is_default(op, k, v)]
+                 and k not in shape_inputs and not _is_default(op, k, v)]
         if extra:
             problems.append(f"{op.name} ({op.type}): attrs {extra} have no TensorFlow "
-                            f"equivalent{_where(op)}")
+                            f"equivalent{where(op)}")
         bad = _disallowed_types(op)
         if bad:
             problems.append(f"{op.name} ({op.type}): TensorFlow's op does not accept {bad}"
-                            f"{_where(op)}")
+                            f"{where(op)}")
         for t in op.inputs:
-            if t.dtype is not d.resource:
+            if t.dtype is not d.resource or resources is None:
                 continue
             if graph is not top or t.op not in resources or not _reads(op):
                 problems.append(f"{op.name} ({op.type}): uses a resource (a variable or "
                                 f"writer) other than by a top-level read; only reads are "
-                                f"exported, frozen to the current value{_where(op)}")
+                                f"exported, frozen to the current value{where(op)}")
                 break
         for _, sub in op.subgraphs():
-            if sub.name not in seen:
-                seen.add(sub.name)
-                _check(sub, top, resources, problems, seen)
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                check_graph(sub, problems, seen, resources, top)
+
+
+def shape_input_attrs(op_type: str) -> frozenset:
+    """Attrs of tracegraph's record that TensorFlow's op takes as inputs (TensorList element
+    shapes, `import_table.INPUTS_AS_ATTRS` read backwards) and their shape dtype attr."""
+    rows = INPUTS_AS_ATTRS.get(op_type, ())
+    if not rows:
+        return frozenset()
+    return frozenset({attr for _, attr in rows if attr} | {"shape_type", "Tshape"})
+
+
+def _shape_tensor(shape) -> np.ndarray:
+    """A shape as TensorFlow passes it to TensorList ops: -1 for an unknown rank, -1 for an
+    unknown dim."""
+    if shape is None:
+        return np.array(-1, np.int32)
+    return np.array([-1 if s is None else int(s) for s in shape], np.int32)
+
+
+def _shape_inputs(node, op, add_node) -> None:
+    rows = INPUTS_AS_ATTRS.get(node.op, ())
+    if not rows:
+        return
+    inputs = list(node.input)
+    data = [i for i in inputs if not i.startswith("^")]
+    control = [i for i in inputs if i.startswith("^")]
+    for position, attr in sorted(rows):
+        if attr is None:       # an input the record does not need: an empty int64 vector
+            value = np.zeros([0], np.int64)
+        else:
+            value = _shape_tensor(op.attrs.get(attr))
+            node.attr.pop(attr, None)
+        const, ref = add_node(f"{node.name}/{attr or 'leading_dims'}")
+        _const_node(const, value)
+        data.insert(position, ref)
+    for key in ("shape_type", "Tshape"):
+        if key in OP_SIGNATURES[node.op][2]:      # required: the dtype of the shape input
+            node.attr[key].type = dtype_enum(d.int32)
+    del node.input[:]
+    node.input.extend(data + control)
 
 
 def _disallowed_types(op) -> str:
@@ -138,7 +196,9 @@ def _output_layout(node) -> list[tuple[str, int]]:
     return layout
 
 
-def _rename_function_outputs(function) -> None:
+def rename_function_outputs(function) -> None:
+    """Function outputs named by TensorFlow's output args (`node:output:0` -> `node:z:0`);
+    output args named `output_<i>`."""
     layouts = {n.name: _output_layout(n) for n in function.node_def}
 
     def fix(ref: str) -> str:
@@ -163,13 +223,17 @@ def _rename_function_outputs(function) -> None:
         function.ret[arg.name] = rets[keys[i]]
 
 
-def _fix_attrs(node, op) -> None:
+def fix_attrs(node, op, add_node) -> None:
+    """Gives `node` (a NodeDef of `op`) the attrs TensorFlow's op defines: list lengths set,
+    shapes the op takes as inputs turned into Const inputs (`add_node(name)` makes a node
+    beside it), other attrs dropped."""
     sig = OP_SIGNATURES.get(node.op)
     if sig is None:
         return
     if op is not None and node.op == op.type:
         for key, n in _list_lengths(op).items():
             node.attr[key].i = n
+        _shape_inputs(node, op, add_node)
     for key in list(node.attr):
         if key not in sig[1] and not key.startswith("_"):
             del node.attr[key]
@@ -185,7 +249,6 @@ def _const_node(node, value) -> None:
     if shapes is not None:
         keep.CopyFrom(shapes)
     node.attr.clear()
-    from .protos import dtype_enum
     node.attr["dtype"].type = dtype_enum(d.NUMPY_TO_DTYPE[arr.dtype])
     node.attr["value"].tensor.CopyFrom(tensor_proto(arr))
     if shapes is not None:
@@ -206,7 +269,7 @@ def _freeze_captures(graph, message) -> None:
         if node.name in resources:
             continue  # the handle placeholder: every use is a frozen read
         if node.name in values:
-            _const_node(node, getattr(values[node.name], "_value", values[node.name]))
+            _const_node(node, getattr(values[node.name], "known_value", values[node.name]))
         elif node.name in reads:
             _const_node(node, reads[node.name])
         kept.append(node)
@@ -218,7 +281,7 @@ def _freeze_captures(graph, message) -> None:
     message.node.extend(kept)
 
 
-def _clean(name: str, pattern, taken: set, lower: bool = False) -> str:
+def clean_name(name: str, pattern, taken: set, lower: bool = False) -> str:
     """`name` as TensorFlow accepts it (invalid characters become `_`), unique in `taken`."""
     if pattern.fullmatch(name) and name not in taken:
         taken.add(name)
@@ -234,7 +297,7 @@ def _clean(name: str, pattern, taken: set, lower: bool = False) -> str:
     return new
 
 
-def _rename_refs(refs, names: dict) -> list[str]:
+def rename_refs(refs, names: dict) -> list[str]:
     out = []
     for ref in refs:
         control = ref.startswith("^")
@@ -257,23 +320,23 @@ def _sanitize(message) -> dict:
     def fix_nodes(nodes, names):
         for node in nodes:
             node.name = names.get(node.name, node.name)
-            inputs = _rename_refs(node.input, names)
+            inputs = rename_refs(node.input, names)
             del node.input[:]
             node.input.extend(inputs)
             fix_func_attrs(node)
 
     taken: set = set()
-    top = {n.name: _clean(n.name, _NODE_NAME, taken) for n in message.node}
+    top = {n.name: clean_name(n.name, NODE_NAME, taken) for n in message.node}
     for function in message.library.function:  # callees first
         taken = set()
-        names = {a.name: _clean(a.name, _ARG_NAME, taken, lower=True)
+        names = {a.name: clean_name(a.name, ARG_NAME, taken, lower=True)
                  for a in function.signature.input_arg}
         for arg in function.signature.input_arg:
             arg.name = names[arg.name]
-        names.update({n.name: _clean(n.name, _NODE_NAME, taken) for n in function.node_def})
+        names.update({n.name: clean_name(n.name, NODE_NAME, taken) for n in function.node_def})
         fix_nodes(function.node_def, names)
         for key in list(function.ret):
-            function.ret[key] = _rename_refs([function.ret[key]], names)[0]
+            function.ret[key] = rename_refs([function.ret[key]], names)[0]
         # TensorFlow keeps one function library per process: a name must mean one body, so
         # it carries a digest of the body (as TensorFlow's `__inference_f_123` carry a count).
         old = function.signature.name
@@ -304,18 +367,24 @@ def tf_graph_def(graph_or_function, add_shapes: bool = True):
 
 def _convert(graph, add_shapes: bool):
     problems: list[str] = []
-    _check(graph, graph, _frozen_reads(graph), problems, {graph.name})
+    check_graph(graph, problems, {id(graph)}, _frozen_reads(graph), graph)
     if problems:
         raise TensorFlowExportError(problems)
     message = graph_def_proto(graph, add_shapes=add_shapes)
     _freeze_captures(graph, message)
     ops: dict = {}
     ops_by_name(graph, ops)
-    for node in message.node:
-        _fix_attrs(node, ops.get(("", node.name)))
+
+    def top_node(name):
+        return message.node.add(name=name), name
+
+    for node in list(message.node):
+        fix_attrs(node, ops.get(("", node.name)), top_node)
     for function in message.library.function:
-        for node in function.node_def:
-            _fix_attrs(node, ops.get((function.signature.name, node.name)))
-        _rename_function_outputs(function)
+        def function_node(name, function=function):
+            return function.node_def.add(name=name), f"{name}:output:0"
+        for node in list(function.node_def):
+            fix_attrs(node, ops.get((function.signature.name, node.name)), function_node)
+        rename_function_outputs(function)
     renames = _sanitize(message)
     return message, renames

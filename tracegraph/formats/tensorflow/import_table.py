@@ -30,6 +30,8 @@ IGNORED_ATTRS: dict[str, frozenset] = {
     "AssignVariableOp": frozenset({"validate_shape"}),   # a check the value's shape passes
     "TensorListFromTensor": frozenset({"shape_type"}),   # dtype of element_shape (typed here)
     "TensorListReserve": frozenset({"shape_type"}),
+    "TensorListSplit": frozenset({"shape_type"}),
+    "TensorListConcatV2": frozenset({"shape_type"}),
 }
 
 INPUTS_AS_ATTRS: dict[str, tuple] = {

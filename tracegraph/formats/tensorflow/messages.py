@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 
-from ..optional_extras import require
+from ...optional_extras import require
 
 __all__ = ["messages", "EXTRA", "FEATURE"]
 

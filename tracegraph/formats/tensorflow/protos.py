@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ...graph.graph import Graph
-from ..optional_extras import require
+from ...optional_extras import require
 
 __all__ = ["graph_def_proto", "ops_by_name", "tensor_proto", "shape_proto", "dtype_enum", "protos"]
 
@@ -46,8 +46,8 @@ class _Namespace:
 
 
 def dtype_enum(dtype: d.DType) -> int:
-    from ...graph.graph_def import _dt
-    return protos().types_pb2.DataType.Value(_dt(dtype))
+    from ...graph.graph_def import datatype_name
+    return protos().types_pb2.DataType.Value(datatype_name(dtype))
 
 
 def shape_proto(shape):
@@ -79,7 +79,7 @@ def _output_shapes(op):
     """The `_output_shapes` attr value of one op: one shape per output."""
     attr = protos().attr_value_pb2.AttrValue()
     for t in op.outputs:
-        attr.list.shape.add().CopyFrom(shape_proto(t._shape))
+        attr.list.shape.add().CopyFrom(shape_proto(t.dims))
     return attr
 
 

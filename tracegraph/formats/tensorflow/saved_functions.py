@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import inspect
 
+from ... import config
 from ...nest import flatten, pack_sequence_as
 from ...shapes import TensorSpec, shapes_compatible
-from ...trace import function as function_module
 from ...trace.concrete import ConcreteFunction
 from .format_errors import invalid
 from .structured_values import full_arg_spec, structured_value
 
-__all__ = ["parameters_of", "build_concrete_function"]
+__all__ = ["parameters_of", "build_concrete_function", "leaf_paths"]
 
 
 def parameters_of(function_spec, file: str, where: str) -> inspect.Signature | None:
@@ -94,14 +94,14 @@ def _canonical(signature, args: tuple, kwargs: dict, file: str, where: str):
     return by_param, positional + keywords
 
 
-def _leaf_paths(name: str, value, out: list) -> None:
+def leaf_paths(name: str, value, out: list) -> None:
     """(path, leaf) in TensorFlow's flattening order, with tracegraph's path names."""
     if isinstance(value, dict):
         for key in sorted(value):
-            _leaf_paths(f"{name}[{key!r}]", value[key], out)
+            leaf_paths(f"{name}[{key!r}]", value[key], out)
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            _leaf_paths(f"{name}[{i}]", item, out)
+            leaf_paths(f"{name}[{i}]", item, out)
     else:
         out.append((name, value))
 
@@ -118,13 +118,13 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
     canonical, feed_order = _canonical(signature, decoded[0], decoded[1], file, where)
     leaves: list = []
     for param, value in feed_order:
-        _leaf_paths(param, value, leaves)
+        leaf_paths(param, value, leaves)
     paths = [(path, leaf) for path, leaf in leaves if isinstance(leaf, TensorSpec)]
     if len(paths) != len(graph.inputs):
         raise invalid(file, where, f"{len(paths)} tensor arguments for a function of "
                       f"{len(graph.inputs)} inputs")
     for (path, spec), t in zip(paths, graph.inputs):
-        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape._dims,
+        if spec.dtype is not t.dtype or not shapes_compatible(spec.shape.as_tuple(),
                                                               t.tensor_type.shape):
             raise invalid(file, where, f"argument {path} is {spec!r}, the function's input "
                           f"is {t.dtype.name} {t.tensor_type.shape}")
@@ -141,5 +141,5 @@ def build_concrete_function(name: str, saved, graph, signature, file: str):
         structured = graph.outputs[0]
     graph.structured_outputs = structured
     graph.structured_input_signature = canonical
-    executor = getattr(function_module, "FORCE_EXECUTOR", None) or "codegen"
+    executor = config.forced_executor() or "codegen"
     return ConcreteFunction(graph, name, canonical, signature, paths, structured, executor)

@@ -2,15 +2,28 @@
 outputs) as Python values: tuples, lists, dicts, named tuples (as tuples), `None`, numbers,
 strings and `tf.TensorSpec`s. Composite specs (ragged, sparse, dataset specs) are not
 supported and say so. The depth and size of a structure are bounded.
+
+Writing goes the other way: `encode_structure(value)` (a `NotEncodableError` naming the
+place of anything else) and `encode_full_arg_spec(signature)`, a Python signature as
+TensorFlow's saved `FullArgSpec`.
 """
 
 from __future__ import annotations
 
+import inspect
+
+import numpy as np
+
+from ...graph.tensor import SymbolicTensor
 from ...shapes import TensorSpec
+from ...trace.keys import WeakArgument
 from .attr_values import dtype_value, shape_value
 from .format_errors import invalid
+from .messages import messages
+from .protos import dtype_enum, shape_proto
 
-__all__ = ["structured_value", "full_arg_spec", "MAX_DEPTH"]
+__all__ = ["structured_value", "full_arg_spec", "MAX_DEPTH", "encode_structure",
+           "encode_full_arg_spec", "NotEncodableError"]
 
 MAX_DEPTH = 64
 MAX_ITEMS = 100_000
@@ -69,4 +82,88 @@ def full_arg_spec(proto, file: str, where: str) -> dict:
     out = {}
     for pair in proto.named_tuple_value.values:
         out[pair.key] = structured_value(pair.value, file, f"{where}.{pair.key[:40]}")
+    return out
+
+
+# ---- writing ------------------------------------------------------------------------------------
+
+class NotEncodableError(ValueError):
+    """A value a SavedModel cannot describe (only tensors, specs, Python scalars, None, and
+    lists, tuples, named tuples and string-keyed dicts of them)."""
+
+
+def encode_structure(value, where: str = "value", depth: int = 0):
+    """`value` as a StructuredValue message; tensors of a graph become their TensorSpec
+    (named `unknown`, as TensorFlow names a function's outputs)."""
+    out = messages().struct_pb2.StructuredValue()
+    if isinstance(value, WeakArgument):      # a Python object a trace holds weakly
+        value = value.get()
+    if depth > MAX_DEPTH:
+        raise NotEncodableError(f"{where}: nested deeper than {MAX_DEPTH}")
+    if value is None:
+        out.none_value.SetInParent()
+    elif isinstance(value, (bool, np.bool_)):
+        out.bool_value = bool(value)
+    elif isinstance(value, (int, np.integer)):
+        out.int64_value = int(value)
+    elif isinstance(value, (float, np.floating)):
+        out.float64_value = float(value)
+    elif isinstance(value, str):
+        out.string_value = value
+    elif isinstance(value, (TensorSpec, SymbolicTensor)):
+        name = value.name if isinstance(value, TensorSpec) else "unknown"
+        shape = value._shape if isinstance(value, TensorSpec) else value.tensor_type.shape
+        spec = out.tensor_spec_value
+        spec.name = name or ""
+        spec.dtype = dtype_enum(value.dtype)
+        spec.shape.CopyFrom(shape_proto(shape))
+    elif isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        named = out.named_tuple_value
+        named.name = type(value).__name__
+        for key, item in zip(value._fields, value):
+            named.values.add(key=key).value.CopyFrom(
+                encode_structure(item, f"{where}.{key}", depth + 1))
+    elif isinstance(value, (list, tuple)):
+        items = out.list_value if isinstance(value, list) else out.tuple_value
+        items.SetInParent()
+        for i, item in enumerate(value):
+            items.values.add().CopyFrom(encode_structure(item, f"{where}[{i}]", depth + 1))
+    elif isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise NotEncodableError(f"{where}: a dict with keys other than strings")
+        out.dict_value.SetInParent()
+        for key in sorted(value):
+            out.dict_value.fields[key].CopyFrom(
+                encode_structure(value[key], f"{where}[{key!r}]", depth + 1))
+    else:
+        raise NotEncodableError(
+            f"{where}: a {type(value).__name__} ({value!r:.60}); a SavedModel describes "
+            "tensors, TensorSpecs, Python numbers, strings, None, and lists, tuples, named "
+            "tuples and dicts of them (composite tensors, ragged or sparse, not yet)")
+    return out
+
+
+def encode_full_arg_spec(signature: inspect.Signature | None, where: str):
+    """A Python signature as TensorFlow's saved FullArgSpec (a named tuple of args, varargs,
+    varkw, defaults, kwonlyargs, kwonlydefaults, annotations)."""
+    param = inspect.Parameter
+    params = list(signature.parameters.values()) if signature is not None else []
+    positional = [p for p in params
+                  if p.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD)]
+    args = [p.name for p in positional]
+    defaults = [p.default for p in positional if p.default is not param.empty]
+    kwonly = [p.name for p in params if p.kind is param.KEYWORD_ONLY]
+    kwonly_defaults = {p.name: p.default for p in params
+                       if p.kind is param.KEYWORD_ONLY and p.default is not param.empty}
+    varargs = next((p.name for p in params if p.kind is param.VAR_POSITIONAL), None)
+    varkw = next((p.name for p in params if p.kind is param.VAR_KEYWORD), None)
+    fields = [("args", args), ("varargs", varargs), ("varkw", varkw),
+              ("defaults", tuple(defaults) if defaults else None), ("kwonlyargs", kwonly),
+              ("kwonlydefaults", kwonly_defaults or None), ("annotations", {})]
+    out = messages().struct_pb2.StructuredValue()
+    named = out.named_tuple_value
+    named.name = "FullArgSpec"
+    for key, value in fields:
+        named.values.add(key=key).value.CopyFrom(
+            encode_structure(value, f"{where} ({key})"))
     return out

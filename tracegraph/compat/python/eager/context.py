@@ -4,10 +4,12 @@ kernel cache to clear; the functions exist so code written for TensorFlow's runt
 
 from __future__ import annotations
 
-from ....api.internal import _eager_mode as eager_mode
+from ....api.internal import eager_context as _eager_context
 from ....ops.registry import current_context
 
 __all__ = ["context", "async_wait", "executing_eagerly", "eager_mode"]
+
+eager_mode = _eager_context.eager_mode
 
 
 class Context:
