@@ -276,3 +276,16 @@ def test_gradient_of_a_gather_at_a_scalar_index():
             tape.watch(x)
             y = tf.gather(x, 1, axis=axis)
         np.testing.assert_array_equal(tape.gradient(y, x).numpy(), expected)
+
+
+def test_an_eager_tensor_watched_inside_a_function():
+    # the ops read the eager tensor through the trace's capture, which the tape watches
+    x = tf.constant([2.0, 3.0])
+
+    @tf.function
+    def grad():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * x + tf.add_n([x, x]))
+        return tape.gradient(y, x)
+    np.testing.assert_array_equal(grad().numpy(), [6.0, 8.0])   # TensorFlow 2.21's
