@@ -31,6 +31,11 @@ SQ = np.array([[4.0, 1.0], [1.0, 3.0]], np.float32)
 C = np.array([1 + 2j, 3 - 1j], np.complex64)
 IMG = np.arange(2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3) / 10
 FILT = np.ones((3, 3, 3, 4), np.float32) / 9
+VOL = np.arange(1 * 3 * 4 * 3 * 2, dtype=np.float32).reshape(1, 3, 4, 3, 2) % 7 / 4
+FILT3 = np.arange(2 * 2 * 2 * 2 * 3, dtype=np.float32).reshape(2, 2, 2, 2, 3) % 5 / 8
+VOL_OUT = np.ones((1, 2, 3, 2, 3), np.float32)
+VOL_SAME_OUT = np.ones((1, 3, 2, 2, 3), np.float32)
+DW = np.arange(2 * 2 * 3 * 2, dtype=np.float32).reshape(2, 2, 3, 2) / 10
 
 
 KEY = np.array([7], np.uint64)          # a Philox key and counter (the V2 random ops)
@@ -303,6 +308,77 @@ SAMPLES.update({
                        {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"})],
     "fused_matmul": [((F, F.T, ROW[:2]), {"fused_ops": ("BiasAdd", "Relu")}),
                      ((F, F2, ROW), {"transpose_a": True, "fused_ops": ("BiasAdd", "Sigmoid")})],
+    # 3-D, depthwise, separable pieces: small volumes keep numerical gradients quick
+    "conv3d": [((VOL, FILT3), {"strides": (1, 1, 1, 1, 1), "padding": "SAME"}),
+               ((VOL, FILT3), {"strides": (1, 2, 1, 2, 1), "padding": "VALID"}),
+               ((VOL.transpose(0, 4, 1, 2, 3), FILT3), {"strides": (1, 1, 1, 1, 1),
+                                                        "padding": "SAME",
+                                                        "data_format": "NCDHW",
+                                                        "dilations": (1, 1, 2, 1, 1)}),
+               ((VOL[..., :1].repeat(4, -1), FILT3[..., :2, :].repeat(2, -1)),
+                {"strides": (1, 1, 1, 1, 1), "padding": "VALID"})],   # 2 groups
+    "conv3d_backprop_input": [((i32(1, 3, 4, 3, 2), FILT3, VOL_OUT),
+                               {"strides": (1, 1, 1, 1, 1), "padding": "VALID"}),
+                              ((np.int64([1, 3, 4, 3, 2]), FILT3, VOL_SAME_OUT),
+                               {"strides": (1, 1, 2, 2, 1), "padding": "SAME",
+                                "dilations": (1, 1, 1, 1, 1)})],
+    "conv3d_backprop_filter": [((VOL, i32(2, 2, 2, 2, 3), VOL_OUT),
+                                {"strides": (1, 1, 1, 1, 1), "padding": "VALID"})],
+    "depthwise_conv2d": [((IMG, DW), {"strides": (1, 1, 1, 1), "padding": "SAME"}),
+                         ((IMG, DW), {"strides": (1, 2, 1, 1), "padding": "VALID",
+                                      "dilations": (1, 1, 2, 1)}),
+                         ((IMG.transpose(0, 3, 1, 2), DW), {"strides": (1, 1, 2, 2),
+                                                            "padding": "SAME",
+                                                            "data_format": "NCHW"}),
+                         ((IMG, DW), {"strides": (1, 1, 1, 1), "padding": "EXPLICIT",
+                                      "explicit_paddings": (0, 0, 1, 0, 0, 2, 0, 0)})],
+    "depthwise_conv2d_backprop_input": [((i32(2, 5, 5, 3), DW, IMG[:, :4, :4, :].repeat(2, 3)),
+                                         {"strides": (1, 1, 1, 1), "padding": "VALID"})],
+    "depthwise_conv2d_backprop_filter": [((IMG, i32(2, 2, 3, 2), IMG[:, :3, :3].repeat(2, 3)),
+                                          {"strides": (1, 2, 2, 1), "padding": "SAME"})],
+    "max_pool3d": [((VOL,), {"ksize": (1, 2, 2, 2, 1), "strides": (1, 2, 2, 2, 1),
+                             "padding": "SAME"}),
+                   ((VOL.transpose(0, 4, 1, 2, 3),), {"ksize": (1, 1, 2, 3, 2),
+                                                      "strides": (1, 1, 1, 1, 1),
+                                                      "padding": "VALID",
+                                                      "data_format": "NCDHW"})],
+    "avg_pool3d": [((VOL,), {"ksize": (1, 2, 2, 2, 1), "strides": (1, 2, 2, 2, 1),
+                             "padding": "SAME"}),
+                   ((VOL.astype(np.float64),), {"ksize": (1, 3, 1, 2, 1),
+                                                "strides": (1, 1, 2, 1, 1), "padding": "VALID"})],
+    "max_pool3d_grad": [((VOL, VOL[:, ::2, ::2, ::2], VOL[:, ::2, ::2, ::2] * 2),
+                         {"ksize": (1, 2, 2, 2, 1), "strides": (1, 2, 2, 2, 1),
+                          "padding": "SAME"})],
+    "avg_pool3d_grad": [((i32(1, 3, 4, 3, 2), VOL[:, ::2, ::2, ::2]),
+                         {"ksize": (1, 2, 2, 2, 1), "strides": (1, 2, 2, 2, 1),
+                          "padding": "SAME"})],
+    "max_pool_with_argmax": [((IMG,), {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1),
+                                       "padding": "SAME"}),
+                             ((IMG,), {"ksize": (1, 3, 2, 1), "strides": (1, 1, 2, 1),
+                                       "padding": "VALID", "Targmax": d.int32,
+                                       "include_batch_in_index": True})],
+    "space_to_batch_nd": [((IMG, i32(2, 3), i32(1, 0, 0, 1)), {}),
+                          ((IMG[..., 0], i32(5), i32(0, 0)), {})],
+    "batch_to_space_nd": [((IMG[:, :2].repeat(3, 0), i32(3, 1), i32(1, 2, 0, 0)), {}),
+                          ((IMG, i32(2), np.int64([[0, 1]])), {})],
+    "dense_bincount": [((i32(1, 1, 4, 0), np.int32(5), np.zeros(0, np.float32)), {}),
+                       ((i32(1, 1, 4, 0), np.int32(3), F2.reshape(-1)[:4]), {}),
+                       ((I2, np.int32(4), np.zeros(0, np.int64)), {"binary_output": True})],
+    "ctc_loss": [((IMG[0, :4, :2] - 0.7, np.int64([[0, 0], [0, 1], [1, 0]]), i32(1, 1, 0),
+                  i32(4, 3)), {}),
+                 ((IMG[0, :5, :2], np.int64([[0, 0], [1, 0]]), i32(0, 1), i32(5, 2)),
+                  {"preprocess_collapse_repeated": True})],
+    "ctc_greedy_decoder": [((IMG[0, :4, :2], i32(4, 2)), {"merge_repeated": True}),
+                           ((IMG[0, :4, :2] * -1, i32(0, 3)), {"blank_index": 0})],
+    "in_top_k": [((F, i32(2, 0), np.int32(2)), {}), ((F, np.int64([1, 5]), np.int64(1)), {})],
+    "lrn": [((IMG,), {"depth_radius": 1, "bias": 2.0, "alpha": 0.5, "beta": 0.75})],
+    "lrn_grad": [((IMG, IMG, IMG), {"depth_radius": 2})],
+    "depth_to_space": [((IMG[:, :2, :2].repeat(4, 3),), {"block_size": 2}),
+                       ((IMG[:, :2, :2].repeat(4, 3).transpose(0, 3, 1, 2),),
+                        {"block_size": 2, "data_format": "NCHW"})],
+    "space_to_depth": [((IMG[:, :4, :4],), {"block_size": 2}),
+                       ((IMG[:, :4, :4].transpose(0, 3, 1, 2),),
+                        {"block_size": 2, "data_format": "NCHW"})],
     "fused_conv2d": [((IMG, FILT, ROW[:1].repeat(4)), {"strides": (1, 1, 1, 1),
                                                        "padding": "SAME",
                                                        "fused_ops": ("BiasAdd", "Relu6")}),
@@ -372,9 +448,11 @@ SAMPLES.update({
 from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
 from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
 from tests.data.file_contract_samples import SAMPLES as _FILE_SAMPLES  # noqa: E402
+from tests.ops.guide_ops_contract_samples import SAMPLES as _GUIDE_OPS_SAMPLES  # noqa: E402
 
 SAMPLES.update(_DATA_SAMPLES)
 SAMPLES.update(_FILE_SAMPLES)
+SAMPLES.update(_GUIDE_OPS_SAMPLES)
 
 
 class RecordingWriter:
