@@ -8,6 +8,7 @@ deprecated name, naming the caller's line, so `set_verbosity(ERROR)` silences th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -56,11 +57,25 @@ def user_frame():
     return frame
 
 
+_silenced = [0]   # depth of `silence()` blocks
+
+
+@contextlib.contextmanager
+def silence():
+    """TensorFlow's `deprecation.silence()`: no deprecation notices inside the block (a name
+    used there still gets its notice on a later use outside)."""
+    _silenced[0] += 1
+    try:
+        yield
+    finally:
+        _silenced[0] -= 1
+
+
 def deprecation_notice(name: str, module: str, instructions: str, frame,
                        removal: str = "in a future version") -> None:
     """TensorFlow's warning for a deprecated `name` (defined in TF's `module`), the first time
     it is called, naming the caller's `frame`."""
-    if name in _noticed:
+    if name in _noticed or _silenced[0]:
         return
     _noticed.add(name)
     get_logger().warning(

@@ -130,3 +130,42 @@ def test_version():
     assert tf.version.VERSION == tf.__version__ == "0.1.0"
     assert tuple(int(v) for v in tf.__version__.split(".")[:2]) == (0, 1)  # Keras parses this
     assert isinstance(tf.version.GRAPH_DEF_VERSION, int)
+
+
+def test_tensorboards_reader_works_after_tf_keras_bound_tensorflow(tmp_path):
+    # tf.keras binds the name `tensorflow` for the process; TensorBoard's event reader then
+    # uses it (tf.compat.as_str_any, deprecation.silence around its record iterator)
+    from tracegraph.keras_switch import keras_installed
+    if not keras_installed():
+        pytest.skip("needs the keras extra")
+    pytest.importorskip("tensorboard")
+    code = textwrap.dedent(f"""
+        import tracegraph as tf
+        tf.keras.layers   # binds `tensorflow`
+        import sys
+        assert sys.modules["tensorflow"] is tf
+        from tensorboard.backend.event_processing import event_accumulator
+        writer = tf.summary.create_file_writer({str(tmp_path)!r})
+        with writer.as_default():
+            for step in range(3):
+                tf.summary.scalar("loss", 1.0 / (step + 1), step=step)
+        writer.flush()
+        for _ in range(2):   # twice: the reader's context manager is entered again
+            acc = event_accumulator.EventAccumulator({str(tmp_path)!r})
+            acc.Reload()
+            print(len(acc.Tensors("loss")))
+        print(tf.compat.as_str_any(b"x"), tf.compat.as_str_any(3))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["3", "3", "x", "3"]
+
+
+def test_deprecation_silence_holds_back_the_notices():
+    from tracegraph import tf_logging
+    from tracegraph.compat.python.util import deprecation
+
+    frame = sys._getframe()
+    with deprecation.silence():
+        tf_logging.deprecation_notice("tg_test_silenced_name", "m", "use y", frame)
+    assert "tg_test_silenced_name" not in tf_logging._noticed

@@ -78,3 +78,14 @@ def test_numpy_conversion_of_a_variable_is_a_copy():
         a[0] = 100.0
         np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
     assert np.array(v, dtype=np.float64).dtype == np.float64
+
+
+def test_a_variable_keeps_its_constraint_as_tensorflow():
+    def non_negative(v):
+        return tf.maximum(v, 0.0)
+
+    v = tf.Variable([1.0, -1.0], constraint=non_negative)
+    assert v.constraint is non_negative
+    assert tf.Variable(1.0).constraint is None
+    with pytest.raises(ValueError, match="must be a callable"):
+        tf.Variable(1.0, constraint=3)

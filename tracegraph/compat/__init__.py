@@ -6,9 +6,12 @@ anything itself."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import v1
 
-__all__ = ["v1", "v2", "as_bytes", "as_text", "as_str", "path_to_str"]
+__all__ = ["v1", "v2", "as_bytes", "as_text", "as_str", "as_str_any", "path_to_str",
+           "bytes_or_text_types", "integral_types", "real_types", "complex_types"]
 
 
 def as_bytes(bytes_or_text, encoding="utf-8") -> bytes:
@@ -30,6 +33,20 @@ def as_text(bytes_or_text, encoding="utf-8") -> str:
 
 
 as_str = as_text
+
+
+def as_str_any(value, encoding="utf-8") -> str:
+    """`tf.compat.as_str_any`: bytes decoded, anything else through `str` (TensorBoard's
+    readers call it on paths and tags)."""
+    if isinstance(value, bytes):
+        return as_str(value, encoding)
+    return str(value)
+
+
+bytes_or_text_types = (bytes, str)
+integral_types = (int, np.integer)
+real_types = (int, float, np.integer, np.floating)
+complex_types = (int, float, complex, np.number)
 
 
 def path_to_str(path):

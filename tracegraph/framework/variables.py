@@ -74,7 +74,8 @@ class Variable(TensorOperators, Trackable):
     """A mutable tensor-like value: `tf.Variable(initial_value, trainable=True, name=None, ...)`.
     A Trackable that saves itself (`_serialize_to_tensors`), and takes any attribute as TF's."""
 
-    __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization")
+    __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization",
+                 "_constraint")
 
     def __new__(cls, *args, **kwargs):
         # In a TF1 graph (`tf.Graph().as_default()`, eager execution disabled), `tf.Variable`
@@ -110,6 +111,10 @@ class Variable(TensorOperators, Trackable):
         if trainable is None:  # TF: ON_READ variables (metrics' state) are not trained
             trainable = self._synchronization is not VariableSynchronization.ON_READ
         self._trainable = bool(trainable)
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"The `constraint` argument must be a callable. Received: "
+                             f"{constraint}")
+        self._constraint = constraint
         self._handle.owner = weakref.ref(self)
         if on_create is not None:
             on_create(self)
@@ -124,6 +129,7 @@ class Variable(TensorOperators, Trackable):
         variable._name = variable_name(handle.name if name is None else name)
         variable._handle = handle
         variable._trainable = bool(trainable)
+        variable._constraint = None
         variable._aggregation = VariableAggregation.NONE
         variable._synchronization = VariableSynchronization.AUTO
         if isinstance(handle, ResourceHandle) and handle.owner is None:
@@ -157,6 +163,11 @@ class Variable(TensorOperators, Trackable):
     @property
     def trainable(self) -> bool:
         return self._trainable
+
+    @property
+    def constraint(self):
+        """The projection an optimizer applies after each update (None: none), as TF's."""
+        return getattr(self, "_constraint", None)   # variables made without __init__: None
 
     @property
     def device(self) -> str:

@@ -1,0 +1,1 @@
+"""Re-exports for `tensorflow.python.util` (see tracegraph/compat)."""
