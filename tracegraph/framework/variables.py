@@ -17,10 +17,11 @@ import numpy as np
 
 from .. import dtypes as d
 from ..ops import state as state_ops
-from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
+from ..ops.registry import NO_ATTRS, bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
+from .indexed_slices import IndexedSlices
 from .name_scopes import current_name_scope
-from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
+from .tensor import EagerTensor, Reference, Tensor, TensorOperators, numpy_text
 from .tracking.base import Trackable
 from .variable_enums import (
     VariableAggregation,
@@ -223,7 +224,6 @@ class Variable(TensorOperators, Trackable):
 
     # --- sparse writes: rows of the first axis, from a tf.IndexedSlices -----------------------
     def _scatter(self, op_def, sparse_delta, name):
-        from .indexed_slices import IndexedSlices
         if not isinstance(sparse_delta, IndexedSlices):
             raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
                             f"arg: {sparse_delta}")
@@ -319,7 +319,6 @@ class _UnreadVariable(Variable):
 
 def _initial_array(initial_value, dtype):
     """Evaluates the initial value eagerly (callables are called), as TF's init_scope does."""
-    from ..ops.registry import context_scope
     from .eager import EAGER
 
     with context_scope(EAGER):
@@ -327,7 +326,6 @@ def _initial_array(initial_value, dtype):
             initial_value = initial_value()
         if isinstance(initial_value, Variable):
             initial_value = initial_value._handle.value
-        from .tensor import Tensor
         if isinstance(initial_value, Tensor) and not isinstance(initial_value, EagerTensor):
             raise ValueError(
                 "A tf.Variable's initial value depends on a symbolic tensor (a tf.function "

@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import re
 
+from ..ops.array import placeholder_op
+from ..ops.registry import context_scope
 from ..shapes import TensorType
 from .marks import check_mark
 from .source import SourceLocation
@@ -323,7 +325,6 @@ class Graph:
 
     def as_default(self):
         """`with graph.as_default():` builds ops into this graph (TensorFlow 1 style)."""
-        from ..ops.registry import context_scope
         from .building import GraphContext
         return context_scope(GraphContext(self))
 
@@ -388,7 +389,6 @@ class FuncGraph(Graph):
         return [value for value, _ in self.captures.values()]
 
     def placeholder(self, tensor_type: TensorType, name: str, user_name: str | None = None):
-        from ..ops.array import placeholder_op
         attrs = {"dtype": tensor_type.dtype, "shape": tensor_type.shape}
         if user_name is not None:
             attrs["_user_specified_name"] = user_name
