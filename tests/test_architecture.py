@@ -300,7 +300,10 @@ def _private_reaches(root: pathlib.Path) -> list[str]:
     """`file:line: name` of each private name a module of one folder reaches that only other
     folders define: `x._name` (x not self or cls), getattr/setattr/hasattr of a "_name"
     string, and `from other.module import _name` unless that module exports it (`__all__`:
-    TensorFlow's own private names that Keras imports, such as `_DictWrapper`)."""
+    TensorFlow's own private names that Keras imports, such as `_DictWrapper`). A folder is a
+    top-level package (the formats are one). The check reads names, not types: a name the
+    reader's own folder also defines counts as its own (graph/ has a `_value` of its own, so
+    there an EagerTensor's must be read as `known_value` by care, not by this check)."""
     trees = {p.relative_to(root): ast.parse(p.read_text()) for p in sorted(root.rglob("*.py"))}
     owners: dict = {}
     for rel, tree in trees.items():
