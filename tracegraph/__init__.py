@@ -45,6 +45,7 @@ from .library.indexing import (
 )
 from .library.linalg import einsum, eye, matmul, norm, tensordot
 from .library.logging import Assert, no_op, print_ as print
+from .api.debugging import assert_equal, assert_greater, assert_less, assert_rank  # as TF
 from .library.math import (
     abs, add, add_n, cast, cos, divide, equal, exp, greater, greater_equal, less, less_equal,
     logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow,
@@ -53,6 +54,9 @@ from .library.math import (
 )
 from .library.join_split import concat, split, stack, unstack
 from .library.rearrange import broadcast_to, pad, reverse, roll, slice_ as slice, tile
+from .library.space_batch import (
+    batch_to_space, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
+)
 from .library.reduce import (
     argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
@@ -109,6 +113,7 @@ from .data import OptionalSpec, RaggedTensorSpec, SparseTensorSpec  # noqa: E402
 
 # ---- round 3: what Keras 3 needs of TensorFlow (issue 22) ----
 from .api import experimental  # noqa: E402
+from .framework.extension_type import type_spec_from_value  # noqa: E402
 from .api import internal as __internal__  # noqa: E402
 from .shapes import TypeSpec  # noqa: E402
 from . import compat  # noqa: E402

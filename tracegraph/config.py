@@ -201,6 +201,21 @@ def log_device_placement() -> bool:
     return _log_device_placement
 
 
+# ---- tf.experimental.numpy.experimental_enable_numpy_behavior -------------------------------
+# The dtype promotion mode of tensor operators and tf.experimental.numpy ("off" until enabled:
+# mixed dtypes are an error; "legacy": NumPy's rules; "all"/"safe": the JAX-like lattice of
+# TF's type-promotion guide), whether Python floats become float32, and the NumPy methods
+# (`T`, `reshape`, `ravel`, ...) tensors answer to, by name (filled by the public layer).
+dtype_conversion_mode = "off"
+prefer_float32 = False
+numpy_methods: dict = {}
+
+
+def set_numpy_behavior(mode: str, float32: bool, methods: dict) -> None:
+    global dtype_conversion_mode, prefer_float32, numpy_methods
+    dtype_conversion_mode, prefer_float32, numpy_methods = mode, bool(float32), dict(methods)
+
+
 # ---- the test suite's executor modes ---------------------------------------------------------
 # The executor a function runs on when it would use the code generator: None (the code
 # generator itself), or "jit" or "parallel", which tests/conftest.py sets from

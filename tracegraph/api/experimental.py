@@ -1,7 +1,17 @@
-"""`tf.experimental`: `Optional` (tf.data's), and `dtensor` (importable, not supported: see
-api/dtensor.py)."""
+"""`tf.experimental`: `Optional` (tf.data's), `numpy` (tf.experimental.numpy), extension types
+and the dispatch decorators, and `dtensor` (importable, not supported: see api/dtensor.py)."""
 
 from ..data import Optional
-from . import dtensor
+from ..framework.extension_type import (
+    BatchableExtensionType, BatchableExtensionTypeSpec, ExtensionType, ExtensionTypeSpec,
+)
+from . import dtensor, numpy
+from .dispatch import (
+    dispatch_for_api, dispatch_for_binary_elementwise_apis, dispatch_for_unary_elementwise_apis,
+    unregister_dispatch_for,
+)
 
-__all__ = ["Optional", "dtensor"]
+__all__ = ["Optional", "dtensor", "numpy", "ExtensionType", "BatchableExtensionType",
+           "ExtensionTypeSpec", "BatchableExtensionTypeSpec", "dispatch_for_api",
+           "dispatch_for_unary_elementwise_apis", "dispatch_for_binary_elementwise_apis",
+           "unregister_dispatch_for"]

@@ -1,6 +1,9 @@
 """`tf.math`."""
 
+from ..library.counting import bincount, confusion_matrix, in_top_k  # noqa: F401
 from ..library.indexing import top_k  # noqa: F401
+from ..library.nn import log_sigmoid, log_softmax  # noqa: F401
+from ..library.normalization import zero_fraction  # noqa: F401
 from ..library.linalg import cross  # noqa: F401
 from ..library.math import (  # noqa: F401
     abs,

@@ -10,11 +10,14 @@ import sys
 
 import numpy as np
 
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.variables import Variable
 from ..library import array as array_ops
-from ..library.join_split import stack
+from ..library.join_split import concat, stack
 from ..library.math import add_n
+from ..ops.array import identity_op
 from ..ops.registry import convert_to_tensor
+from ..ops.state import read_variable_op
 from .registry import gradient_of
 
 __all__ = ["UnconnectedGradients", "backprop"]
@@ -87,9 +90,25 @@ def _finish(grad, source, unconnected):
 
 
 def _sum(grads):
+    """Contributions to one value's gradient added up: IndexedSlices (gathered rows) stay
+    IndexedSlices when all are (their rows concatenated, as TensorFlow aggregates them), and
+    become dense when mixed with dense gradients."""
     if len(grads) == 1:
         return grads[0]
-    return add_n(grads)
+    if all(isinstance(g, IndexedSlices) for g in grads):
+        return IndexedSlices(concat([g.values for g in grads], 0),
+                             concat([g.indices for g in grads], 0), grads[0].dense_shape)
+    return add_n([dense(g) for g in grads])
+
+
+def dense(g):
+    """A gradient as a tensor (IndexedSlices scattered into their dense shape)."""
+    return convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
+
+
+# Rules that hand an IndexedSlices gradient on as it is (a Variable's read, an identity); any
+# other rule gets the dense tensor.
+_PASSES_SLICES = frozenset({read_variable_op.tf_type, identity_op.tf_type})
 
 
 def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
@@ -125,9 +144,10 @@ def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
         else:
             target = e if view is None else view(e, skip)
         upstream = []
+        keeps_slices = e.type in _PASSES_SLICES
         for i, (o, g) in enumerate(zip(e.outputs, outs)):
             if g is not None:
-                upstream.append(_sum(g))
+                upstream.append(_sum(g) if keeps_slices else dense(_sum(g)))
             elif len(e.outputs) > 1 and _differentiable(o.dtype):
                 upstream.append(array_ops.zeros_like(o) if target is e else
                                 _zeros_like_output(target, i, o))

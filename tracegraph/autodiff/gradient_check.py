@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.eager import wrap
+from .backprop import dense
 from .tape import GradientTape
 
 __all__ = ["compute_gradient", "max_error"]
@@ -42,7 +43,7 @@ def _theoretical(f, xs: list[np.ndarray]) -> list[np.ndarray]:
         grads = tape.gradient(y, args, output_gradients=wrap(seed.reshape(y_value.shape)))
         for jac, g in zip(jacobians, grads):
             if g is not None:
-                jac[j, :] = np.asarray(g.numpy()).reshape(-1)
+                jac[j, :] = np.asarray(dense(g).numpy()).reshape(-1)
     return jacobians
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from .. import dtypes as d
 from ..graph.graph import FuncGraph
 from ..ops.registry import bind, context_scope, current_context, is_placeholder_like
-from .backprop import backprop
+from .backprop import backprop, dense
 
 __all__ = ["graph_gradient", "replay", "SubgraphOp", "bind_again"]
 
@@ -133,7 +133,7 @@ def graph_gradient(graph, inputs, output_grads, forward=None) -> list:
     sources = {id(ph) for ph in formal_inputs(graph) if _has_gradient(ph.dtype)}
     found = backprop(graph.operations, seeds, sources, key=id,
                      view=lambda op, skip: SubgraphOp(op, value_of, skip))
-    return [found.get(k) for k in keys]
+    return [dense(found.get(k)) for k in keys]   # a sub-graph's gradients are its outputs
 
 
 def _has_gradient(dtype) -> bool:

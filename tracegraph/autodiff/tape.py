@@ -27,11 +27,17 @@ import contextlib
 import numpy as np
 
 from .. import dtypes as d
-from ..framework.tensor import Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_protocol import as_variable
 from ..framework.variables import ResourceHandle, Variable
 from ..nest import flatten, pack_sequence_as
-from ..ops.registry import NO_ATTRS, context_scope, current_context, resolve_type_attrs
+from ..ops.registry import (
+    NO_ATTRS,
+    context_scope,
+    convert_to_tensor,
+    current_context,
+    resolve_type_attrs,
+)
 from ..ops.state import read_variable_op
 from .backprop import (
     UnconnectedGradients,
@@ -103,7 +109,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Watches a tensor, a Variable or a nested structure of them."""
         for x in flatten(tensor):
-            self._push(as_variable(x))
+            self._push(_in_trace(as_variable(x)))
 
     def watched_variables(self) -> tuple:
         return tuple(self._watched_vars)
@@ -226,7 +232,7 @@ class GradientTape:
         """d(sum of target)/d(source) for every source, in the structure of `sources`."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [as_variable(s) for s in flatten(sources)]
+        flat_sources = [_in_trace(as_variable(s)) for s in flatten(sources)]
         try:
             result = self._gradient(flatten(target), flat_sources, output_gradients, unconnected)
         finally:
@@ -272,7 +278,7 @@ class GradientTape:
         """d(target[i...])/d(source[j...]): shape target.shape + source.shape per source."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = [as_variable(s) for s in flatten(sources)]
+        flat_sources = [_in_trace(as_variable(s)) for s in flatten(sources)]
         target = _as_tensor(target)
         shape = _static_shape(target, "jacobian")
         n = int(np.prod(shape, dtype=np.int64))
@@ -337,4 +343,12 @@ def _captured(x):
                 break
         else:
             return x
+    return x
+
+
+def _in_trace(x):
+    """An eager tensor watched (or differentiated) while a tf.function is traced stands for its
+    capture in the graph, the tensor the traced ops read (as TensorFlow converts it)."""
+    if type(x) is EagerTensor and not current_context().executing_eagerly:
+        return convert_to_tensor(x)
     return x

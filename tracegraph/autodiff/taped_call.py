@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from ..library import array as array_ops
 from ..nest import flatten
+from ..trace.binding import carried_tensor
 from ..trace.function import Function
 from .graph_gradient import graph_gradient
 
@@ -22,7 +23,8 @@ def record_call(tape, function, arguments, out) -> None:
     ({input path: argument}) that returned `out`."""
     inputs = []
     for path, _ in function.input_paths:
-        leaf = arguments.get(path)
+        # a value keyed by its TraceType (an extension type) is fed through its tensors
+        leaf = carried_tensor(arguments.get(path, arguments.get(path.split("#")[0])), path)
         inputs.append(leaf.handle if hasattr(leaf, "handle") and not isinstance(leaf, Tensor)
                       else leaf)
     inputs += function.graph.external_captures

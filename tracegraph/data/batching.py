@@ -17,7 +17,7 @@ from .leaves import batch_leaves, unbatch_leaf
 from .records import defdataset
 from .runtime import INFINITE, UNKNOWN, Node
 from .specs import RaggedTensorSpec
-from .structure import batch_spec, unbatch_spec
+from .structure import batch_spec, batch_static, unbatch_spec
 
 __all__ = ["_BatchDataset", "_UnbatchDataset", "ragged_batch", "rebatch", "batch_cardinality",
            "take_rows"]
@@ -157,8 +157,9 @@ def _batched_spec(input_dataset, batch_size, drop_remainder):
     size = _static(batch_size)
     drop = drop_remainder if isinstance(drop_remainder, bool) else _static(drop_remainder)
     dim = size if drop and size is not None else None
-    return pack_sequence_as(input_dataset.element_spec,
-                            [batch_spec(s, dim) for s in _leaves(input_dataset.element_spec)])
+    return batch_static(pack_sequence_as(
+        input_dataset.element_spec,
+        [batch_spec(s, dim) for s in _leaves(input_dataset.element_spec)]), dim)
 
 
 def _leaves(spec):
@@ -234,8 +235,9 @@ unbatch_dataset_op = defdataset("unbatch_dataset", "UnbatchDataset",
 
 class _UnbatchDataset(DatasetV2):
     def __init__(self, input_dataset, name=None):
-        spec = pack_sequence_as(input_dataset.element_spec,
-                                [unbatch_spec(s) for s in _leaves(input_dataset.element_spec)])
+        spec = batch_static(pack_sequence_as(
+            input_dataset.element_spec,
+            [unbatch_spec(s) for s in _leaves(input_dataset.element_spec)]), "unbatch")
         super().__init__(unbatch_dataset_op, (input_dataset._variant,), {}, spec,
                          [input_dataset], name)
 

@@ -51,6 +51,10 @@ def _flatten_up_to(structure, value):
         if not isinstance(value, (tuple, list)) or len(value) != len(structure):
             raise TypeError("length")
         return [v for s, x in zip(structure, value) for v in _flatten_up_to(s, x)]
+    if hasattr(type(structure), "__tf_flatten__"):   # an extension type's spec: its tensors
+        if not hasattr(type(value), "__tf_flatten__"):
+            raise TypeError("structure")
+        return _flatten_up_to(structure.__tf_flatten__()[1], value.__tf_flatten__()[1])
     return [value]
 
 

@@ -248,6 +248,8 @@ class OwnedIterator:
         self._count += 1
         return to_user(self._element_spec, self._specs, leaves)
 
+    next = __next__   # TensorFlow's `iterator.next()`
+
     def get_next(self, name=None):
         if self._eager and current_context().executing_eagerly:
             leaves = self._resource.next_leaves()

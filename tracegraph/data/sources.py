@@ -23,6 +23,7 @@ from .records import ANY_COMPONENT, defdataset
 from .runtime import INFINITE, Node
 from .structure import (
     batch_spec,
+    batch_static,
     flat_components,
     normalize_element,
     runtime_from_components,
@@ -140,7 +141,7 @@ class _TensorSliceDataset(DatasetV2):
                 raise ValueError(f"Dimensions {first} and {n} are not compatible")
             first = first if first is not None else n
         from ..nest import pack_sequence_as
-        spec = pack_sequence_as(element, specs)
+        spec = batch_static(pack_sequence_as(element, specs), "unbatch")
         comps = flat_components(pack_sequence_as(element, batched), element)
         super().__init__(tensor_slice_dataset_op, (comps,), {}, spec, name=name)
 

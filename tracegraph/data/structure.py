@@ -35,7 +35,7 @@ from .specs import DatasetSpec, RaggedTensorSpec, SparseTensorSpec, component_sp
 __all__ = ["normalize_element", "spec_of", "leaf_specs", "flat_components", "from_components",
            "runtime_components", "runtime_from_components", "to_user", "to_user_leaf",
            "runtime_leaf", "batch_spec", "unbatch_spec", "stack_dense", "is_dense_spec",
-           "all_dense", "leaf_from_user"]
+           "all_dense", "leaf_from_user", "batch_static"]
 
 
 def _is_dataset(x) -> bool:
@@ -65,6 +65,10 @@ def normalize_element(element, what: str = "element"):
             for f in dataclasses.fields(element)})
     if isinstance(element, (RaggedTensor, SparseTensor)) or _is_dataset(element):
         return element
+    if hasattr(type(element), "__tf_flatten__"):   # an extension type: its tensors
+        static, components = element.__tf_flatten__()
+        return type(element).__tf_unflatten__(
+            static, tuple(normalize_element(c, what) for c in components))
     if isinstance(element, Variable):
         return element.read_value()
     if isinstance(element, Tensor):
@@ -283,6 +287,20 @@ def unbatch_spec(spec):
     if not spec._dataset_shape:
         raise ValueError("Unbatching a dataset is only supported for rank >= 1")
     return DatasetSpec(spec.element_spec, spec._dataset_shape[1:])
+
+
+def batch_static(structure, n):
+    """The element spec with its extension type specs' batch shapes (`tf.TensorShape` fields)
+    batched by `n` (None: unknown), or unbatched (`n` is "unbatch")."""
+    if isinstance(structure, dict):
+        return type(structure)((k, batch_static(v, n)) for k, v in structure.items())
+    if isinstance(structure, tuple) and not hasattr(type(structure), "_fields"):
+        return tuple(batch_static(v, n) for v in structure)
+    if hasattr(structure, "batch_static_fields"):
+        if n == "unbatch":
+            return structure.unbatch_static_fields()
+        return structure.batch_static_fields(n)
+    return structure
 
 
 def stack_dense(values: list, dtype) -> np.ndarray:

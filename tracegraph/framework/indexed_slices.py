@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..library.indexing import scatter_nd
+from ..library.math import cast
 from ..ops.registry import convert_to_tensor
 from ..shapes import TensorShape
 from .core_types import CompositeTensor
@@ -74,6 +75,18 @@ class IndexedSlices(CompositeTensor):
     def graph(self):
         return self._values.graph
 
+    # ---- the nest protocol: values, indices and dense shape (what tf.function returns) -------
+    def __tf_flatten__(self):
+        dense_shape = self._dense_shape
+        if isinstance(dense_shape, (list, tuple)):
+            dense_shape = np.asarray(dense_shape, np.int64)
+        return dense_shape is None, (self._values, self._indices) + (
+            () if dense_shape is None else (dense_shape,))
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, components):
+        return cls(components[0], components[1], None if metadata else components[2])
+
     def __neg__(self):
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 
@@ -87,10 +100,13 @@ class IndexedSlices(CompositeTensor):
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
                              f"dtype {values.dtype.name}: {self!s}")
         indices = convert_to_tensor(self._indices)
-        rows = scatter_nd(indices[:, None], values, self._dense_shape)
+        dense_shape = convert_to_tensor(self._dense_shape)
+        if dense_shape.dtype != indices.dtype:
+            dense_shape = cast(dense_shape, indices.dtype)
+        rows = scatter_nd(indices[:, None], values, dense_shape)
         return rows
 
     def __str__(self):
-        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape}"
-        return f"IndexedSlices(indices={self._indices}, values={self._values}{shape})"
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
 

@@ -87,8 +87,8 @@ class SparseTensor(CompositeTensor):
         return SparseTensor(self._indices, new_values, self._dense_shape)
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self._indices}, values={self._values}, "
-                f"dense_shape={self._dense_shape})")
+        return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
+                f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..errors import OperatorNotAllowedInGraphError
 from ..library import math as fn
+from ..library import type_promotion as promotion
 from ..library.linalg import matmul
+from ..library.numpy_indexing import getitem as numpy_getitem
 from ..library.slicing import getitem
 from ..ops import math as m
 from ..ops.registry import NO_ATTRS, context_state
@@ -26,8 +29,28 @@ _NDARRAY = np.ndarray
 _GENERIC = np.generic
 
 
-def _apply(op, a, b, name=None):
-    return context_state.current.apply(op, (a, b), NO_ATTRS, name)
+def _promoted(op, a, b, name=None, attrs=NO_ATTRS):
+    """`op` on operands promoted by the numpy-behavior mode (weak when the result is)."""
+    (a, b), weak = promotion.promote(a, b)
+    out = context_state.current.apply(op, (a, b), attrs, name)
+    return promotion.mark_weak(out) if weak else out
+
+
+def _apply(op, a, b, name=None, attrs=NO_ATTRS):
+    if config.dtype_conversion_mode != "off":
+        return _promoted(op, a, b, name, attrs)
+    return context_state.current.apply(op, (a, b), attrs, name)
+
+
+_NO_SHAPE_ERROR = {"incompatible_shape_error": False}
+
+
+def _truediv(a, b):
+    if config.dtype_conversion_mode != "off":
+        (a, b), weak = promotion.promote(a, b)
+        out = fn.truediv(a, b)
+        return promotion.mark_weak(out) if weak else out
+    return fn.truediv(a, b)
 
 
 class TensorOperators(core_types.Tensor):
@@ -38,28 +61,40 @@ class TensorOperators(core_types.Tensor):
 
     # In a graph, operators name their nodes as TensorFlow's do: `add`, `mul`, `truediv`, ...
     def __add__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, self, other, "add")
         return context_state.current.apply(m.add_op, (self, other), NO_ATTRS, "add")
 
     def __radd__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.add_op, other, self, "add")
         return context_state.current.apply(m.add_op, (other, self), NO_ATTRS, "add")
 
     def __sub__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, self, other, "sub")
         return context_state.current.apply(m.subtract_op, (self, other), NO_ATTRS, "sub")
 
     def __rsub__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.subtract_op, other, self, "sub")
         return context_state.current.apply(m.subtract_op, (other, self), NO_ATTRS, "sub")
 
     def __mul__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, self, other, "mul")
         return context_state.current.apply(m.multiply_op, (self, other), NO_ATTRS, "mul")
 
     def __rmul__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.multiply_op, other, self, "mul")
         return context_state.current.apply(m.multiply_op, (other, self), NO_ATTRS, "mul")
 
     def __truediv__(self, other):
-        return fn.truediv(self, other)
+        return _truediv(self, other)
 
     def __rtruediv__(self, other):
-        return fn.truediv(other, self)
+        return _truediv(other, self)
 
     def __floordiv__(self, other):
         return _apply(m.floor_div_op, self, other, "floordiv")
@@ -86,7 +121,8 @@ class TensorOperators(core_types.Tensor):
         return matmul(other, self)
 
     def __neg__(self):
-        return context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        out = context_state.current.apply(m.negative_op, (self,), NO_ATTRS, None)
+        return promotion.mark_weak(out) if self.__dict__.get("_weak") else out
 
     def __pos__(self):
         return self
@@ -131,34 +167,53 @@ class TensorOperators(core_types.Tensor):
             return _apply(m.bitwise_xor_op, a, b)
 
     def __lt__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_op, self, other, None)
         return context_state.current.apply(m.less_op, (self, other), NO_ATTRS, None)
 
     def __le__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.less_equal_op, self, other, None)
         return context_state.current.apply(m.less_equal_op, (self, other), NO_ATTRS, None)
 
     def __gt__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_op, self, other, None)
         return context_state.current.apply(m.greater_op, (self, other), NO_ATTRS, None)
 
     def __ge__(self, other):
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.greater_equal_op, self, other, None)
         return context_state.current.apply(m.greater_equal_op, (self, other), NO_ATTRS, None)
 
     def __eq__(self, other):
         if other is None:
             return False
-        return context_state.current.apply(m.equal_op, (self, other),
-                                    {"incompatible_shape_error": False}, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return context_state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __ne__(self, other):
         if other is None:
             return True
-        return context_state.current.apply(m.not_equal_op, (self, other),
-                                    {"incompatible_shape_error": False}, None)
+        if config.dtype_conversion_mode != "off":
+            return _promoted(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
+        return context_state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __getitem__(self, key):
+        if config.dtype_conversion_mode != "off":  # NumPy's indexing (boolean, integer arrays)
+            return numpy_getitem(self, key)
         return getitem(self, key)
+
+    def __getattr__(self, name):
+        # Under experimental_enable_numpy_behavior, tensors answer to NumPy's methods.
+        method = config.numpy_methods.get(name)
+        if method is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return method.__get__(self)
 
     def ref(self) -> Reference:
         """A hashable reference to this object (`tensor.ref()` as a dict key)."""
@@ -250,6 +305,10 @@ class EagerTensor(Tensor):
     def __bool__(self):
         return bool(self._value)
 
+    def __setitem__(self, key, value):
+        raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support "
+                        "item assignment")
+
     def __len__(self):
         if self._value.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
@@ -275,18 +334,18 @@ class EagerTensor(Tensor):
     def __complex__(self):
         return complex(self._value)
 
-    def __format__(self, spec):
-        if not spec:
-            return str(self)
+    def __format__(self, spec):   # TensorFlow's: the NumPy value's format (f"{t}" is "[1 2]")
         return format(self.numpy(), spec)
 
     def __repr__(self):
+        weak = ", weak=True" if self.__dict__.get("_weak") else ""
         return (f"<tf.Tensor: shape={format_shape(self._value.shape)}, dtype={self.dtype.name}, "
-                f"numpy={numpy_text(self._value, True)}>")
+                f"numpy={numpy_text(self._value, True)}{weak}>")
 
     def __str__(self):
+        weak = ", weak=True" if self.__dict__.get("_weak") else ""
         return (f"tf.Tensor({numpy_text(self._value, False)}, "
-                f"shape={format_shape(self._value.shape)}, dtype={self.dtype.name})")
+                f"shape={format_shape(self._value.shape)}, dtype={self.dtype.name}{weak})")
 
     def __reduce__(self):
         return EagerTensor, (self._value,)

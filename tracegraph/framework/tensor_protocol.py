@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..library.math import cast
 from ..ops.join_split import pack_op
 from ..ops.registry import bind, convert_to_tensor
 from .tensor import EagerTensor, Tensor
@@ -105,8 +106,29 @@ def convert_inputs(op, inputs):
 def convert_value(value, dtype=None, name=None):
     """What `tf.convert_to_tensor` makes of a value `needs_conversion` accepts."""
     if type(value) in (list, tuple):
-        return pack_tensors(value, dtype)
+        return pack_tensors(_cast_to(value, dtype), dtype)
     return protocol_tensor(value, dtype, name)
+
+
+def _first_tensor(value):
+    for v in value:
+        found = _first_tensor(v) if type(v) in (list, tuple) else v
+        if isinstance(found, (Tensor, Variable)):
+            return found
+    return None
+
+
+def _cast_to(value, dtype):
+    """TensorFlow's autopacking: asked for a dtype other than its first tensor's, a list has
+    its tensors cast to it (`tf.SparseTensor(..., (n, m))` with int32 n and m)."""
+    first = None if dtype is None else _first_tensor(value)
+    if first is None or first.dtype == dtype:
+        return value
+    def one(v):
+        if type(v) in (list, tuple):
+            return [one(x) for x in v]
+        return cast(v, dtype) if isinstance(v, (Tensor, Variable)) and v.dtype != dtype else v
+    return [one(v) for v in value]
 
 
 def as_variable(x):

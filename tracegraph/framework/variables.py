@@ -15,7 +15,10 @@ import weakref
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
+from ..library.math import cast
+from ..library.type_promotion import is_weak, result_type
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
@@ -192,6 +195,8 @@ class Variable(TensorOperators, Trackable):
 
     # --- writing ---------------------------------------------------------------------------
     def _checked(self, value, what: str):
+        if config.dtype_conversion_mode in ("all", "safe"):   # TF's new type promotion
+            value = self._promoted_into(value, what)
         value = convert_to_tensor(value, dtype=self.dtype)
         shape = self.shape.as_tuple()
         if shape is not None and not shapes_compatible(shape, value.shape.as_tuple()):
@@ -201,6 +206,22 @@ class Variable(TensorOperators, Trackable):
                 f"shape {format_shape(shape)}, and the assigned value shape "
                 f"{format_shape(value.shape.as_tuple())} are incompatible.")
         return value
+
+    def _promoted_into(self, value, what: str):
+        """The value converted to the Variable's dtype when it promotes into it (the new type
+        promotion's implicit conversion); a TypeError, TensorFlow's, when it would not."""
+        dtype, _ = result_type(np.zeros((), self.dtype.as_numpy_dtype), value)
+        if dtype != self.dtype:
+            weak = " weakly typed" if is_weak(value) or not hasattr(value, "dtype") else ""
+            op = {"add": "assign_add", "subtract": "assign_sub"}.get(what, what)
+            text = f"{value.numpy() if hasattr(value, 'numpy') else value}{weak}"
+            want = f"<dtype: '{self.dtype.name}'>"
+            raise TypeError(
+                f"Variable dtype is immutable. Calling {op} of Variable (with dtype {want}) on "
+                f"{text} requires converting {text} to {want}. This is disabled in the current "
+                f"promotion semantics. Please convert {text} manually before calling {op}.")
+        value = convert_to_tensor(value, dtype_hint=self.dtype)
+        return value if value.dtype == self.dtype else cast(value, self.dtype)
 
     def _write(self, op_def, value, what, name, read_value):
         """Eagerly: the Variable. In a graph: the Variable as seen after this write (its `.op`

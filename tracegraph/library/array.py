@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..ops.allocation import check_allocation
 from ..ops.arguments import int_arg
@@ -63,7 +64,17 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
                             f"{np.asarray(arr)} (converted from {value!r}) has {np.size(arr)} "
                             f"elements, but got `shape` {tuple(target)} with {n} elements).")
-    return bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
+    out = bind(const_op, (), {"value": arr, "dtype": d.NUMPY_TO_DTYPE[arr.dtype]}, name)
+    if dtype is None and config.dtype_conversion_mode in ("all", "safe") and \
+            _python_number(value):  # a WeakTensor, as TF's new type promotion makes
+        out._weak = True
+    return out
+
+
+def _python_number(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_python_number(v) for v in value)
+    return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
 
 
 def identity(input, name=None):  # noqa: A002

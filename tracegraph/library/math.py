@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import config
 from .. import dtypes as d
 from ..ops.math import (
     abs_op,
@@ -84,12 +85,19 @@ from ..ops.registry import (
 )
 from ..ops.scopes import op_scope
 from ..ops.sequences import range_op
+from . import type_promotion
+
+_LATTICE_MODES = ("all", "safe")
 
 # ---- (tf.math) ------------------------------------------------------------------
 
 
 def _b(op, default_name=None):
     def fn(x, y, name=None):
+        if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+            (x, y), weak = type_promotion.promote(x, y)
+            out = bind(op, (x, y), NO_ATTRS, name or default_name)
+            return type_promotion.mark_weak(out) if weak else out
         return bind(op, (x, y), NO_ATTRS, name or default_name)
     fn.__name__ = op.name
     fn.__doc__ = f"Elementwise `{op.tf_type}` with broadcasting."
@@ -98,6 +106,10 @@ def _b(op, default_name=None):
 
 def _u(op):
     def fn(x, name=None):
+        if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+            (x,), weak = type_promotion.promote(x)
+            out = bind(op, (x,), NO_ATTRS, name)
+            return type_promotion.mark_weak(out) if weak else out
         return bind(op, (x,), NO_ATTRS, name)
     fn.__name__ = op.name
     fn.__doc__ = f"Elementwise `{op.tf_type}`."
@@ -169,10 +181,16 @@ conj = _u(conj_op)
 
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
+    weak = False
+    if config.dtype_conversion_mode in _LATTICE_MODES:  # TF's weak-tensor APIs
+        (x,), weak = type_promotion.promote(x)
     x = convert_to_tensor(x)
     if x.dtype.is_complex:
         return bind(complex_abs_op, (x,), NO_ATTRS, name)
-    return bind(abs_op, (x,), NO_ATTRS, name)
+    out = bind(abs_op, (x,), NO_ATTRS, name)
+    if weak:
+        out._weak = True
+    return out
 
 
 def round(x, name=None):  # noqa: A001 - TensorFlow's name

@@ -8,14 +8,11 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError
 from ..ops.arguments import int_arg
 from ..ops.nn import (
-    avg_pool_op,
     bias_add_op,
-    conv2d_op,
     elu_op,
     l2_loss_op,
     leaky_relu_op,
     log_softmax_op,
-    max_pool_op,
     relu6_op,
     relu_op,
     selu_op,
@@ -28,8 +25,9 @@ from ..ops.registry import (
     bind,
     convert_to_tensor,
 )
-from .array import shape, squeeze, transpose
+from .array import shape, transpose, zeros_like
 from .indexing import where
+from .join_split import concat
 from .math import abs as abs_
 from .math import (
     add,
@@ -38,20 +36,23 @@ from .math import (
     erf,
     exp,
     greater_equal,
+    less_equal,
+    log,
     log1p,
+    logical_and,
     maximum,
     multiply,
     negative,
     rsqrt,
     sigmoid,
+    softplus,
     square,
-    squared_difference,
     subtract,
     tanh,
 )
 from .math import pow as pow_
 from .random import uniform
-from .reduce import reduce_mean, reduce_sum
+from .reduce import reduce_sum
 
 # ---- ---------------------------------------------------------------------------
 
@@ -111,62 +112,32 @@ def bias_add(value, bias, data_format=None, name=None):
     return bind(bias_add_op, (value, bias), {"data_format": fmt}, name)
 
 
-def _four(v, data_format, name):
-    if isinstance(v, int):
-        v = [v, v]
-    v = list(v)
-    if len(v) == 1:
-        v = v * 2
-    if len(v) == 2:
-        return (1, v[0], v[1], 1) if data_format == "NHWC" else (1, 1, v[0], v[1])
-    if len(v) == 4:
-        return tuple(int(x) for x in v)
-    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={v} of length "
-                     f"{len(v)}")
-
-
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
-           name=None):
-    """2-D convolution; `padding` is "SAME", "VALID" or explicit [[0,0],[t,b],[l,r],[0,0]]."""
-    if data_format not in ("NHWC", "NCHW"):
-        raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
-    attrs = {"strides": _four(strides, data_format, "strides"), "data_format": data_format,
-             "dilations": _four(1 if dilations is None else dilations, data_format, "dilations")}
-    if isinstance(padding, str):
-        if padding.upper() not in ("SAME", "VALID"):
-            raise ValueError(f"padding must be 'SAME', 'VALID' or explicit, got {padding!r}")
-        attrs["padding"] = padding.upper()
-    else:
-        attrs["padding"] = "EXPLICIT"
-        attrs["explicit_paddings"] = tuple(int(v) for pair in padding for v in pair)
-    return bind(conv2d_op, (input, filters), attrs, name)
-
-
-def _pool_attrs(ksize, strides, padding, data_format):
-    fmt = "NHWC" if data_format in (None, "NHWC") else "NCHW"
-    return {"ksize": _four(ksize, fmt, "ksize"), "strides": _four(strides, fmt, "strides"),
-            "padding": padding.upper(), "data_format": fmt}
-
-
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return bind(max_pool_op, (input,), _pool_attrs(ksize, strides, padding, data_format), name)
-
-
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return bind(avg_pool_op, (input,), _pool_attrs(ksize, strides, padding, data_format), name)
-
-
-max_pool = max_pool2d
-avg_pool = avg_pool2d
-
-
 def l2_loss(t, name=None):
     return bind(l2_loss_op, (t,), NO_ATTRS, name)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    loss, _ = bind(sparse_xent_op, (logits, labels), NO_ATTRS, name)
-    return loss
+    """-log softmax(logits)[label] over the last axis; float16 logits are computed in
+    float32, as TensorFlow does."""
+    if labels is None or logits is None:
+        raise ValueError("Both `labels` and `logits` must be provided for "
+                         "sparse_softmax_cross_entropy_with_logits")
+    labels, logits = convert_to_tensor(labels), convert_to_tensor(logits)
+    lr, xr = labels.shape.rank, logits.shape.rank
+    if xr == 0:
+        raise ValueError(f"`logits` cannot be a scalar. Received logits={logits}`")
+    if xr is not None and lr is not None and lr != xr - 1:
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                         f"labels.shape={labels.shape} of rank {lr} and "
+                         f"logits.shape={logits.shape} of rank {xr}")
+    if labels.shape.is_fully_defined() and xr is not None and \
+            logits.shape[:-1].is_fully_defined() and labels.shape != logits.shape[:-1]:
+        raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last "
+                         f"dimension. Received: labels.shape={labels.shape} and "
+                         f"logits.shape={logits.shape}")
+    precise = cast(logits, d.float32) if logits.dtype == d.float16 else logits
+    loss, _ = bind(sparse_xent_op, (precise, labels), NO_ATTRS, name)
+    return cast(loss, d.float16) if logits.dtype == d.float16 else loss
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -187,12 +158,66 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return loss
 
 
+def _same_shape(labels, logits, what):
+    if not labels.shape.is_compatible_with(logits.shape):
+        raise ValueError(f"`{what}` and `labels` must have the same shape, received "
+                         f"({logits.shape} vs {labels.shape}).")
+
+
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x z + log(1 + exp(-|x|)), written as TensorFlow does (so its gradient at
+    x = 0 is TensorFlow's too)."""
+    if labels is None or logits is None:
+        raise ValueError("Both `labels` and `logits` must be provided for "
+                         "sigmoid_cross_entropy_with_logits")
     logits = convert_to_tensor(logits)
     labels = convert_to_tensor(labels, dtype=logits.dtype)
-    relu_logits = relu(logits)
-    return add(subtract(relu_logits, multiply(logits, labels)),
-               log1p(exp(negative(abs_(logits)))), name=name)
+    _same_shape(labels, logits, "logits")
+    zeros = zeros_like(logits)
+    positive = greater_equal(logits, zeros)
+    relu_logits = where(positive, logits, zeros)
+    neg_abs_logits = where(positive, negative(logits), logits)
+    return add(subtract(relu_logits, multiply(logits, labels)), log1p(exp(neg_abs_logits)),
+               name=name)
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross entropy whose positive term is weighted by `pos_weight`."""
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype=logits.dtype)
+    _same_shape(labels, logits, "logits")
+    log_weight = add(1, multiply(subtract(pos_weight, 1), labels))
+    return add(multiply(subtract(1, labels), logits),
+               multiply(log_weight, add(log1p(exp(negative(abs_(logits)))),
+                                        relu(negative(logits)))), name=name)
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(c) - z c for log-rate c and target z; with `compute_full_loss` Stirling's term
+    z log z - z + log(2 pi z) / 2 is added where z > 1."""
+    log_input = convert_to_tensor(log_input)
+    targets = convert_to_tensor(targets, dtype=log_input.dtype)
+    if not targets.shape.is_compatible_with(log_input.shape):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received "
+                         f"({log_input.shape} vs {targets.shape}).")
+    result = subtract(exp(log_input), multiply(log_input, targets))
+    if compute_full_loss:
+        stirling = add(subtract(multiply(targets, log(targets)), targets),
+                       multiply(0.5, log(multiply(2 * np.pi, targets))))
+        small = logical_and(greater_equal(targets, 0.0), less_equal(targets, 1.0))
+        result = add(result, where(small, zeros_like(targets), stirling))
+    return result
+
+
+def crelu(features, axis=-1, name=None):
+    """relu(x) and relu(-x) side by side along `axis`."""
+    features = convert_to_tensor(features)
+    return relu(concat([features, negative(features)], axis), name=name)
+
+
+def log_sigmoid(x, name=None):
+    """log(1 / (1 + exp(-x))) = -softplus(-x)."""
+    return negative(softplus(negative(convert_to_tensor(x))), name=name)
 
 
 def gelu(features, approximate=False, name=None):
@@ -210,16 +235,6 @@ def silu(features, beta=1.0, name=None):
 
 
 swish = silu
-
-
-def moments(x, axes, shift=None, keepdims=False, name=None):
-    x = convert_to_tensor(x)
-    mean = reduce_mean(x, axes, keepdims=True)
-    variance = reduce_mean(squared_difference(x, mean), axes, keepdims=True)
-    if not keepdims:
-        mean = squeeze(mean, axes)
-        variance = squeeze(variance, axes)
-    return mean, variance
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):

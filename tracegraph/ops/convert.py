@@ -172,6 +172,8 @@ def to_array(value, dtype: d.DType | None = None) -> np.ndarray:
         raise _conversion_error(value, dtype)
     if isinstance(value, (list, tuple)):
         return _from_sequence(value, dtype)
+    if t is range:   # TensorFlow converts a range as the list of its values
+        return _from_sequence(list(value), dtype)
     if isinstance(value, TensorShape):
         return _from_shape(value, dtype)
     if isinstance(value, Dimension):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import TensorType
+from .convolution import infer_conv2d, kernel_conv2d
 from .linalg import infer_matmul, kernel_matmul
 from .math import kernel_sigmoid
-from .nn import infer_conv2d, kernel_conv2d
 from .registry import FLOAT, REQUIRED, TypeAttr, defop
 
 ACTIVATIONS = ("Relu", "Relu6", "Tanh", "Sigmoid")

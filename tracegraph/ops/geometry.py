@@ -1,19 +1,26 @@
 """Data-format geometry shared by the nn records and their gradients' backprop records: which
-entries of a 4-vector are spatial, padding amounts, output sizes, groups, the bias axis."""
+entries of a per-dimension vector are spatial (1-D to 3-D: NWC, NHWC, NDHWC and their NC...
+forms), padding amounts, output sizes, groups, the bias axis."""
 
 from __future__ import annotations
 
-__all__ = ["spatial", "padding_amounts", "out_size", "explicit_pairs", "check_groups",
-           "bias_axis"]
+__all__ = ["channels_first", "spatial", "padding_amounts", "out_size", "explicit_pairs",
+           "check_groups", "bias_axis"]
 
 
 def bias_axis(rank: int, data_format: str) -> int:
     return 1 if data_format.startswith("NC") and rank > 2 else rank - 1
 
 
+def channels_first(data_format: str) -> bool:
+    return data_format.startswith("NC")
+
+
 def spatial(values, data_format):
-    """(h, w) entries of a 4-vector given in the data format's order."""
-    return (values[1], values[2]) if data_format == "NHWC" else (values[2], values[3])
+    """The spatial entries of a per-dimension vector given in the data format's order ((h, w)
+    of a 4-vector)."""
+    values = tuple(values)
+    return values[2:] if channels_first(data_format) else values[1:-1]
 
 
 def padding_amounts(size, k, stride, dilation, padding, explicit):
@@ -39,10 +46,11 @@ def out_size(size, k, stride, dilation, pads):
 
 
 def explicit_pairs(explicit_paddings, data_format):
+    """(before, after) per spatial dim of TensorFlow's flat `explicit_paddings` (two per dim)."""
     if not explicit_paddings:
-        return (0, 0), (0, 0)
-    p = list(explicit_paddings)
-    pairs = [(p[i], p[i + 1]) for i in range(0, 8, 2)]
+        return ((0, 0),) * (len(data_format) - 2)
+    p = [int(v) for v in explicit_paddings]
+    pairs = [(p[i], p[i + 1]) for i in range(0, len(p), 2)]
     return spatial(pairs, data_format)
 
 

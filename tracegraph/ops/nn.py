@@ -1,32 +1,17 @@
-"""Neural-network ops (`tf.nn`): activations, softmax, bias_add, conv2d (NHWC and NCHW),
-pooling, losses; and the composites TensorFlow builds from them (dropout, moments, ...).
+"""Neural-network ops (`tf.nn`): activations, softmax, bias_add, losses. Convolutions are in
+`convolution.py`, pooling in `pooling.py`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import dtypes as d
-from .. import thread_budget
-from ..errors import InvalidArgumentError, UnimplementedError
+from ..errors import InvalidArgumentError
 from ..shapes import TensorType, format_dims
 from . import infer as I
 from .geometry import bias_axis as _bias_axis
-from .geometry import check_groups as _check_groups
-from .geometry import explicit_pairs as _explicit_pairs
-from .geometry import out_size as _out_size
-from .geometry import padding_amounts as _padding_amounts
-from .geometry import spatial as _spatial
-from .registry import (
-    FLOAT,
-    INDEX,
-    PURE,
-    REAL,
-    REQUIRED,
-    TypeAttr,
-    defop,
-)
+from .registry import FLOAT, INDEX, PURE, REAL, TypeAttr, defop
 
 _EW = {"elementwise", "pure", "fresh_output"}
 _TF = {"T": TypeAttr(FLOAT)}
@@ -162,168 +147,6 @@ bias_add_op = defop("bias_add", "BiasAdd", inputs=("value: T", "bias: T"),
                     attrs={"T": TypeAttr(REAL), "data_format": "NHWC"}, infer=infer_bias_add,
                     kernel=kernel_bias_add, flags=PURE | {"data_format"})
 
-# ---- conv2d and pooling --------------------------------------------------------------------------
-
-
-def infer_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
-                 explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1),
-                 use_cudnn_on_gpu=True):
-    if filter.shape is not None and len(filter.shape) != 4:
-        raise ValueError(f"filter must be 4-dimensional: {format_dims(filter.shape)}")
-    if input.shape is None or filter.shape is None:
-        return TensorType(input.dtype, None if input.shape is None else (None,) * 4)
-    if len(input.shape) != 4:
-        raise ValueError(f"input must be 4-dimensional {format_dims(input.shape)}")
-    n = input.shape[0]
-    h, w = _spatial(input.shape, data_format)
-    c = input.shape[3] if data_format == "NHWC" else input.shape[1]
-    kh, kw, cin, cout = filter.shape
-    _check_groups(c, cin, cout)
-    sh, sw = _spatial(strides, data_format)
-    dh, dw = _spatial(dilations, data_format)
-    eh, ew = _explicit_pairs(explicit_paddings, data_format)
-    oh = None if h is None or kh is None else _out_size(
-        h, kh, sh, dh, _padding_amounts(h, kh, sh, dh, padding, eh))
-    ow = None if w is None or kw is None else _out_size(
-        w, kw, sw, dw, _padding_amounts(w, kw, sw, dw, padding, ew))
-    shape = (n, oh, ow, cout) if data_format == "NHWC" else (n, cout, oh, ow)
-    return TensorType(input.dtype, shape)
-
-
-def kernel_conv2d(input, filter, strides=REQUIRED, padding=REQUIRED,  # noqa: A002
-                  explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1),
-                  use_cudnn_on_gpu=True):
-    x = np.asarray(input)
-    wts = np.asarray(filter)
-    batch_and_depth = (0, 3) if data_format == "NHWC" else (0, 1)
-    if any(strides[i] != 1 for i in batch_and_depth):
-        raise UnimplementedError("Current implementation does not yet support strides in the "
-                                 "batch and depth dimensions.")
-    if any(dilations[i] != 1 for i in batch_and_depth):
-        raise UnimplementedError("Current implementation does not yet support dilations in the "
-                                 "batch and depth dimensions.")
-    if data_format == "NCHW":
-        x = x.transpose(0, 2, 3, 1)
-    kh, kw, cin, cout = wts.shape
-    try:
-        groups = _check_groups(x.shape[3], cin, cout)
-    except ValueError as e:
-        raise InvalidArgumentError(str(e)) from None
-    sh, sw = _spatial(strides, data_format)
-    dh, dw = _spatial(dilations, data_format)
-    eh, ew = _explicit_pairs(explicit_paddings, data_format)
-    ph = _padding_amounts(x.shape[1], kh, sh, dh, padding, eh)
-    pw = _padding_amounts(x.shape[2], kw, sw, dw, padding, ew)
-    if any(ph) or any(pw):
-        x = _pad_spatial(x, ph, pw, 0)
-    windows = _windows(x, (kh, kw), (sh, sw), (dh, dw))   # [N, OH, OW, KH, KW, C]
-    n, oh, ow = windows.shape[:3]
-    per_group = cout // groups
-    # one BLAS product per group, on the threads the budget gives it
-    parts = [thread_budget.matmul(
-        windows[..., g * cin:(g + 1) * cin].reshape(n * oh * ow, kh * kw * cin),
-        wts[..., g * per_group:(g + 1) * per_group].reshape(kh * kw * cin, per_group))
-             for g in range(groups)]
-    out = (parts[0] if groups == 1 else np.concatenate(parts, axis=-1)).reshape(
-        n, oh, ow, cout).astype(wts.dtype, copy=False)
-    return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
-
-
-conv2d_op = defop("conv2d", "Conv2D", inputs=("input: T", "filter: T"),
-                  attrs={"T": TypeAttr({d.float16, d.float32, d.float64, d.int32}),
-                         "strides": REQUIRED, "padding": REQUIRED, "explicit_paddings": (),
-                         "data_format": "NHWC", "dilations": (1, 1, 1, 1),
-                         "use_cudnn_on_gpu": True},
-                  infer=infer_conv2d, kernel=kernel_conv2d,
-                  flags=PURE | {"data_format", "float16_allowed"})
-
-
-def infer_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED, data_format="NHWC"):
-    if value.shape is None:
-        return TensorType(value.dtype, (None,) * 4)
-    if len(value.shape) != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {len(value.shape)}")
-    h, w = _spatial(value.shape, data_format)
-    kh, kw = _spatial(ksize, data_format)
-    sh, sw = _spatial(strides, data_format)
-    oh = None if h is None else _out_size(h, kh, sh, 1, _padding_amounts(h, kh, sh, 1, padding,
-                                                                         None))
-    ow = None if w is None else _out_size(w, kw, sw, 1, _padding_amounts(w, kw, sw, 1, padding,
-                                                                         None))
-    n = value.shape[0]
-    c = value.shape[3] if data_format == "NHWC" else value.shape[1]
-    shape = (n, oh, ow, c) if data_format == "NHWC" else (n, c, oh, ow)
-    return TensorType(value.dtype, shape)
-
-
-def _pool(value, ksize, strides, padding, data_format, reduce):
-    x = np.asarray(value)
-    if data_format == "NCHW":
-        x = x.transpose(0, 2, 3, 1)
-    kh, kw = _spatial(ksize, data_format)
-    sh, sw = _spatial(strides, data_format)
-    ph = _padding_amounts(x.shape[1], kh, sh, 1, padding, None)
-    pw = _padding_amounts(x.shape[2], kw, sw, 1, padding, None)
-    out = reduce(x, (kh, kw), (sh, sw), (ph, pw))
-    return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
-
-
-def _windows(x, k, s, dilation=(1, 1)):
-    """The [N, OH, OW, KH, KW, C] read-only view of the windows of `x` [N, H, W, C] (im2col
-    without a copy; reshaping it to rows copies each window once, in (KH, KW, C) order)."""
-    n, h, w, c = x.shape
-    (kh, kw), (sh, sw), (dh, dw) = k, s, dilation
-    oh = _out_size(h, kh, sh, dh, (0, 0))   # a window larger than the input is an error
-    ow = _out_size(w, kw, sw, dw, (0, 0))
-    bn, bh, bw, bc = x.strides
-    return as_strided(x, (n, oh, ow, kh, kw, c), (bn, bh * sh, bw * sw, bh * dh, bw * dw, bc),
-                      writeable=False)
-
-
-def _pad_spatial(x, ph, pw, value):
-    """`x` [N, H, W, C] padded in H and W with `value` (np.pad costs tens of microseconds
-    even for small arrays; one allocation and a copy do not)."""
-    n, h, w, c = x.shape
-    out = np.full((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), value, dtype=x.dtype)
-    out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x
-    return out
-
-
-def _max_reduce(x, k, s, pads):
-    if any(pads[0]) or any(pads[1]):
-        low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        x = _pad_spatial(x, pads[0], pads[1], low)
-    return _windows(x, k, s).max(axis=(3, 4))
-
-
-def _avg_reduce(x, k, s, pads):
-    if not any(pads[0]) and not any(pads[1]):   # every window is whole: divide by its size
-        return (_windows(x, k, s).sum(axis=(3, 4)) / (k[0] * k[1])).astype(x.dtype)
-    padded = _pad_spatial(x, pads[0], pads[1], 0)
-    ones = _pad_spatial(np.ones((1,) + x.shape[1:3] + (1,), x.dtype), pads[0], pads[1], 0)
-    count = _windows(ones, k, s).sum(axis=(3, 4))[0]
-    return (_windows(padded, k, s).sum(axis=(3, 4)) / count[None]).astype(x.dtype)
-
-
-def kernel_max_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,
-                    data_format="NHWC"):
-    return _pool(value, ksize, strides, padding, data_format, _max_reduce)
-
-
-def kernel_avg_pool(value, ksize=REQUIRED, strides=REQUIRED, padding=REQUIRED,
-                    data_format="NHWC"):
-    return _pool(value, ksize, strides, padding, data_format, _avg_reduce)
-
-
-POOL_ATTRS = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED,
-               "data_format": "NHWC"}
-max_pool_op = defop("max_pool", "MaxPool", inputs=("input: T",),
-                    attrs={"T": TypeAttr(REAL), **POOL_ATTRS},
-                    infer=infer_pool, kernel=kernel_max_pool, flags=PURE | {"data_format"})
-avg_pool_op = defop("avg_pool", "AvgPool", inputs=("value: T",),
-                    attrs={"T": TypeAttr(FLOAT), **POOL_ATTRS}, infer=infer_pool,
-                    kernel=kernel_avg_pool, flags=PURE | {"data_format"})
-
 # ---- losses -------------------------------------------------------------------------------------
 
 
@@ -379,3 +202,64 @@ xent_op = defop("softmax_cross_entropy", "SoftmaxCrossEntropyWithLogits",
                                else features.shape[:-1]),
                     TensorType(features.dtype, features.shape)),
                 kernel=kernel_xent, num_outputs=2, flags=PURE)
+
+
+# ---- local response normalization ---------------------------------------------------------------
+
+def _window_sums(v, radius):
+    """sum(v[..., d - radius : d + radius + 1]) for every depth d (clipped at the ends)."""
+    depth = v.shape[-1]
+    total = np.concatenate([np.zeros(v.shape[:-1] + (1,), v.dtype), np.cumsum(v, axis=-1)], -1)
+    hi = np.minimum(np.arange(depth) + radius + 1, depth)
+    lo = np.maximum(np.arange(depth) - radius, 0)
+    return total[..., hi] - total[..., lo]
+
+
+def _lrn_norm(x, depth_radius, bias, alpha):
+    return bias + alpha * _window_sums(np.square(x), depth_radius)
+
+
+def _check_lrn(x, depth_radius):
+    if x.ndim != 4:
+        raise InvalidArgumentError("in must be 4-dimensional")
+    if depth_radius < 0:
+        raise InvalidArgumentError(f"depth_radius = {depth_radius} must be non-negative")
+
+
+def kernel_lrn(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):  # noqa: A002
+    """x / (bias + alpha * sum(x^2 over depth_radius neighbouring channels))^beta."""
+    x = np.asarray(input)
+    _check_lrn(x, depth_radius)
+    wide = x.astype(np.float32) if x.dtype != np.float64 else x
+    return (wide * _lrn_norm(wide, depth_radius, bias, alpha) ** -beta).astype(x.dtype)
+
+
+def kernel_lrn_grad(input_grads, input_image, output_image, depth_radius=5, bias=1.0,
+                    alpha=1.0, beta=0.5):
+    """dx_j = g_j N_j^-beta - 2 alpha beta x_j sum over d near j of g_d x_d N_d^(-beta-1)."""
+    g = np.asarray(input_grads)
+    x = np.asarray(input_image).astype(np.float32 if g.dtype != np.float64 else g.dtype)
+    _check_lrn(x, depth_radius)
+    norm = _lrn_norm(x, depth_radius, bias, alpha)
+    g_wide = g.astype(x.dtype)
+    inner = _window_sums(g_wide * x * norm ** (-beta - 1), depth_radius)
+    return (g_wide * norm ** -beta - 2 * alpha * beta * x * inner).astype(g.dtype)
+
+
+_LRN_ATTRS = {"T": TypeAttr({d.float16, d.bfloat16, d.float32}, d.float32), "depth_radius": 5,
+              "bias": 1.0, "alpha": 1.0, "beta": 0.5}
+
+
+def infer_lrn(input, **_):  # noqa: A002
+    if input.shape is not None and len(input.shape) != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {len(input.shape)}")
+    return TensorType(input.dtype, input.shape)
+
+
+lrn_op = defop("lrn", "LRN", inputs=("input: T",), attrs=_LRN_ATTRS, infer=infer_lrn,
+               kernel=kernel_lrn, flags=PURE)
+lrn_grad_op = defop("lrn_grad", "LRNGrad",
+                    inputs=("input_grads: T", "input_image: T", "output_image: T"),
+                    attrs=_LRN_ATTRS, infer=lambda input_grads, input_image, output_image, **_:
+                    TensorType(input_grads.dtype, input_grads.shape),
+                    kernel=kernel_lrn_grad, flags=PURE)

@@ -103,7 +103,23 @@ class CallTable:
             raise TypeError(f"{self.name}{self.python_signature or '(...)'}: {e}") from None
         if self.input_signature is None:
             return canonical, canonical
+        extra = self._defaults_beyond_signature(canonical)
+        if extra:   # parameters past the input_signature keep their defaults (as TF's)
+            keys, values = input_signature_canonical(self.name, canonical[:-len(extra)],
+                                                     self.input_signature)
+            return keys + extra, values + extra
         return input_signature_canonical(self.name, canonical, self.input_signature)
+
+    def _defaults_beyond_signature(self, canonical) -> list:
+        n = len(self.input_signature)
+        if len(canonical) <= n or self.python_signature is None:
+            return []
+        params = self.python_signature.parameters
+        extra = canonical[n:]
+        if all(name in params and params[name].default is not params[name].empty
+               and value is params[name].default for name, value in extra):
+            return extra
+        return []
 
     def lookup(self, canonical) -> ConcreteFunction | None:
         """The concrete function for canonical key arguments (see the module's docstring)."""

@@ -70,6 +70,9 @@ class Signature:
                 if got[0] != want[0] or got[1] != want[1] or \
                         not shapes_compatible(want[2], got[2]):
                     return False
+            elif _is_trace_type(want):   # an extension type's spec: by subtyping
+                if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
+                    return False
             elif got != want:
                 return False
         return True
@@ -95,6 +98,13 @@ class Signature:
                 if not _is_tensor(got) or got[1] != want[1]:
                     return None
                 relaxed[path] = TensorSpec(most_specific_common(want[2], got[2]), got[1])
+            elif _is_trace_type(want) and _is_trace_type(got) and got != want:
+                # an extension type's spec: the most specific spec covering both calls
+                combine = getattr(want[1], "most_specific_common_supertype", None)
+                common = combine([got[1]]) if combine is not None else None
+                if common is None:
+                    return None
+                relaxed[path] = common
             elif got != want:
                 return None
         return _replace_leaves(canonical, relaxed)
@@ -119,6 +129,8 @@ def signature_of(canonical: list) -> Signature:
 
 def _replace_leaves(canonical: list, by_path: dict) -> list:
     def walk(value, path):
+        if has_trace_type(value):
+            return by_path.get(path, value)
         if is_nested(value) and not isinstance(value, type):
             if isinstance(value, dict):
                 return type(value)((k, walk(value[k], f"{path}[{k!r}]")) for k in value)

@@ -24,7 +24,8 @@ ROUNDING = {"Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos",
             "RealDiv", "Reciprocal", "FloorMod", "FloorDiv", "SquaredDifference", "DivNoNan",
             "AddN", "_FusedMatMul", "_FusedConv2D", "LeakyRelu", "L2Loss", "Einsum",
             "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
-            "MatrixDeterminant"}
+            "MatrixDeterminant", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
+            "Conv3DBackpropInputV2", "AvgPool3D", "LRN"}
 
 
 def session(model):

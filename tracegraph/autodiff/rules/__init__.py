@@ -3,6 +3,7 @@
 
 from . import (  # noqa: F401
     array,
+    convolution,
     functional,
     fused,
     indexing,
@@ -11,8 +12,10 @@ from . import (  # noqa: F401
     logging,
     math,
     nn,
+    pooling,
     rearrange,
     reduce,
     slicing,
+    space_batch,
     state,
 )

@@ -13,7 +13,7 @@ from ...ops.math import sigmoid_op, tanh_op
 from ...ops.nn import relu6_op, relu_op
 from ...ops.nn_backprop import relu_grad_op
 from ..registry import defgrad
-from .nn import conv_input_grads
+from .convolution import conv_input_grads
 
 # The fused activation's gradient from its output y (the fused op's `fused_ops` attr names
 # the activation by its op type).

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes as d
+from ...framework.indexed_slices import IndexedSlices
 from ...library.array import expand_dims, identity, reshape, transpose, zeros_like
 from ...library.indexing import gather_nd, one_hot, scatter_nd, where
 from ...library.join_split import stack
@@ -20,19 +21,24 @@ from ...library.math import (
     subtract,
 )
 from ...library.reduce import reduce_sum
+from ...ops.registry import convert_to_tensor
 from ..registry import defgrad
 from ..static_shapes import as_shape, dims, static_shape, static_value, unbroadcast
 
 
 @defgrad("GatherV2")
 def _gather_grad(op, g):
-    """Scatter-add the gradient slices back to the gathered rows (duplicates add up)."""
+    """Rows gathered along axis 0: the gradient is a `tf.IndexedSlices` of those rows (an
+    optimizer updates only them); otherwise the gradient slices scatter-added back to where
+    they were gathered (duplicates add up)."""
     params, indices, axis_t = op.inputs
     rank = params.shape.rank
     axis = int(static_value(axis_t)) % rank
     batch_dims = op.attrs.get("batch_dims", 0)
     if batch_dims:
         return _batched_gather_grad(params, indices, axis, batch_dims % indices.shape.rank, g)
+    if axis == 0:
+        return _gathered_rows(params, indices, g), None, None
     ni = indices.shape.rank
     pdims = dims(params)
     # g: params[:axis] + indices.shape + params[axis+1:] -> indices dims first
@@ -51,6 +57,15 @@ def _gather_grad(op, g):
         back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
         scattered = transpose(scattered, np.asarray(back, np.int32))
     return scattered, None, None
+
+
+def _gathered_rows(params, indices, g):
+    """TensorFlow's IndexedSlices(values=g as [ids, *row shape], indices=the flat ids,
+    dense_shape=params' shape as int32)."""
+    pdims = dims(params)
+    ids = reshape(indices, np.asarray([-1], np.int32))
+    rows = reshape(g, as_shape([-1] + pdims[1:]))
+    return IndexedSlices(rows, ids, convert_to_tensor(as_shape(pdims)))
 
 
 def _batched_gather_grad(params, indices, axis, batch_dims, g):

@@ -1,6 +1,6 @@
 """Gradient rules of the nn records (TensorFlow's nn_grad): activations, softmax and
-log_softmax, bias_add, l2_loss, the cross-entropy losses, conv2d and pooling. Convolution and
-pooling gradients are backprop records (`ops/nn_backprop.py`)."""
+log_softmax, bias_add, l2_loss, the cross-entropy losses. Convolutions' rules are in
+`convolution.py`, pooling's in `pooling.py`."""
 
 from __future__ import annotations
 
@@ -10,16 +10,9 @@ from ...library.math import add, exp, greater, less, logical_and, multiply, nega
 from ...library.nn import log_softmax, softmax
 from ...library.reduce import reduce_sum
 from ...ops.geometry import bias_axis
-from ...ops.nn import SELU_ALPHA, SELU_SCALE
-from ...ops.nn_backprop import (
-    avg_pool_grad_op,
-    conv2d_backprop_filter_op,
-    conv2d_backprop_input_op,
-    max_pool_grad_op,
-    relu_grad_op,
-)
-from ..registry import defgrad, needed
-from ..static_shapes import as_shape, dims
+from ...ops.nn import SELU_ALPHA, SELU_SCALE, lrn_grad_op
+from ...ops.nn_backprop import relu_grad_op
+from ..registry import defgrad
 
 
 @defgrad("Relu")
@@ -94,37 +87,12 @@ def _xent_grad(op, g_loss, g_backprop):
     return multiply(scale, exact), multiply(scale, negative(log_softmax(features)))
 
 
-# ---- convolution and pooling: their backprop records ------------------------------------------
-
-def conv_attrs(op) -> dict:
-    """The geometry attrs a convolution's backprop records take from it."""
-    keys = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
-    return {k: op.attrs[k] for k in keys if k in op.attrs}
+@defgrad("LRN")
+def _lrn_grad(op, g):                        # the LRNGrad record, from x and y
+    attrs = {k: op.attrs[k] for k in ("depth_radius", "bias", "alpha", "beta")}
+    return lrn_grad_op(g, op.inputs[0], op.outputs[0], **attrs)
 
 
-def conv_input_grads(op, x, w, g):
-    """(dx, dw) of a convolution of x by w whose output's gradient is g."""
-    attrs = conv_attrs(op)
-    dx = conv2d_backprop_input_op(as_shape(dims(x)), w, g, **attrs) if needed(op, 0) else None
-    dw = conv2d_backprop_filter_op(x, as_shape(dims(w)), g, **attrs) if needed(op, 1) else None
-    return dx, dw
-
-
-@defgrad("Conv2D")
-def _conv2d_grad(op, g):                     # the backprop records, for x and for the filter
-    x, w = op.inputs
-    return conv_input_grads(op, x, w, g)
-
-
-def _pool_attrs(op) -> dict:
-    return {k: op.attrs[k] for k in ("ksize", "strides", "padding", "data_format")}
-
-
-@defgrad("MaxPool")
-def _max_pool_grad(op, g):                   # each window's g to its largest input
-    return max_pool_grad_op(op.inputs[0], op.outputs[0], g, **_pool_attrs(op))
-
-
-@defgrad("AvgPool")
-def _avg_pool_grad(op, g):                   # each window's g shared by the inputs it averaged
-    return avg_pool_grad_op(as_shape(dims(op.inputs[0])), g, **_pool_attrs(op))
+@defgrad("CTCLoss")
+def _ctc_loss_grad(op, g_loss, _):           # the kernel's own gradient, per sequence scaled
+    return multiply(expand_dims(expand_dims(g_loss, 0), -1), op.outputs[1]), None, None, None

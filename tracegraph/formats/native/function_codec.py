@@ -13,11 +13,13 @@ import inspect
 
 from ... import config
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
+from ...framework.extension_type import ExtensionType, ExtensionTypeSpec
 from ...graph.tensor import SymbolicTensor
 from ...nest import flatten, is_nested
 from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
+from . import extension_codec
 from .graph_codec import safe_name
 from .restored_functions import spec_leaves
 from .value_codec import MAX_DEPTH, Decoder, Encoder, UnsaveableError
@@ -36,6 +38,12 @@ def _structure(enc: Encoder, value, outputs: dict, depth=0):
     """A structure whose leaves may be graph outputs ({"output": i})."""
     if isinstance(value, SymbolicTensor):
         return {"output": outputs[id(value)]}
+    if isinstance(value, ExtensionType):   # its Python fields, and its tensors as outputs
+        try:
+            return extension_codec.encode_structure(
+                value, enc.value, lambda v: _structure(enc, v, outputs, depth + 1))
+        except extension_codec.NotSaveableError as e:
+            raise UnsaveableError(str(e)) from None
     if depth > MAX_DEPTH:
         raise UnsaveableError("structures nested too deeply cannot be saved")
     if type(value) in (list, tuple) and any(isinstance(v, SymbolicTensor) or is_nested(v)
@@ -163,6 +171,18 @@ def decode_concrete(dec: Decoder, v, field: str,
     return cf, input_signature
 
 
+def _component_spec(leaves: dict, path: str):
+    """The spec fed at `path`: a leaf, or one tensor of an extension type (`x#i`)."""
+    leaf = leaves.get(path)
+    if leaf is None and "#" in path:
+        leaf = leaves.get(path.rsplit("#", 1)[0])
+    if isinstance(leaf, ExtensionTypeSpec):
+        parts = leaf.flatten()
+        index = path.rsplit("#", 1)[1] if "#" in path else "0"
+        leaf = parts[int(index)] if index.isdigit() and int(index) < len(parts) else None
+    return leaf
+
+
 def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
     if len(paths) != len(graph.inputs):
         dec.fail(f"{field}.input_paths", f"{len(paths)} paths for {len(graph.inputs)} inputs")
@@ -172,7 +192,7 @@ def _check_inputs(dec: Decoder, graph, canonical, paths, field: str) -> None:
         dec.fail(f"{field}.canonical", f"bad structure ({e})")
     for i, ((path, spec), t) in enumerate(zip(paths, graph.inputs)):
         where = f"{field}.input_paths[{i}]"
-        leaf = leaves.get(path)
+        leaf = _component_spec(leaves, path)
         same = type(leaf) is type(spec) and leaf.dtype is spec.dtype and (
             leaf.shape.as_tuple() == spec.shape.as_tuple() if isinstance(spec, TensorSpec)
             else leaf.shape == spec.shape)

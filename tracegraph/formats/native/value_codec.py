@@ -26,6 +26,7 @@ from ...shapes import TensorSpec
 from ...trace.keys import VariableSpec
 from ..npz_arrays import _DTYPES, check_meta, storage_dtype
 from ..saved_data_error import SavedDataError
+from . import extension_codec
 
 __all__ = ["Encoder", "Decoder", "INLINE_LIMIT", "MAX_DEPTH", "UnsaveableError"]
 
@@ -112,6 +113,11 @@ class Encoder:
         if type(v) is dict:
             return {"dict": [[self.value(k, depth + 1), self.value(x, depth + 1)]
                              for k, x in v.items()]}
+        if extension_codec.is_extension(v):   # extension types' specs, mappings and shapes
+            try:
+                return extension_codec.encode(self, v, depth)
+            except extension_codec.NotSaveableError as e:
+                raise UnsaveableError(str(e)) from None
         raise UnsaveableError(f"a value of type {type(v).__name__} ({v!r:.80}) cannot be saved")
 
 
@@ -306,4 +312,6 @@ class Decoder:
             return handle
         if tag in self.extra:
             return self.extra[tag](payload, where)
+        if tag in extension_codec.TAGS:
+            return extension_codec.decode(self, tag, payload, where, depth)
         self.fail(field, f"unknown tag {tag!r:.60}")

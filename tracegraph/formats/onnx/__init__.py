@@ -8,6 +8,7 @@ anything under `tracegraph.formats.onnx` is imported.
 from . import (  # noqa: F401  (each module registers its lowerings)
     control_flow_lowerings,
     convolution_lowerings,
+    counting_lowerings,
     elementwise_lowerings,
     indexing_lowerings,
     matrix_lowerings,
