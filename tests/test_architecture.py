@@ -15,7 +15,8 @@ import pathlib
 # (a checkpoint may hold an optimizer's slots); `distribute` ships saved graphs, so it stands
 # above the formats.
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "dimension": 1, "config": 1, "nest": 1,
-          "thread_budget": 1, "optional_extras": 1, "wiring": 1, "ops": 2,
+          "thread_budget": 1, "optional_extras": 1, "wiring": 1, "composite_dispatch": 1,
+          "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
           "optimize": 9, "execute": 10, "training": 11, "data": 11, "formats": 12,
           "distribute": 13, "api": 14, "__init__": 14, "testing": 14, "saved_model": 14,

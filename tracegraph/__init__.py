@@ -20,6 +20,7 @@ from .api import autograph, bitwise, debugging, linalg, math, nn, random, string
 from .api import optimizers
 from .api import onnx, summary
 from .api import io, ragged, sparse  # issue 14: ragged results, tf.io, tf.sparse
+from .api import image, signal  # issue 24: tf.image, tf.signal
 from .dtypes import (
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
     half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant,
@@ -29,6 +30,7 @@ from .framework.device import device
 from .library.grids import meshgrid
 from .framework.ragged import RaggedTensor
 from .framework.sparse import SparseTensor
+from .framework import ragged_dispatch  # noqa: F401,E402  (ragged and sparse values in tf.* functions)
 from .framework.tensor import Tensor
 from .framework.variables import Variable
 from .framework.name_scopes import name_scope
@@ -145,14 +147,16 @@ _missing_name = _missing_name_hook("tf", __name__)
 _install_missing_names({
     "tf.autograph": autograph, "tf.bitwise": bitwise,
     "tf.config": config, "tf.data": data, "tf.debugging": debugging, "tf.distribute": distribute,
-    "tf.dtypes": dtypes, "tf.errors": errors, "tf.io": io, "tf.linalg": linalg, "tf.math": math,
-    "tf.nest": nest, "tf.nn": nn, "tf.optimizers": optimizers, "tf.ragged": ragged,
-    "tf.random": random, "tf.saved_model": saved_model, "tf.sparse": sparse,
+    "tf.dtypes": dtypes, "tf.errors": errors, "tf.image": image, "tf.io": io,
+    "tf.linalg": linalg, "tf.math": math, "tf.nest": nest, "tf.nn": nn,
+    "tf.optimizers": optimizers, "tf.ragged": ragged,
+    "tf.random": random, "tf.saved_model": saved_model, "tf.signal": signal, "tf.sparse": sparse,
     "tf.strings": strings, "tf.summary": summary, "tf.test": test, "tf.train": train})
 
 
 # ---- wiring, the one place it happens (tracegraph/wiring.py lists every slot and why) ----
 from . import wiring as _wiring  # noqa: E402
+from .library.math import complex  # noqa: E402, A004  (tf.complex, tf.dtypes.complex)
 from .autograph.api import convert_for_tracing as _convert_for_tracing  # noqa: E402
 from .execute.crosscheck import cross_checked as _cross_checked  # noqa: E402
 from .execute.first_call import first_call_report as _first_call_report  # noqa: E402
@@ -171,4 +175,18 @@ _wiring.install(
         get_experimental_options=_optimizer_options.get_experimental_options,
         effective_options=_optimizer_options.effective_options,
         reset=_optimizer_options.reset),
-    casts=(cast, saturate_cast))   # tf.dtypes.cast, tf.dtypes.saturate_cast
+    casts=(cast, saturate_cast, complex))   # tf.dtypes.cast, saturate_cast, complex
+
+
+# ---- issue 24, family 5: the ops TensorFlow's guides and Keras reach for ----
+from .library.segments import (  # noqa: E402
+    tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
+from .trace.functional_ops import (  # noqa: E402
+    foldl, foldr, map_fn, scan, switch_case, vectorized_map,
+)
+from .library.searching import (  # noqa: E402
+    broadcast_dynamic_shape, broadcast_static_shape, get_static_value, repeat, reverse_sequence,
+    searchsorted, unique_with_counts,
+)

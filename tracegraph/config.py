@@ -16,6 +16,7 @@ import os as _os
 import random as _random
 import threading as _threading
 import types as _types
+from collections import namedtuple
 
 from . import thread_budget
 
@@ -84,16 +85,21 @@ def reset_optimizer_options() -> None:
         optimizer_key = ()
 
 
+# `tf.config.PhysicalDevice` and `tf.config.LogicalDevice`, named tuples as in TensorFlow.
+PhysicalDevice = namedtuple("PhysicalDevice", "name device_type")
+LogicalDevice = namedtuple("LogicalDevice", "name device_type")
+
+
 def list_physical_devices(device_type=None) -> list:
     """tracegraph runs on the CPU only."""
-    from collections import namedtuple
-    device = namedtuple("PhysicalDevice", "name device_type")
-    devices = [device("/physical_device:CPU:0", "CPU")]
+    devices = [PhysicalDevice("/physical_device:CPU:0", "CPU")]
     return [x for x in devices if device_type in (None, x.device_type)]
 
 
 def list_logical_devices(device_type=None) -> list:
-    return list_physical_devices(device_type)
+    """The devices ops are placed on: one CPU, named as TensorFlow names it."""
+    devices = [LogicalDevice("/device:CPU:0", "CPU")]
+    return [x for x in devices if device_type in (None, x.device_type)]
 
 
 # ---- tf.config.threading --------------------------------------------------------------------

@@ -4,14 +4,19 @@ Lists, tuples, namedtuples, dicts (in sorted key order, as TensorFlow does), dat
 instances (their fields, in definition order) and objects of TensorFlow's custom nest protocol
 (`__tf_flatten__() -> (metadata, components)` and the classmethod
 `__tf_unflatten__(metadata, components)`, e.g. `tf.TensorArray`) are structures; everything
-else is a leaf.
+else is a leaf. With `expand_composites=True`, composite values (a RaggedTensor, a
+SparseTensor: anything with a `_type_spec` that splits it into components) are structures of
+their component tensors too.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
+from .shapes import TypeSpec
+
+__all__ = ["is_nested", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure",
+           "composite_spec", "is_composite"]
 
 
 def _is_namedtuple(x) -> bool:
@@ -44,17 +49,33 @@ def children(x) -> list:
     return [getattr(x, f.name) for f in dataclasses.fields(x)]
 
 
+def composite_spec(x):
+    """The spec of a composite value (a RaggedTensor, a SparseTensor: its
+    `__tf_composite_spec__()`), or None for anything else."""
+    if isinstance(x, (TypeSpec, type)) or \
+            getattr(type(x), "__tf_composite_spec__", None) is None:
+        return None
+    return x.__tf_composite_spec__()
+
+
+def is_composite(x) -> bool:
+    return composite_spec(x) is not None
+
+
 def flatten(structure, expand_composites: bool = False) -> list:
     """The leaves of `structure`, depth first (dicts by sorted key)."""
     out: list = []
-    _flatten(structure, out)
+    _flatten(structure, out, expand_composites)
     return out
 
 
-def _flatten(x, out: list) -> None:
+def _flatten(x, out: list, expand: bool = False) -> None:
     if is_nested(x):
         for child in children(x):
-            _flatten(child, out)
+            _flatten(child, out, expand)
+    elif expand and is_composite(x):
+        for component in composite_spec(x).to_tensors(x):
+            _flatten(component, out, expand)
     else:
         out.append(x)
 
@@ -81,7 +102,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
     """Rebuilds `structure` with its leaves replaced by `flat_sequence`, in order."""
     flat = list(flat_sequence)
     it = iter(flat)
-    result = _pack(structure, it)
+    result = _pack(structure, it, expand_composites)
     rest = list(it)
     if rest:
         raise ValueError(f"Structure had {len(flat) - len(rest)} leaves, but flat_sequence had "
@@ -89,9 +110,13 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
     return result
 
 
-def _pack(template, it):
+def _pack(template, it, expand: bool = False):
     if is_nested(template):
-        return _rebuild(template, [_pack(c, it) for c in children(template)])
+        return _rebuild(template, [_pack(c, it, expand) for c in children(template)])
+    if expand and is_composite(template):
+        spec = composite_spec(template)
+        return spec.from_tensors(iter([_pack(c, it, expand)
+                                       for c in spec.to_tensors(template)]))
     try:
         return next(it)
     except StopIteration:

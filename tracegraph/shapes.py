@@ -91,7 +91,7 @@ def shape_from_tuple(dims: tuple | None) -> TensorShape:
 
 def format_dims(shape: tuple | None) -> str:
     """TensorFlow's bracketed form in error messages: `[3,2]`, `[?,3]`, `<unknown>`."""
-    if shape is None:
+    if shape is None or getattr(shape, "rank", 0) is None:   # a TensorShape of unknown rank
         return "<unknown>"
     return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
 

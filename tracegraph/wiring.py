@@ -58,9 +58,9 @@ def install(*, prepare_function, convert_for_tracing, first_call_report, eager_c
     """Fills every slot (tracegraph/__init__.py, once). Also gives `tf.config` and `tf.dtypes`
     the names TensorFlow puts there that live in upper layers: `tf.config.optimizer`
     (`optimizer_options`, a namespace of optimize/options.py's functions) and
-    `tf.dtypes.cast`/`saturate_cast` (`casts`, from library/math.py)."""
+    `tf.dtypes.cast`/`saturate_cast`/`complex` (`casts`, from library/math.py)."""
     globals().update(prepare_function=prepare_function, convert_for_tracing=convert_for_tracing,
                      first_call_report=first_call_report, eager_context=eager_context,
                      attribute_set_hooks=tuple(attribute_set_hooks), compile_hook=compile_hook)
     config.optimizer = optimizer_options
-    dtypes.cast, dtypes.saturate_cast = casts
+    dtypes.cast, dtypes.saturate_cast, dtypes.complex = casts

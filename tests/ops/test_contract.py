@@ -435,9 +435,11 @@ SAMPLES.update({
 from tests.data.contract_samples import SAMPLES as _DATA_SAMPLES  # noqa: E402
 from tests.data.contract_samples import iterator as _data_iterator  # noqa: E402
 from tests.data.file_contract_samples import SAMPLES as _FILE_SAMPLES  # noqa: E402
+from tests.ops.guide_ops_contract_samples import SAMPLES as _GUIDE_OPS_SAMPLES  # noqa: E402
 
 SAMPLES.update(_DATA_SAMPLES)
 SAMPLES.update(_FILE_SAMPLES)
+SAMPLES.update(_GUIDE_OPS_SAMPLES)
 
 
 class RecordingWriter:

@@ -15,3 +15,7 @@ __all__ = ["Optional", "dtensor", "numpy", "ExtensionType", "BatchableExtensionT
            "ExtensionTypeSpec", "BatchableExtensionTypeSpec", "dispatch_for_api",
            "dispatch_for_unary_elementwise_apis", "dispatch_for_binary_elementwise_apis",
            "unregister_dispatch_for"]
+# tf.experimental.RowPartition: a ragged dimension's row partition (Keras slices sparse batches)
+from ..framework.row_partition import RowPartition  # noqa: E402
+
+__all__ += ["RowPartition"]

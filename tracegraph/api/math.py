@@ -5,6 +5,7 @@ from ..library.indexing import top_k  # noqa: F401
 from ..library.nn import log_sigmoid, log_softmax  # noqa: F401
 from ..library.normalization import zero_fraction  # noqa: F401
 from ..library.linalg import cross  # noqa: F401
+from ..library.math import complex  # noqa: F401, A004
 from ..library.math import (  # noqa: F401
     abs,
     acos,
@@ -97,3 +98,16 @@ from ..library.reduce import (  # noqa: F401
 
 mod = floormod
 negative = negative
+from ..library.segments import (  # noqa: F401, E402
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)

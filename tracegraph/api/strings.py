@@ -9,6 +9,9 @@ from ..library.strings import (  # noqa: F401
     regex_replace,
     strip,
     substr,
+    to_hash_bucket,
+    to_hash_bucket_fast,
+    to_hash_bucket_strong,
     to_number,
     upper,
 )

@@ -31,7 +31,7 @@ def record_call(tape, function, arguments, out) -> None:
     if function.single_output:
         outs = [out]
     else:
-        leaves = flatten(out)
+        leaves = flatten(out, expand_composites=True)
         outs = [leaves[pos] for pos in function.output_positions]
 
     def rule(op, *grads):

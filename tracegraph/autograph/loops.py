@@ -17,7 +17,7 @@ from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
 from ..library.array import shape as shape_op
 from ..library.math import add, less, logical_and
-from ..nest import flatten, is_nested, pack_sequence_as
+from ..nest import flatten, is_composite, is_nested, pack_sequence_as
 from ..ops.registry import context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, as_shape_tuple
 from ..trace import control_flow as cf
@@ -141,8 +141,8 @@ def _as_loop_var(name, value):
     if is_nested(value):
         return pack_sequence_as(value, [_as_loop_var(name, v) for v in flatten(value)])
     if isinstance(value, (Tensor, bool, int, float, np.ndarray, np.generic)) or \
-            hasattr(value, "read_value"):
-        return value
+            hasattr(value, "read_value") or is_composite(value):
+        return value   # (a ragged or sparse value loops as its components)
     raise StagingTypeError(f"'{name}' is a {type(value).__name__} and cannot be a loop variable "
                            f"of a tensor-dependent loop; only tensors and Python numbers can."
                            f"{cf.at_user_line()}")

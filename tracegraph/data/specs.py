@@ -11,6 +11,7 @@ whole elements; this module holds the specs and their component rules.
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
 from ..shapes import TensorSpec, as_shape_tuple, shape_from_tuple, shapes_compatible
 from ..trace.trace_type import TraceType
 
@@ -21,93 +22,6 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "DatasetSpec", "IteratorSpec"
 
 def _shape_text(shape: tuple | None) -> str:
     return repr(shape_from_tuple(shape))
-
-
-class RaggedTensorSpec:
-    """`tf.RaggedTensorSpec`: shape (outer dims; ragged ones None), dtype, ragged rank."""
-
-    __slots__ = ("_shape", "_dtype", "_ragged_rank", "_row_splits_dtype")
-
-    def __init__(self, shape=None, dtype=d.float32, ragged_rank=None,
-                 row_splits_dtype=d.int64, flat_values_spec=None):
-        self._shape = as_shape_tuple(shape)
-        self._dtype = d.as_dtype(dtype)
-        self._row_splits_dtype = d.as_dtype(row_splits_dtype)
-        rank = None if self._shape is None else len(self._shape)
-        if ragged_rank is None:
-            if rank is None:
-                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
-            ragged_rank = rank - 1
-        if rank is not None and not 0 <= ragged_rank < max(rank, 1):
-            raise ValueError(f"ragged_rank must be non-negative and less than the rank "
-                             f"({rank}); got {ragged_rank}")
-        self._ragged_rank = int(ragged_rank)
-
-    shape = property(lambda self: shape_from_tuple(self._shape))
-    dtype = property(lambda self: self._dtype)
-    ragged_rank = property(lambda self: self._ragged_rank)
-    row_splits_dtype = property(lambda self: self._row_splits_dtype)
-
-    @property
-    def value_type(self):
-        from ..framework.ragged import RaggedTensor
-        return RaggedTensor
-
-    def _component_specs(self) -> list:
-        if self._ragged_rank == 0:
-            return [TensorSpec(self._shape, self._dtype)]
-        inner = None if self._shape is None else self._shape[self._ragged_rank + 1:]
-        flat = TensorSpec(None if inner is None else (None,) + inner, self._dtype)
-        outer = None if self._shape is None else self._shape[0]
-        first = TensorSpec((None if outer is None else outer + 1,), self._row_splits_dtype)
-        rest = [TensorSpec((None,), self._row_splits_dtype)
-                for _ in range(self._ragged_rank - 1)]
-        return [flat, first, *rest]
-
-    def __eq__(self, other):
-        return (type(other) is RaggedTensorSpec and self._shape == other._shape and
-                self._dtype == other._dtype and self._ragged_rank == other._ragged_rank and
-                self._row_splits_dtype == other._row_splits_dtype)
-
-    def __hash__(self):
-        return hash((RaggedTensorSpec, self._shape, self._dtype, self._ragged_rank))
-
-    def __repr__(self):
-        return (f"RaggedTensorSpec({_shape_text(self._shape)}, {self._dtype!r}, "
-                f"{self._ragged_rank}, {self._row_splits_dtype!r})")
-
-
-class SparseTensorSpec:
-    """`tf.SparseTensorSpec`: the dense shape (dims may be None) and the values' dtype."""
-
-    __slots__ = ("_shape", "_dtype")
-
-    def __init__(self, shape=None, dtype=d.float32):
-        self._shape = as_shape_tuple(shape)
-        self._dtype = d.as_dtype(dtype)
-
-    shape = property(lambda self: shape_from_tuple(self._shape))
-    dtype = property(lambda self: self._dtype)
-
-    @property
-    def value_type(self):
-        from ..framework.sparse import SparseTensor
-        return SparseTensor
-
-    def _component_specs(self) -> list:
-        rank = None if self._shape is None else len(self._shape)
-        return [TensorSpec((None, rank), d.int64), TensorSpec((None,), self._dtype),
-                TensorSpec((rank,), d.int64)]
-
-    def __eq__(self, other):
-        return (type(other) is SparseTensorSpec and self._shape == other._shape and
-                self._dtype == other._dtype)
-
-    def __hash__(self):
-        return hash((SparseTensorSpec, self._shape, self._dtype))
-
-    def __repr__(self):
-        return f"SparseTensorSpec({_shape_text(self._shape)}, {self._dtype!r})"
 
 
 class DatasetSpec(TraceType):

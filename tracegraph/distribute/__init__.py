@@ -8,6 +8,8 @@ hash), never pickled code: a worker needs tracegraph installed, not the user's m
   `map_partitions(fn, dataframe)` for a dask DataFrame's partitions as arrays.
 - The default strategy and replica context (`get_strategy`, `get_replica_context`, ...) and
   the base classes, from `framework/distribution.py`.
+- `MirroredStrategy` (replicas as threads over this machine's CPU devices) and
+  `OneDeviceStrategy`, from `one_machine.py`.
 - `DaskStrategy(client)`: data-parallel custom training loops (`scope`, `run`, `reduce`,
   `num_replicas_in_sync`), with `ReduceOp`.
 
@@ -29,7 +31,9 @@ from ..framework.distribution import (
     has_strategy,
     in_cross_replica_context,
 )
+from . import experimental
 from .blocks import map_blocks, map_partitions
+from .one_machine import InputContext, MirroredStrategy, OneDeviceStrategy
 from .shipping import GraphBundle, bundle_concrete, cache_info, load_bundle
 from .strategy import DaskStrategy, PerReplica, ReduceOp
 
@@ -37,5 +41,6 @@ __all__ = ["get_strategy", "has_strategy", "get_replica_context", "in_cross_repl
            "Strategy", "StrategyExtended", "ReplicaContext", "DistributedValues",
            "DistributedIterator", "DistributedDataset", "TPUStrategy",
            "MultiWorkerMirroredStrategy", "map_blocks", "map_partitions", "DaskStrategy",
-           "ReduceOp", "PerReplica",
+           "ReduceOp", "PerReplica", "MirroredStrategy", "OneDeviceStrategy", "InputContext",
+           "experimental",
            "GraphBundle", "bundle_concrete", "load_bundle", "cache_info"]

@@ -29,6 +29,7 @@ __all__ = [
     "has_strategy", "get_replica_context", "in_cross_replica_context", "maybe_merge_call",
     "strategy_supports_no_merge_call", "DistributedValues", "DistributedIterator",
     "DistributedDataset", "DEFAULT_STRATEGY", "TPUStrategy", "MultiWorkerMirroredStrategy",
+    "replica_mode", "as_reduce_op",
 ]
 
 
@@ -68,6 +69,17 @@ def _mode(strategy, replica_context):
         yield
     finally:
         _MODES.stack.pop()
+
+
+def replica_mode(strategy, replica_context):
+    """A scope in `strategy`'s mode: a replica's (with its context) or the cross-replica one
+    (None): what a multi-replica strategy pushes in each replica's thread."""
+    return _mode(strategy, replica_context)
+
+
+def as_reduce_op(op) -> ReduceOp:
+    """`op` (a ReduceOp or its name, "SUM"/"MEAN") as a ReduceOp."""
+    return _reduce_op(op)
 
 
 def _current():

@@ -1,11 +1,15 @@
 """`tf.RaggedTensor`: rows of different lengths, as TensorFlow stores them.
 
-A RaggedTensor is its flat `values` (a Tensor, or another RaggedTensor for more ragged
-dimensions) and `row_splits`, an int64 vector where row `i` is `values[row_splits[i]:
-row_splits[i + 1]]`. Everything is built from ops, so the same code runs eagerly and while
-tracing; printing shows the rows (`<tf.RaggedTensor [[1, 2], [3]]>`) when the values are eager.
-Passing RaggedTensors into or out of a `tf.function` is not supported yet (they are not
-composite values of the tracing layer).
+A RaggedTensor is its `values` (a Tensor, or another RaggedTensor for more ragged dimensions)
+and `row_splits`, an int64 (or int32) vector where row `i` is `values[row_splits[i]:
+row_splits[i + 1]]`. A dimension whose rows all have one length keeps that length
+(`uniform_row_length`, shown in `shape`). Everything is built from ops, so the same code runs
+eagerly and while tracing; printing shows the rows (`<tf.RaggedTensor [[1, 2], [3]]>`) when
+the values are eager, the component tensors otherwise.
+
+The factories (`from_row_splits`, `from_value_rowids`, `from_tensor`, `from_sparse`, ...) are
+here; TensorFlow's functions on ragged values (elementwise math, reductions, concat, gather,
+indexing) are in `ragged_math.py`, `ragged_array.py` and `ragged_getitem.py`.
 """
 
 from __future__ import annotations
@@ -14,55 +18,57 @@ import numpy as np
 
 from .. import dtypes as d
 from ..errors import InvalidArgumentError
-from ..library.array import constant as dense
-from ..library.array import reshape, shape
-from ..library.join_split import concat
-from ..library.math import cast, range_, subtract
-from ..library.reduce import cumsum
+from ..library import math as m
+from ..library.array import expand_dims, shape
+from ..library.indexing import gather, where
+from ..library.join_split import concat, stack
+from ..library.reduce import reduce_max
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..shapes import TensorShape
+from .composite_specs import RaggedTensorSpec
 from .core_types import TF_MODULES, CompositeTensor
+from .ragged_factories import RaggedFactories, _as_values
 from .tensor import EagerTensor
 
-__all__ = ["RaggedTensor", "constant", "is_ragged"]
+__all__ = ["RaggedTensor", "constant", "is_ragged", "row_positions"]
 
 
-class RaggedTensor(CompositeTensor):
+def row_positions(starts, lengths):
+    """For rows that start at `starts` with `lengths`: each element's (row, column) and its
+    position `starts[row] + column`, in row-major order (int64)."""
+    lengths = m.cast(lengths, d.int64)
+    longest = reduce_max(concat([convert_to_tensor([0], dtype=d.int64), lengths], 0))
+    columns = m.range_(0, longest, 1, dtype=d.int64)
+    coords = where(m.less(columns, expand_dims(lengths, -1)))
+    rows, cols = coords[:, 0], coords[:, 1]
+    return rows, cols, m.add(gather(m.cast(starts, d.int64), rows), cols)
+
+
+class RaggedTensor(RaggedFactories, CompositeTensor):
     """Rows of varying length: `values` split by `row_splits` (see the module docstring)."""
 
-    __slots__ = ("_values", "_row_splits")
+    __slots__ = ("_values", "_row_splits", "_uniform_row_length", "__weakref__")
 
-    def __init__(self, values, row_splits, internal=False):
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the "
                              "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+        self._uniform_row_length = uniform_row_length
 
     def __reduce__(self):
-        return _rebuild_ragged, (self._values, self._row_splits)
-
-    # --- factories ---------------------------------------------------------------------------
-    @classmethod
-    def from_row_splits(cls, values, row_splits, name=None, validate=True):
-        values = values if isinstance(values, RaggedTensor) else convert_to_tensor(values)
-        splits = _as_splits(row_splits)
-        if validate:
-            _validate_splits(splits, values)
-        return cls(values, splits, internal=True)
+        return _rebuild_ragged, (self._values, self._row_splits, self._uniform_row_length)
 
     @classmethod
-    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        lengths = _as_splits(row_lengths)
-        splits = concat([convert_to_tensor([0], dtype=lengths.dtype), cumsum(lengths)], 0)
-        return cls.from_row_splits(values, splits, validate=validate)
-
-    @classmethod
-    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
+    def from_components(cls, flat_values, nested_splits, uniform=None):
+        """A ragged value of the given components; `uniform` holds a static row length (or
+        None) for each ragged dimension, as a RaggedTensorSpec's shape gives them."""
         out = flat_values
-        for splits in reversed(list(nested_row_splits)):
-            out = cls.from_row_splits(out, splits, validate=validate)
+        uniform = list(uniform) if uniform else [None] * len(nested_splits)
+        for splits, length in reversed(list(zip(nested_splits, uniform))):
+            out = cls(out, splits, internal=True, uniform_row_length=length)
         return out
 
     # --- structure ---------------------------------------------------------------------------
@@ -73,6 +79,14 @@ class RaggedTensor(CompositeTensor):
     @property
     def row_splits(self):
         return self._row_splits
+
+    @property
+    def uniform_row_length(self):
+        """The length of every row when this dimension is uniform (else None)."""
+        length = self._uniform_row_length
+        if length is None or not isinstance(length, int):
+            return length
+        return convert_to_tensor(length, dtype=self._row_splits.dtype)
 
     @property
     def flat_values(self):
@@ -98,37 +112,116 @@ class RaggedTensor(CompositeTensor):
         return self.flat_values.dtype
 
     @property
+    def row_splits_dtype(self) -> d.DType:
+        return self._row_splits.dtype
+
+    @property
     def shape(self) -> TensorShape:
-        """`(nrows, None, ...)`: the ragged dims are None, the inner dims are the values'."""
+        """`(nrows, None, ...)`: the ragged dims are None, uniform and inner dims known."""
         n = self._row_splits.shape[0]
         inner = self._values.shape
         inner_dims = inner.as_list()[1:] if inner.rank is not None else None
         if inner_dims is None:
             return TensorShape(None)
-        return TensorShape([None if n is None else n - 1, None] + inner_dims)
+        width = self._uniform_row_length if isinstance(self._uniform_row_length, int) else None
+        return TensorShape([None if n is None else n - 1, width] + inner_dims)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
 
     @property
     def ndim(self):
         return self.shape.rank
 
-    def nrows(self, out_type=d.int64, name=None):
-        n = subtract(shape(self._row_splits, out_type=self._row_splits.dtype)[0], 1)
-        return n if n.dtype == d.as_dtype(out_type) else cast(n, out_type)
+    @property
+    def _type_spec(self) -> RaggedTensorSpec:
+        return RaggedTensorSpec.from_value(self)
+
+    def __tf_composite_spec__(self):
+        """The spec that splits this value into component tensors (nest, tf.function)."""
+        return self._type_spec
+
+    def __tf_tracing_type__(self, context):
+        """A ragged argument keys a tf.function by its spec and is fed as its components."""
+        return self._type_spec
+
+    def nrows(self, out_type=None, name=None):
+        n = m.subtract(shape(self._row_splits, out_type=self._row_splits.dtype)[0], 1)
+        out_type = self._row_splits.dtype if out_type is None else d.as_dtype(out_type)
+        return n if n.dtype == out_type else m.cast(n, out_type)
+
+    def row_starts(self, name=None):
+        return self._row_splits[:-1]
+
+    def row_limits(self, name=None):
+        return self._row_splits[1:]
 
     def row_lengths(self, axis=1, name=None):
+        if axis == 0:
+            return self.nrows()
         if axis != 1:
             if not isinstance(self._values, RaggedTensor):
                 raise ValueError(f"axis={axis} is out of bounds: the ragged rank is 1")
             return self.with_values(self._values.row_lengths(axis - 1))
-        return subtract(self._row_splits[1:], self._row_splits[:-1])
+        return m.subtract(self._row_splits[1:], self._row_splits[:-1])
+
+    def nested_row_lengths(self, name=None) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_lengths())
+            rt = rt._values
+        return tuple(out)
+
+    def value_rowids(self, name=None):
+        """The row number of every value (the inverse of `from_value_rowids`)."""
+        rows, _, _ = row_positions(self.row_starts(), self.row_lengths())
+        return m.cast(rows, self._row_splits.dtype)
+
+    def nested_value_rowids(self, name=None) -> tuple:
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        """The smallest dense shape that holds every row: nrows, the longest row of each
+        ragged dim, the inner dims."""
+        out_type = self._row_splits.dtype if out_type is None else d.as_dtype(out_type)
+        dims = [m.cast(self.nrows(), out_type)]
+        rt = self
+        while isinstance(rt, RaggedTensor):
+            lengths = m.cast(rt.row_lengths(), out_type)
+            dims.append(reduce_max(concat([convert_to_tensor([0], dtype=out_type), lengths],
+                                          0)))
+            rt = rt._values
+        inner = shape(rt, out_type=out_type)[1:]
+        out = concat([stack(dims), inner], 0)
+        return out if axis is None else out[axis]
 
     def with_values(self, new_values):
-        return RaggedTensor(new_values, self._row_splits, internal=True)
+        return RaggedTensor(_as_values(new_values, RaggedTensor), self._row_splits, internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
-        return self.with_values(convert_to_tensor(new_values))
+        return self.with_values(new_values if isinstance(new_values, RaggedTensor)
+                                else convert_to_tensor(new_values))
+
+    def with_row_splits_dtype(self, dtype):
+        dtype = d.as_dtype(dtype)
+        values = self._values.with_row_splits_dtype(dtype) if \
+            isinstance(self._values, RaggedTensor) else self._values
+        return RaggedTensor(values, m.cast(self._row_splits, dtype), internal=True,
+                            uniform_row_length=self._uniform_row_length)
+
+    def merge_dims(self, outer_axis, inner_axis):
+        """Dims `outer_axis..inner_axis` merged into one (only `0, 1` here, and `0, -1`)."""
+        if (outer_axis, inner_axis) == (0, 1) or (outer_axis == 0 and inner_axis in (-1, 1)
+                                                  and self.ragged_rank == 1):
+            return self._values
+        raise NotImplementedError("RaggedTensor.merge_dims supports (0, 1) in tracegraph")
 
     # --- conversion --------------------------------------------------------------------------
     def to_tensor(self, default_value=None, name=None, shape=None):
@@ -166,28 +259,7 @@ class RaggedTensor(CompositeTensor):
             return out
         return np.array(rows)
 
-    @staticmethod
-    def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
-        t = convert_to_tensor(tensor)
-        if lengths is not None or padding is not None or ragged_rank != 1:
-            raise NotImplementedError("RaggedTensor.from_tensor supports only the default "
-                                      "arguments (every row kept whole) in tracegraph")
-        dims = shape(t, out_type=d.int64)
-        flat = reshape(t, [-1] + t.shape.as_list()[2:])
-        return RaggedTensor.from_row_splits(flat, range_(0, dims[0] * dims[1] + 1, dims[1]),
-                                            validate=False)
-
     # --- Python protocol ---------------------------------------------------------------------
-    def __getitem__(self, key):
-        if isinstance(key, int):
-            n = self._static_nrows()
-            if not -n <= key < n:
-                raise IndexError(f"row {key} is out of range for {n} rows")
-            key %= n
-            return self._values[self._row_splits[key]:self._row_splits[key + 1]]
-        raise NotImplementedError("RaggedTensor indexing supports a single row number only in "
-                                  "tracegraph; use to_tensor() or to_list() for more")
-
     def _static_nrows(self) -> int:
         n = self._row_splits.shape[0]
         if n is None:
@@ -197,13 +269,34 @@ class RaggedTensor(CompositeTensor):
     def __iter__(self):  # rows, eagerly (TensorFlow gives RaggedTensor no len())
         return (self[i] for i in range(self._static_nrows()))
 
+    def __bool__(self):
+        raise TypeError("RaggedTensor may not be used as a boolean.")
+
     def __repr__(self):
         if _is_eager(self):
             with np.printoptions(formatter={"all": _format_rows}):
                 return f"<tf.RaggedTensor {_format_rows(self.numpy())}>"
-        return f"tf.RaggedTensor(values={self._values!r}, row_splits={self._row_splits!r})"
+        return f"tf.RaggedTensor(values={self._values!s}, row_splits={self._row_splits!s})"
 
     __str__ = __repr__
+    __hash__ = object.__hash__   # TensorFlow's are unhashable; here they key by identity
+
+    def __eq__(self, other):
+        """Elementwise, as TensorFlow's `tensor_equals`: False for None or values that do not
+        broadcast."""
+        return _compare(m.equal, self, other, False)
+
+    def __ne__(self, other):
+        return _compare(m.not_equal, self, other, True)
+
+
+def _compare(fn, rt, other, default):
+    if other is None:
+        return default
+    try:
+        return fn(rt, other)
+    except (ValueError, TypeError, InvalidArgumentError):
+        return default
 
 
 def _format_rows(x) -> str:
@@ -232,68 +325,12 @@ def _eager(t, what):
     return t.numpy()
 
 
-def _as_splits(splits):
-    t = convert_to_tensor(splits, dtype_hint=d.int64)
-    if t.dtype not in (d.int32, d.int64):
-        raise ValueError(f"Row partitioning tensors must have dtype int32 or int64, got "
-                         f"{t.dtype.name}")
-    return t
-
-
-def _validate_splits(splits, values) -> None:
-    if splits.shape.rank not in (None, 1):
-        raise ValueError(f"Shape {splits.shape} must have rank 1")
-    if isinstance(splits, EagerTensor):
-        s = splits.numpy()
-        n = values._static_nrows() if isinstance(values, RaggedTensor) else (
-            values.shape[0] if values.shape.rank else None)
-        if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any() or (n is not None and s[-1] != n):
-            raise InvalidArgumentError("Arguments to from_row_splits do not form a valid "
-                                       "RaggedTensor: row_splits must start at 0, be sorted and "
-                                       "end at the number of values")
-
-
-# ---- tf.ragged.constant ---------------------------------------------------------------------
-
-def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
-             row_splits_dtype=d.int64):
-    """`tf.ragged.constant`: a RaggedTensor from nested Python lists of varying lengths."""
-    if not isinstance(pylist, (list, tuple)):
-        return convert_to_tensor(pylist, dtype=dtype)
-    depth = _depth(pylist)
-    if ragged_rank is None:
-        ragged_rank = max(depth - 1, 0) if inner_shape is None else depth - 1 - len(inner_shape)
-    if depth == 1 or ragged_rank == 0:
-        return dense(pylist, dtype=dtype)
-    nested_splits, level = [], list(pylist)
-    for _ in range(ragged_rank):
-        splits = [0]
-        flat = []
-        for row in level:
-            if not isinstance(row, (list, tuple)):
-                raise ValueError("all scalar values must have the same nesting depth")
-            flat.extend(row)
-            splits.append(len(flat))
-        nested_splits.append(np.array(splits, d.as_dtype(row_splits_dtype).as_numpy_dtype))
-        level = flat
-    if not level and dtype is None:
-        dtype = d.float32
-    values = dense(level, dtype=dtype)
-    out = values
-    for splits in reversed(nested_splits):
-        out = RaggedTensor(out, convert_to_tensor(splits), internal=True)
-    return out
-
-
-def _depth(x) -> int:
-    """The deepest nesting of lists (a flat list is 1)."""
-    if not isinstance(x, (list, tuple)):
-        return 0
-    return 1 + max((_depth(v) for v in x), default=0)
-
-
 RaggedTensor.__module__ = TF_MODULES["RaggedTensor"]   # as Keras recognises it
+RaggedTensorSpec.value_class = RaggedTensor
 
 
-def _rebuild_ragged(values, row_splits) -> RaggedTensor:
-    return RaggedTensor(values, row_splits, internal=True)
+def _rebuild_ragged(values, row_splits, uniform_row_length=None) -> RaggedTensor:
+    return RaggedTensor(values, row_splits, internal=True, uniform_row_length=uniform_row_length)
+
+
+from .ragged_constant import constant  # noqa: E402  (tf.ragged.constant builds RaggedTensors)

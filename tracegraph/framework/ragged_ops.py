@@ -25,10 +25,18 @@ __all__ = ["split", "bytes_split", "unicode_split", "unicode_decode", "decode_ra
            "regex_full_match"]
 
 
+def _over_rows(fn):
+    """`fn` on a RaggedTensor's flat values: each string's pieces become one more ragged
+    dimension of the rows (TensorFlow's ragged dispatch of the text functions)."""
+    def wrapper(input, *args, **kwargs):  # noqa: A002
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(fn(input.flat_values, *args, **kwargs))
+        return fn(input, *args, **kwargs)
+    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
+    return wrapper
+
+
 def _as_strings(input, what):  # noqa: A002
-    if isinstance(input, RaggedTensor):
-        raise NotImplementedError(f"{what} of a RaggedTensor is not supported in tracegraph; "
-                                  "split its flat_values and rebuild it with from_row_splits")
     t = convert_to_tensor(input)
     if t.dtype is not d.string:
         raise TypeError(f"{what} expects a string tensor, got {t.dtype.name}")
@@ -55,6 +63,7 @@ def _wrap(t, values, splits):
     return out
 
 
+@_over_rows
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     """`tf.strings.split`: words (split at runs of whitespace, or at every `sep`)."""
     t = _as_strings(input, "tf.strings.split")
@@ -64,6 +73,7 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     return _wrap(t, values, splits)
 
 
+@_over_rows
 def bytes_split(input, name=None):  # noqa: A002
     """`tf.strings.bytes_split`: every byte as a one-byte string."""
     t = _as_strings(input, "tf.strings.bytes_split")
@@ -77,6 +87,7 @@ def _check_encoding(encoding):
                                   "tracegraph (UTF-8 only)")
 
 
+@_over_rows
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                   name=None):
     """`tf.strings.unicode_split`: every character as its UTF-8 bytes."""
@@ -86,6 +97,7 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     return _wrap(t, values, splits)
 
 
+@_over_rows
 def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    replace_control_characters=False, name=None):
     """`tf.strings.unicode_decode`: every character's code point (int32)."""

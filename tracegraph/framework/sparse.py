@@ -3,7 +3,8 @@ sparse_dense_matmul, reorder), over the records in `ops/sparse.py`.
 
 A SparseTensor is three tensors: int64 `indices` [N, rank], `values` [N] and int64
 `dense_shape` [rank]. Like RaggedTensor it is built from ops, so the functions run eagerly and
-while tracing; passing SparseTensors into or out of a `tf.function` is not supported yet.
+while tracing; a SparseTensor passes into and out of a `tf.function` as its three components
+(`composite_specs.SparseTensorSpec`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import numpy as np
 from .. import dtypes as d
 from ..library.array import shape, transpose, zeros_like
 from ..library.indexing import gather_nd, where
-from ..library.math import not_equal
+from ..library.join_split import stack
+from ..library.math import cast, not_equal
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from ..ops.sparse import (
     sparse_add_op,
@@ -25,8 +27,9 @@ from ..ops.sparse import (
     sparse_to_dense_op,
 )
 from ..shapes import TensorShape
+from .composite_specs import SparseTensorSpec
 from .core_types import TF_MODULES, CompositeTensor
-from .tensor import EagerTensor
+from .tensor import EagerTensor, Tensor
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul", "reorder"]
 
@@ -34,12 +37,16 @@ __all__ = ["SparseTensor", "to_dense", "from_dense", "add", "sparse_dense_matmul
 class SparseTensor(CompositeTensor):
     """`SparseTensor(indices, values, dense_shape)`: the non-default entries of a tensor."""
 
-    __slots__ = ("_indices", "_values", "_dense_shape")
+    __slots__ = ("_indices", "_values", "_dense_shape", "_static_shape")
 
     def __init__(self, indices, values, dense_shape):
-        self._indices = convert_to_tensor(indices, dtype=d.int64)
-        self._values = convert_to_tensor(values)
-        self._dense_shape = convert_to_tensor(dense_shape, dtype=d.int64)
+        # tensors are kept as they are (a branch's outputs are rebuilt outside its graph)
+        self._indices = indices if _is_tensor_of(indices, d.int64) else \
+            convert_to_tensor(indices, dtype=d.int64)
+        self._values = values if isinstance(values, Tensor) else convert_to_tensor(values)
+        self._dense_shape = dense_shape if _is_tensor_of(dense_shape, d.int64) else \
+            _as_dense_shape(dense_shape)
+        self._static_shape = None   # what set_shape added to the known dims
         if self._indices.shape.rank not in (None, 2):
             raise ValueError(f"Shape {self._indices.shape} must have rank 2")
         if self._values.shape.rank not in (None, 1):
@@ -47,11 +54,12 @@ class SparseTensor(CompositeTensor):
         if self._dense_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1")
 
-    def __reduce__(self):
-        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
         n_i, n_v = self._indices.shape[0], self._values.shape[0]
         if n_i is not None and n_v is not None and n_i != n_v:
             raise ValueError(f"Dimensions {n_i} and {n_v} are not compatible")
+
+    def __reduce__(self):
+        return _rebuild_sparse, (self._indices, self._values, self._dense_shape)
 
     @classmethod
     def from_value(cls, value):
@@ -66,7 +74,20 @@ class SparseTensor(CompositeTensor):
 
     @property
     def shape(self) -> TensorShape:
-        """The dense shape, statically known when `dense_shape` is a known value."""
+        """The dense shape, statically known when `dense_shape` is a known value (and as
+        `set_shape` refined it)."""
+        if self._static_shape is not None:
+            return self._static_shape.merge_with(self._dense_shape_known())
+        return self._dense_shape_known()
+
+    def set_shape(self, shape) -> None:
+        """Refines the static dense shape (TensorFlow's SparseTensor.set_shape)."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {self.shape} and {shape} are incompatible")
+        self._static_shape = self.shape.merge_with(shape)
+
+    def _dense_shape_known(self) -> TensorShape:
         if isinstance(self._dense_shape, EagerTensor):
             return TensorShape([int(v) for v in self._dense_shape.numpy()])
         value = getattr(self._dense_shape, "tensor_type", None)
@@ -83,6 +104,18 @@ class SparseTensor(CompositeTensor):
     def ndim(self):
         return self.shape.rank
 
+    @property
+    def _type_spec(self) -> SparseTensorSpec:
+        return SparseTensorSpec.from_value(self)
+
+    def __tf_composite_spec__(self):
+        """The spec that splits this value into component tensors (nest, tf.function)."""
+        return self._type_spec
+
+    def __tf_tracing_type__(self, context):
+        """A sparse argument keys a tf.function by its spec and is fed as its components."""
+        return self._type_spec
+
     def with_values(self, new_values):
         return SparseTensor(self._indices, new_values, self._dense_shape)
 
@@ -93,7 +126,22 @@ class SparseTensor(CompositeTensor):
     __str__ = __repr__
 
 
-SparseTensor.__module__ = TF_MODULES["SparseTensor"]   # as Keras recognises it
+def _is_tensor_of(x, dtype) -> bool:
+    return isinstance(x, Tensor) and x.dtype is dtype
+
+
+def _as_dense_shape(dense_shape):
+    """The int64 dense shape; a list may hold int32 scalar tensors (Keras builds
+    `(tf.shape(x)[0], 4)`), cast as TensorFlow packs them."""
+    if isinstance(dense_shape, (list, tuple)) and any(
+            getattr(x, "dtype", None) is d.int32 for x in dense_shape):
+        return stack([cast(convert_to_tensor(x, dtype_hint=d.int64), d.int64)
+                      for x in dense_shape])
+    return convert_to_tensor(dense_shape, dtype=d.int64)
+
+
+SparseTensor.__module__ = TF_MODULES["SparseTensor"]
+SparseTensorSpec.value_class = SparseTensor   # as Keras recognises it
 
 
 def _rebuild_sparse(indices, values, dense_shape) -> SparseTensor:

@@ -33,7 +33,7 @@ from .variable_enums import (
     validate_synchronization,
 )
 
-__all__ = ["Variable", "ResourceHandle", "variable_name"]
+__all__ = ["Variable", "ResourceVariable", "ResourceHandle", "variable_name"]
 
 _ids = itertools.count(1)
 
@@ -69,6 +69,10 @@ class Variable(TensorOperators, Trackable):
     A Trackable that saves itself (`_serialize_to_tensors`), and takes any attribute as TF's."""
 
     __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization")
+
+    def __new__(cls, *args, **kwargs):
+        # As in TensorFlow, `tf.Variable(...)` makes a ResourceVariable (a subclass).
+        return super().__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -106,7 +110,7 @@ class Variable(TensorOperators, Trackable):
         `ResourceHandle`, another Variable's handle seen from elsewhere, or a resource
         placeholder while tracing. `name` defaults to the handle's; `:0` is appended as the
         constructor does. A handle nobody owns yet is owned by the new Variable."""
-        variable = object.__new__(cls)
+        variable = object.__new__(ResourceVariable if cls is Variable else cls)
         variable._name = variable_name(handle.name if name is None else name)
         variable._handle = handle
         variable._trainable = bool(trainable)
@@ -308,6 +312,13 @@ class Variable(TensorOperators, Trackable):
         return f"<tf.Variable '{self._name}' shape={shape} dtype={self.dtype.name}>"
 
     __str__ = __repr__
+
+
+class ResourceVariable(Variable):
+    """The class of every `tf.Variable(...)`: a Variable over a resource handle, as TensorFlow
+    names it (`type(tf.Variable(1.))` is `ResourceVariable`)."""
+
+    __slots__ = ()
 
 
 class _UnreadVariable(Variable):

@@ -111,9 +111,9 @@ class SymbolicTensor(Tensor):
         return (f"<tf.Tensor '{self.name}' shape={format_shape(self._shape)} "
                 f"dtype={self._dtype.name}>")
 
-    def __str__(self):
-        return (f'Tensor("{self.name}", shape={format_shape(self._shape)}, '
-                f"dtype={self._dtype.name})")
+    def __str__(self):                      # TF leaves the shape out when the rank is unknown
+        shape = "" if self._shape is None else f"shape={format_shape(self._shape)}, "
+        return f'Tensor("{self.name}", {shape}dtype={self._dtype.name})'
 
     # --- what only eager tensors can do ----------------------------------------------------
     def __bool__(self):

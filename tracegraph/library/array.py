@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import config
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.allocation import check_allocation
 from ..ops.arguments import int_arg
 from ..ops.array import (
@@ -136,6 +137,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return bind(squeeze_op, (input,), {"squeeze_dims": dims}, name)
 
 
+@dispatchable
 def expand_dims(input, axis, name=None):  # noqa: A002
     return bind(expand_dims_op, (input, axis), NO_ATTRS, name)
 
@@ -180,6 +182,7 @@ def ones(shape, dtype=d.float32, name="ones"):
     return bind(fill_op, (_integer_shape(shape), to_array(one, dtype)), NO_ATTRS, name)
 
 
+@dispatchable
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:
@@ -187,6 +190,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
     return bind(zeros_like_op, (t,), NO_ATTRS, name)
 
 
+@dispatchable
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     t = convert_to_tensor(input)
     if dtype is not None and d.as_dtype(dtype) != t.dtype:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.arguments import int_arg
 from ..ops.indexing import (
     clip_op,
@@ -29,6 +30,7 @@ from .reduce import reduce_max
 # ---- ---------------------------------------------------------------------------
 
 
+@dispatchable
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """`tf.gather`: slices of `params` along `axis` at `indices` (bounds are checked)."""
     if axis is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.arguments import int_arg
 from ..ops.convert import to_array
 from ..ops.join_split import (
@@ -19,6 +20,7 @@ from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from .array import constant, identity
 
 
+@dispatchable
 def concat(values, axis, name="concat"):
     if not isinstance(values, (list, tuple)):
         values = [values]
@@ -31,6 +33,7 @@ def concat(values, axis, name="concat"):
     return bind(concat_op, (list(values), axis), NO_ATTRS, name)
 
 
+@dispatchable
 def stack(values, axis=0, name="stack"):
     """`tf.stack`; `axis` is checked against the known rank before the op runs, as in TF."""
     values = list(values)

@@ -6,6 +6,8 @@ import numpy as np
 
 from .. import config
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
+from ..ops.complex_numbers import COMPLEX_OF, complex_op
 from ..ops.math import (
     abs_op,
     acos_op,
@@ -179,6 +181,7 @@ imag = _u(imag_op)
 conj = _u(conj_op)
 
 
+@dispatchable
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`|x|`; complex inputs give their magnitude as a real tensor (ComplexAbs)."""
     weak = False
@@ -215,6 +218,7 @@ def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
+@dispatchable
 def cast(x, dtype, name=None):
     """Casts to `dtype`; floats truncate toward zero when cast to integers."""
     dtype = d.as_dtype(dtype)
@@ -224,6 +228,7 @@ def cast(x, dtype, name=None):
     return bind(cast_op, (x,), {"DstT": dtype}, name)
 
 
+@dispatchable
 def saturate_cast(value, dtype, name=None):
     """Casts, clipping values to the target dtype's range first."""
     dtype = d.as_dtype(dtype)
@@ -288,6 +293,7 @@ def _is_tensor(x) -> bool:
     return isinstance(getattr(x, "dtype", None), d.DType)
 
 
+@dispatchable
 def truediv(x, y, name=None):
     """`x / y`; integer tensors are cast to floating point first, as TensorFlow does (in a
     graph under a `truediv` scope: `truediv/Cast`, and the division itself `truediv`)."""
@@ -296,6 +302,7 @@ def truediv(x, y, name=None):
         return bind(real_div_op, (x, y), NO_ATTRS, scope)
 
 
+@dispatchable
 def divide_no_nan(x, y, name=None):
     """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
     x, y = _division_operands(x, y, "tf.math.divide_no_nan")
@@ -324,3 +331,12 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
                     key=lambda t: _RANGE_ORDER.index(t) if t in _RANGE_ORDER else 0)
     args = [cast(a, dtype) for a in args]
     return bind(range_op, tuple(args), NO_ATTRS, name)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """`real + imag * 1j`: complex64 from float32 parts, complex128 from float64."""
+    real, imag = convert_to_tensor(real), convert_to_tensor(imag)
+    if real.dtype != imag.dtype or real.dtype not in COMPLEX_OF:
+        raise TypeError(f"real and imag must be float32 or float64 tensors of one dtype, got "
+                        f"{real.dtype.name} and {imag.dtype.name}")
+    return bind(complex_op, (real, imag), {"Tout": COMPLEX_OF[real.dtype]}, name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.rearrange import (
     broadcast_to_op,
     mirror_pad_op,
@@ -16,6 +17,7 @@ from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
 from .array import shape_arg
 
 
+@dispatchable
 def tile(input, multiples, name=None):  # noqa: A002
     return bind(tile_op, (input, multiples), NO_ATTRS, name)
 
@@ -24,6 +26,7 @@ def slice_(input_, begin, size, name=None):
     return bind(slice_op, (input_, begin, size), NO_ATTRS, name)
 
 
+@dispatchable
 def reverse(tensor, axis, name=None):
     return bind(reverse_op, (tensor, axis), NO_ATTRS, name)
 

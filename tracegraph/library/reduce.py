@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import dtypes as d
+from ..composite_dispatch import dispatchable
 from ..ops.indexing import select_op
 from ..ops.reduce import (
     all_op,
@@ -41,7 +42,7 @@ def _public(op):
         return bind(op, (x, _reduction_axes(x, axis)), {"keep_dims": bool(keepdims)}, name)
     fn.__name__ = op.name
     fn.__doc__ = f"`{op.tf_type}` over `axis` (all axes when None)."
-    return fn
+    return dispatchable(fn)
 
 
 reduce_sum = _public(sum_op)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from .. import dtypes as d
 from ..ops.registry import NO_ATTRS, bind
+from ..ops.string_hashing import (
+    string_to_hash_bucket_fast_op,
+    string_to_hash_bucket_op,
+    string_to_hash_bucket_strong_op,
+)
 from ..ops.strings import (
     as_string_op,
     join_op,
@@ -58,3 +63,23 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  
 def to_number(input, out_type=d.float32, name=None):  # noqa: A002
     return bind(to_number_op, (input,), {"out_type": d.as_dtype(out_type)}, name)
 
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    """Fingerprint64(s) % num_buckets: the stable hash TensorFlow recommends."""
+    return bind(string_to_hash_bucket_fast_op, (input,), {"num_buckets": int(num_buckets)}, name)
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """SipHash-2-4 keyed by `key` (two ints), modulo num_buckets."""
+    key = [int(k) for k in key]
+    if len(key) != 2:
+        raise ValueError(f"key must have size 2, got {len(key)}")
+    return bind(string_to_hash_bucket_strong_op, (input,),
+                {"num_buckets": int(num_buckets), "key": tuple(key)}, name)
+
+
+def to_hash_bucket(string_tensor, num_buckets, name=None):
+    """TensorFlow's legacy Hash64 modulo num_buckets (prefer to_hash_bucket_fast)."""
+    return bind(string_to_hash_bucket_op, (string_tensor,), {"num_buckets": int(num_buckets)},
+                name)

@@ -277,3 +277,45 @@ roll_op = defop("roll", "Roll", inputs=("input: T", "shift: Tshift", "axis: Taxi
                 attrs={**_T, "Tshift": TypeAttr(INDEX, d.int32),
                        "Taxis": TypeAttr(INDEX, d.int32)},
                 infer=infer_roll, kernel=kernel_roll, flags=PURE)
+
+
+def _check_reverse_sequence(shape: tuple, lengths: tuple, seq_dim: int, batch_dim: int) -> None:
+    rank = len(shape)
+    if len(lengths) != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {len(lengths)}")
+    if not 0 <= batch_dim < rank or not 0 <= seq_dim < rank or batch_dim == seq_dim:
+        raise ValueError(f"Invalid batch_dim {batch_dim} or seq_dim {seq_dim} for input of "
+                         f"rank {rank}")
+    if None not in (shape[batch_dim], lengths[0]) and shape[batch_dim] != lengths[0]:
+        raise ValueError(f"Dimensions must be equal, but are {shape[batch_dim]} and "
+                         f"{lengths[0]}")
+
+
+def infer_reverse_sequence(input, seq_lengths, seq_dim, batch_dim=0):  # noqa: A002
+    if input.shape is not None and seq_lengths.shape is not None:
+        _check_reverse_sequence(input.shape, seq_lengths.shape, seq_dim, batch_dim)
+    return TensorType(input.dtype, input.shape)
+
+
+def kernel_reverse_sequence(input, seq_lengths, seq_dim, batch_dim=0):  # noqa: A002
+    x, lengths = np.asarray(input), np.asarray(seq_lengths)
+    _runtime(_check_reverse_sequence, x.shape, lengths.shape, seq_dim, batch_dim)
+    out = x.copy()
+    for b, n in enumerate(lengths.tolist()):
+        if not 0 <= n <= x.shape[seq_dim]:
+            raise InvalidArgumentError(f"seq_lens(0) > input.dim({seq_dim})" if n > 0 else
+                                       f"seq_lens({b}) < 0")
+        src = [slice(None)] * x.ndim
+        src[batch_dim] = b
+        src[seq_dim] = slice(0, n)
+        dst = list(src)
+        out[tuple(dst)] = np.flip(x[tuple(src)], axis=seq_dim - (batch_dim < seq_dim))
+    return out
+
+
+reverse_sequence_op = defop("reverse_sequence", "ReverseSequence",
+                            inputs=("input: T", "seq_lengths: Tlen"),
+                            attrs={**_T, "Tlen": TypeAttr(INDEX, d.int64), "seq_dim": REQUIRED,
+                                   "batch_dim": 0},
+                            infer=infer_reverse_sequence, kernel=kernel_reverse_sequence,
+                            flags=PURE)

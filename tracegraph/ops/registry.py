@@ -23,8 +23,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .. import composite_dispatch, wiring
 from .. import dtypes as d
-from .. import wiring
 
 __all__ = [
     "OpDef", "InputSpec", "TypeAttr", "defop", "get_op", "all_ops", "bind", "NO_ATTRS",
@@ -279,8 +279,16 @@ class context_scope:  # noqa: N801 - used like a function: `with context_scope(c
 
 
 def bind(op: OpDef, inputs: tuple, attrs=NO_ATTRS, name: str | None = None):
-    """Applies `op` in the current context: run it (eager) or record it (graph)."""
-    return context_state.current.apply(op, inputs, attrs, name)
+    """Applies `op` in the current context: run it (eager) or record it (graph). An input
+    that does not convert because it is a ragged or sparse value goes to the op's composite
+    handler (`composite_dispatch`), as TensorFlow dispatches its elementwise ops."""
+    try:
+        return context_state.current.apply(op, inputs, attrs, name)
+    except (ValueError, TypeError):
+        out = composite_dispatch.dispatch_op(op, inputs, attrs, name)
+        if out is NotImplemented:
+            raise
+        return out
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None):

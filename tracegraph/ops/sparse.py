@@ -29,6 +29,8 @@ def _rank_of(dense_shape: TensorType):
 
 
 def _check_indices(indices, shape, ordered: bool) -> None:
+    if len(indices) == 0:
+        return
     indices = np.asarray(indices, np.int64).reshape(len(indices), -1)
     fmt = ",".join
     for i, idx in enumerate(indices):

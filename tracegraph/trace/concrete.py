@@ -68,7 +68,7 @@ class ConcreteFunction:
         self.optimizer_report = None
         self.first_call_times: dict = {}   # seconds per part of the first call (first_call.py)
         self.last_used = 0  # the owning Function's call count at the last call (for its LRU)
-        leaves = flatten(structured_outputs)
+        leaves = flatten(structured_outputs, expand_composites=True)
         self._out_leaves = leaves
         # where the graph's outputs sit among the flattened structured outputs, in order
         self.output_positions = tuple(i for i, v in enumerate(leaves)
@@ -180,7 +180,7 @@ class ConcreteFunction:
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, out):
             leaves[pos] = wrap(v)
-        return pack_sequence_as(self.structured_outputs, leaves)
+        return pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
     def call_eagerly(self, values, canonical):
         """An eager call on input values (`flat_input_values(canonical)`) through the current
@@ -283,7 +283,7 @@ class ConcreteFunction:
         leaves = list(self._out_leaves)
         for pos, v in zip(self.output_positions, outs):
             leaves[pos] = v
-        return pack_sequence_as(self.structured_outputs, leaves)
+        return pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
     # --- TensorFlow 2.21's introspection and printing -------------------------------------------
     @property

@@ -20,10 +20,11 @@ from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
 from ..graph.source import user_location
 from ..library.math import add, less, logical_and
-from ..nest import assert_same_structure, flatten, is_nested, pack_sequence_as
+from ..nest import assert_same_structure, flatten, is_nested
 from ..ops.functional import if_op, stateless_if_op, stateless_while_op, while_op
 from ..ops.registry import bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, TensorType, as_shape_tuple, format_shape, shapes_compatible
+from .composite_flow import loop_values, rebuild
 
 __all__ = ["cond", "while_loop", "StagingError", "StagingValueError", "StagingTypeError",
            "trace_subgraph", "at_user_line"]
@@ -71,14 +72,14 @@ def trace_subgraph(fn, name: str, input_types: list, arg_builder=None):
     with context_scope(ctx):
         result = fn(*args)
         leaves = []
-        for leaf in flatten(result):
+        for leaf in flatten(result, expand_composites=True):   # ragged, sparse: components
             if not _is_output(leaf):
                 leaves.append(leaf)
                 continue
             t = ctx.convert(leaf, None, None, None)
             graph.outputs.append(t)
             leaves.append(t)
-    structure = pack_sequence_as(result, leaves) if is_nested(result) else leaves[0]
+    structure = rebuild(result, leaves)
     graph.structured_outputs = structure
     return graph, structure
 
@@ -159,7 +160,11 @@ def check_branch_outputs(then_s, else_s, names=None) -> None:
         raise StagingValueError(
             f"true_fn and false_fn arguments to tf.cond must have the same number, type, and "
             f"overall structure of return values.{at_user_line()}\n{e}") from None
-    leaves_t, leaves_f = flatten(then_s), flatten(else_s)
+    leaves_t, leaves_f = (flatten(s, expand_composites=True) for s in (then_s, else_s))
+    if len(leaves_t) != len(leaves_f):   # a ragged value against a tensor, or ragged ranks
+        raise StagingValueError(f"true_fn and false_fn arguments to tf.cond must have the same "
+                                f"number, type, and overall structure of return values."
+                                f"{at_user_line()}")
     for i, (a, b) in enumerate(zip(leaves_t, leaves_f)):
         label = f"'{names[i]}'" if names else f"output {i}"
         if isinstance(a, Tensor) != isinstance(b, Tensor):
@@ -189,8 +194,9 @@ def stage_if(pred, then_g, else_g, structure, name=None):
                 name or "cond")
     outs = outs if isinstance(outs, list) else []
     it = iter(outs)
-    leaves = [next(it) if isinstance(leaf, Tensor) else leaf for leaf in flatten(structure)]
-    return pack_sequence_as(structure, leaves) if is_nested(structure) else leaves[0]
+    leaves = [next(it) if isinstance(leaf, Tensor) else leaf
+              for leaf in flatten(structure, expand_composites=True)]
+    return rebuild(structure, leaves)
 
 
 # ---- while_loop -------------------------------------------------------------------------------
@@ -289,9 +295,9 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 
 def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None,
                 name=None, var_names=None):
-    flat_init = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                 for v in flatten(loop_vars)]
-    shapes = _invariant_shapes(flat_init, loop_vars, shape_invariants)
+    flat_init, default_shapes = loop_values(loop_vars)
+    shapes = default_shapes if shape_invariants is None else \
+        _invariant_shapes(flat_init, loop_vars, shape_invariants)
     counted = maximum_iterations is not None
     if counted:
         max_t = convert_to_tensor(maximum_iterations, dtype=d.int32)
@@ -302,7 +308,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
 
     def unpack(placeholders):
         user = placeholders[1:] if counted else placeholders
-        return pack_sequence_as(loop_vars, user) if is_nested(loop_vars) else user[0]
+        return rebuild(loop_vars, user)
 
     def cond_fn(*placeholders):
         result = _call(cond, unpack(list(placeholders)))
@@ -323,7 +329,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
             raise StagingValueError(f"The loop body must return the same structure as the loop "
                                     f"variables.{at_user_line()}\n{e}") from None
         outs = [convert_to_tensor(v) if not isinstance(v, Variable) else v.read_value()
-                for v in flatten(result)]
+                for v in flatten(result, expand_composites=True)]
         if counted:
             outs = [add(placeholders[0], 1)] + outs
         return outs
@@ -338,9 +344,7 @@ def stage_while(cond, body, loop_vars, shape_invariants=None, maximum_iterations
     outs = bind(op, (flat_init + list(externals),),
                 {"cond": cond_g, "body": body_g, "output_shapes": all_shapes}, name or "while")
     results = outs[1:len(flat_init)] if counted else outs[:n_user]
-    if is_nested(loop_vars):
-        return pack_sequence_as(loop_vars, results)
-    return results[0]
+    return rebuild(loop_vars, results)
 
 
 def _invariant_shapes(flat_init, loop_vars, shape_invariants) -> list:

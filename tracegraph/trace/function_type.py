@@ -21,8 +21,8 @@ import inspect
 from .. import dtypes as d
 from ..framework.variables import ResourceHandle
 from ..graph.tensor import SymbolicTensor
-from ..nest import is_nested
-from ..shapes import TensorSpec, format_shape
+from ..nest import composite_spec, is_composite, is_nested
+from ..shapes import TensorSpec, TypeSpec, format_shape
 from .keys import VariableSpec, WeakArgument
 from .trace_type import TraceType
 
@@ -85,8 +85,10 @@ def type_text(value) -> str:
                 f"trainable={value.trainable}, alias_id={value.alias_id})")
     if isinstance(value, WeakArgument):
         return value.text
-    if isinstance(value, TraceType):
+    if isinstance(value, (TraceType, TypeSpec)):
         return repr(value)
+    if is_composite(value):   # a ragged or sparse value: its spec
+        return repr(composite_spec(value))
     trace_type = getattr(value, "__tf_trace_type_text__", None)
     if trace_type is not None:
         return trace_type

@@ -70,7 +70,7 @@ class Signature:
                 if got[0] != want[0] or got[1] != want[1] or \
                         not shapes_compatible(want[2], got[2]):
                     return False
-            elif _is_trace_type(want):   # an extension type's spec: by subtyping
+            elif _is_trace_type(want):   # ragged, sparse, datasets, extension types: by subtyping
                 if not _is_trace_type(got) or not same_or_subtype(got[1], want[1]):
                     return False
             elif got != want:
@@ -99,7 +99,8 @@ class Signature:
                     return None
                 relaxed[path] = TensorSpec(most_specific_common(want[2], got[2]), got[1])
             elif _is_trace_type(want) and _is_trace_type(got) and got != want:
-                # an extension type's spec: the most specific spec covering both calls
+                # a composite spec (ragged, sparse, extension type): the most specific one
+                # covering both calls
                 combine = getattr(want[1], "most_specific_common_supertype", None)
                 common = combine([got[1]]) if combine is not None else None
                 if common is None:

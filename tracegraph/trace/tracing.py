@@ -20,7 +20,7 @@ from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..graph.building import GraphContext
 from ..graph.graph import FuncGraph
-from ..nest import flatten, is_nested, pack_sequence_as
+from ..nest import flatten, is_composite, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
 from ..shapes import TensorType, format_shape, shape_from_tuple
@@ -136,7 +136,7 @@ def _spec_structure(canonical: list) -> list:
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
     tensors, as TensorFlow does); None stays None; other objects are an error."""
-    leaves = flatten(result)
+    leaves = flatten(result, expand_composites=True)   # ragged and sparse: their components
     out = []
     for leaf in leaves:
         if leaf is None:
@@ -152,7 +152,9 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
         t = ctx.apply(identity_op, (t,), NO_ATTRS, identity_op.tf_type)
         graph.outputs.append(t)
         out.append(t)
-    return pack_sequence_as(result, out) if is_nested(result) else out[0]
+    if is_nested(result) or is_composite(result):
+        return pack_sequence_as(result, out, expand_composites=True)
+    return out[0]
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
@@ -160,9 +162,10 @@ def trace_function(python_function, name: str, signature, canonical: list,
     """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
     graph = FuncGraph(name)
     input_paths: list = []
-    symbolic = _symbolic_args(graph, canonical, input_paths)
-    args, kwargs = rebuild_call(signature, symbolic)
     ctx = GraphContext(graph, on_variable_created)
+    with context_scope(ctx):   # composite arguments are rebuilt in the graph
+        symbolic = _symbolic_args(graph, canonical, input_paths)
+    args, kwargs = rebuild_call(signature, symbolic)
     call = call_function or python_function
     try:
         with context_scope(ctx):

@@ -19,6 +19,7 @@ import numpy as np
 from .. import dtypes as d
 from .. import wiring
 from ..autodiff.tape import GradientTape
+from ..framework import distribution
 from ..framework.variables import Variable
 from ..library.indexing import clip_by_value, where
 from ..library.math import cast, maximum, minimum, sqrt, square
@@ -202,6 +203,17 @@ class Optimizer:
         if not pairs:
             return self._iterations
         grads, variables = zip(*pairs)
+        replica = distribution.get_replica_context()
+        if replica is not None and replica.num_replicas_in_sync > 1:
+            # Under a MirroredStrategy: the replicas' gradients summed, one update of the
+            # shared variables (TensorFlow's all-reduce of gradients in apply_gradients).
+            def merge(strategy, per_replica):
+                summed = [None if any(g is None for g in _parts(p)) else
+                          strategy.reduce(distribution.ReduceOp.SUM, p, axis=None)
+                          for p in per_replica]
+                self.apply(summed, list(variables))
+                return self._iterations
+            return replica.merge_call(merge, args=(tuple(grads),))
         self.apply(list(grads), list(variables))
         return self._iterations
 
@@ -289,3 +301,8 @@ class Optimizer:
 
     def __repr__(self):
         return f"<tracegraph.optimizers.{type(self).__name__} name={self.name!r}>"
+
+
+def _parts(value) -> tuple:
+    """The replicas' values of a merged argument (one value when every replica had it)."""
+    return value.values if isinstance(value, distribution.DistributedValues) else (value,)

@@ -25,7 +25,8 @@ ROUNDING = {"Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos",
             "AddN", "_FusedMatMul", "_FusedConv2D", "LeakyRelu", "L2Loss", "Einsum",
             "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
             "MatrixDeterminant", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
-            "Conv3DBackpropInputV2", "AvgPool3D", "LRN"}
+            "Conv3DBackpropInputV2", "AvgPool3D", "LRN",
+            "ResizeBilinear"}
 
 
 def session(model):

@@ -3,9 +3,11 @@
 
 from . import (  # noqa: F401
     array,
+    complex_numbers,
     convolution,
     functional,
     fused,
+    image,
     indexing,
     join_split,
     linalg,
@@ -13,9 +15,13 @@ from . import (  # noqa: F401
     math,
     nn,
     pooling,
+    ragged,
     rearrange,
     reduce,
+    segments,
     slicing,
     space_batch,
+    sparse,
+    spectral,
     state,
 )

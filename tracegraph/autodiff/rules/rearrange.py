@@ -9,6 +9,7 @@ from ...library.array import reshape
 from ...library.math import negative, subtract
 from ...library.rearrange import pad, reverse, roll, slice_
 from ...library.reduce import reduce_sum
+from ...library.searching import reverse_sequence
 from ...ops.rearrange import mirror_pad_grad_op
 from ..registry import defgrad
 from ..static_shapes import as_shape, dims, static_shape, static_value, unbroadcast
@@ -74,3 +75,9 @@ def _mirror_pad_grad(op, g):                 # fold g onto the elements that wer
 @defgrad("MirrorPadGrad")
 def _mirror_pad_grad_grad(op, g):            # the adjoint of the fold is the mirror pad
     return pad(g, op.inputs[1], mode=op.attrs["mode"]), None
+
+
+@defgrad("ReverseSequence")
+def _reverse_sequence_grad(op, g):           # reversing again puts g back in place
+    return reverse_sequence(g, op.inputs[1], seq_axis=op.attrs["seq_dim"],
+                            batch_axis=op.attrs["batch_dim"]), None

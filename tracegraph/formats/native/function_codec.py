@@ -13,9 +13,12 @@ import inspect
 
 from ... import config
 from ...execute.compile import EXECUTORS  # what a saved function may ask to run on
+from ...framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
 from ...framework.extension_type import ExtensionType, ExtensionTypeSpec
+from ...framework.ragged import RaggedTensor
+from ...framework.sparse import SparseTensor
 from ...graph.tensor import SymbolicTensor
-from ...nest import flatten, is_nested
+from ...nest import composite_spec, flatten, is_nested
 from ...shapes import TensorSpec
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
@@ -25,6 +28,8 @@ from .restored_functions import spec_leaves
 from .value_codec import MAX_DEPTH, Decoder, Encoder, UnsaveableError
 
 __all__ = ["encode_concrete", "decode_concrete"]
+
+_SIGNATURE_SPECS = (TensorSpec, RaggedTensorSpec, SparseTensorSpec)
 
 _KINDS = {k.name: k for k in (inspect.Parameter.POSITIONAL_ONLY,
                               inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -44,6 +49,10 @@ def _structure(enc: Encoder, value, outputs: dict, depth=0):
                 value, enc.value, lambda v: _structure(enc, v, outputs, depth + 1))
         except extension_codec.NotSaveableError as e:
             raise UnsaveableError(str(e)) from None
+    if isinstance(value, (RaggedTensor, SparseTensor)):   # its spec and component outputs
+        spec = composite_spec(value)
+        return {"composite": {"spec": enc.value(spec), "components": [
+            _structure(enc, c, outputs, depth + 1) for c in spec.to_tensors(value)]}}
     if depth > MAX_DEPTH:
         raise UnsaveableError("structures nested too deeply cannot be saved")
     if type(value) in (list, tuple) and any(isinstance(v, SymbolicTensor) or is_nested(v)
@@ -154,15 +163,30 @@ def decode_concrete(dec: Decoder, v, field: str,
     if sig is not None:
         input_signature = dec.value(sig, f"{field}.input_signature")
         if not isinstance(input_signature, tuple) or not all(
-                isinstance(s, TensorSpec) for s in flatten(list(input_signature))):
+                isinstance(s, _SIGNATURE_SPECS) for s in flatten(list(input_signature))):
             dec.fail(f"{field}.input_signature", "expected a tuple of TensorSpecs")
     outputs = graph.outputs
-    dec.extra = {"output": lambda p, where: outputs[dec.int(p, where, 0, len(outputs))]}
+
+    def composite(payload, where):
+        dec.obj(payload, where, ("spec", "components"))
+        spec = dec.value(payload["spec"], f"{where}.spec")
+        if not isinstance(spec, (RaggedTensorSpec, SparseTensorSpec)):
+            dec.fail(f"{where}.spec", "expected a ragged or sparse spec")
+        parts = [dec.value(c, f"{where}.components[{i}]")
+                 for i, c in enumerate(dec.list(payload["components"], where, 64))]
+        if len(parts) != len(spec.flatten()) or not all(
+                isinstance(p, SymbolicTensor) for p in parts):
+            dec.fail(where, "expected one graph output per component")
+        return spec.from_tensors(iter(parts))
+
+    dec.extra = {"output": lambda p, where: outputs[dec.int(p, where, 0, len(outputs))],
+                 "composite": composite}
     try:
         structured = dec.value(v["structured_outputs"], f"{field}.structured_outputs")
     finally:
         dec.extra = {}
-    leaves = [x for x in flatten(structured) if isinstance(x, SymbolicTensor)]
+    leaves = [x for x in flatten(structured, expand_composites=True)
+              if isinstance(x, SymbolicTensor)]
     if len(leaves) != len(outputs) or any(a is not b for a, b in zip(leaves, outputs)):
         dec.fail(f"{field}.structured_outputs", "must name each graph output once, in order")
     graph.structured_outputs = structured
@@ -172,11 +196,12 @@ def decode_concrete(dec: Decoder, v, field: str,
 
 
 def _component_spec(leaves: dict, path: str):
-    """The spec fed at `path`: a leaf, or one tensor of an extension type (`x#i`)."""
+    """The spec fed at `path`: a leaf, or one tensor of a composite (`x#i`): an extension type,
+    a ragged or a sparse tensor."""
     leaf = leaves.get(path)
     if leaf is None and "#" in path:
         leaf = leaves.get(path.rsplit("#", 1)[0])
-    if isinstance(leaf, ExtensionTypeSpec):
+    if isinstance(leaf, (ExtensionTypeSpec, RaggedTensorSpec, SparseTensorSpec)):
         parts = leaf.flatten()
         index = path.rsplit("#", 1)[1] if "#" in path else "0"
         leaf = parts[int(index)] if index.isdigit() and int(index) < len(parts) else None

@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from ... import dtypes as d
+from ...framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
 from ...shapes import TensorSpec
 from ...trace.keys import VariableSpec
 from ..npz_arrays import _DTYPES, check_meta, storage_dtype
@@ -99,6 +100,12 @@ class Encoder:
                                     "name": v.name}}
         if isinstance(v, VariableSpec):
             return {"variable_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape)}}
+        if isinstance(v, RaggedTensorSpec):
+            return {"ragged_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape._dims),
+                                    "ragged_rank": v.ragged_rank,
+                                    "row_splits_dtype": v.row_splits_dtype.name}}
+        if isinstance(v, SparseTensorSpec):
+            return {"sparse_spec": {"dtype": v.dtype.name, "shape": _shape(v.shape._dims)}}
         if self.graph_index is not None and id(v) in self.graph_index:
             return {"graph": self.graph_index[id(v)]}
         if self.variable_id is not None and id(v) in self.variable_id:
@@ -298,6 +305,20 @@ class Decoder:
             cls = collections.namedtuple(name, fields)
             return cls(*[self.value(x, f"{where}.values[{i}]", depth + 1)
                          for i, x in enumerate(values)])
+        if tag == "ragged_spec":
+            self.obj(payload, where, ("dtype", "shape", "ragged_rank", "row_splits_dtype"))
+            shape = self.shape(payload["shape"], f"{where}.shape")
+            rank = 64 if shape is None else len(shape)
+            splits = self.dtype(payload["row_splits_dtype"], f"{where}.row_splits_dtype")
+            if splits.name not in ("int32", "int64"):
+                self.fail(f"{where}.row_splits_dtype", "must be int32 or int64")
+            return RaggedTensorSpec(shape, self.dtype(payload["dtype"], f"{where}.dtype"),
+                                    self.int(payload["ragged_rank"], f"{where}.ragged_rank", 0,
+                                             max(rank, 1)), splits)
+        if tag == "sparse_spec":
+            self.obj(payload, where, ("dtype", "shape"))
+            return SparseTensorSpec(self.shape(payload["shape"], f"{where}.shape"),
+                                    self.dtype(payload["dtype"], f"{where}.dtype"))
         if tag == "variable_spec":
             self.obj(payload, where, ("dtype", "shape"))
             return VariableSpec(self.dtype(payload["dtype"], f"{where}.dtype"),

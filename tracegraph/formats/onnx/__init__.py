@@ -13,5 +13,6 @@ from . import (  # noqa: F401  (each module registers its lowerings)
     indexing_lowerings,
     matrix_lowerings,
     reduction_lowerings,
+    scatter_image_lowerings,
     shape_lowerings,
 )

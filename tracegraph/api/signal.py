@@ -1,0 +1,26 @@
+"""`tf.signal`."""
+
+from ..library.signal import (  # noqa: F401
+    fft,
+    fft2d,
+    fft3d,
+    fftshift,
+    frame,
+    hamming_window,
+    hann_window,
+    ifft,
+    ifft2d,
+    ifft3d,
+    ifftshift,
+    inverse_stft,
+    inverse_stft_window_fn,
+    irfft,
+    irfft2d,
+    irfft3d,
+    kaiser_window,
+    overlap_and_add,
+    rfft,
+    rfft2d,
+    rfft3d,
+    stft,
+)
