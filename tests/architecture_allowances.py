@@ -29,7 +29,7 @@ FUNCTION_BODY_IMPORTS = {
     "distribute/shipping.py": 1,
     "execute/jit_build.py": 2,
     "formats/checkpoint/checkpoint_reading.py": 3,
-    "formats/tensorboard/summary.py": 4,
+    "formats/tensorboard/summary.py": 3,
     "formats/tensorflow/tf_checkpoint.py": 1,
     "framework/eager.py": 1,
     "framework/variables.py": 1,

@@ -13,14 +13,16 @@ import pathlib
 
 # `training` (tf.optimizers) sits above the tape (`minimize`, autodiff/) and below the formats
 # (a checkpoint may hold an optimizer's slots); `distribute` ships saved graphs, so it stands
-# above the formats.
+# above the formats. `tf1` (tf.compat.v1's graphs and sessions) runs data's iterators and the
+# optimizers; `profiler` reads what execute/ times (`profiling`, a leaf both share) and is
+# started by tf.summary.trace_on (formats/tensorboard).
 LAYERS = {"dtypes": 1, "errors": 1, "shapes": 1, "dimension": 1, "config": 1, "nest": 1,
           "thread_budget": 1, "optional_extras": 1, "wiring": 1, "composite_dispatch": 1,
-          "ops": 2,
+          "profiling": 1, "tf_logging": 1, "ops": 2,
           "library": 3, "framework": 4, "graph": 5, "trace": 6, "autodiff": 7, "autograph": 8,
           "optimize": 9, "execute": 10, "training": 11, "data": 11, "formats": 12,
-          "distribute": 13, "api": 14, "__init__": 14, "testing": 14, "saved_model": 14,
-          "keras": 14, "compat": 14, "keras_switch": 14}
+          "profiler": 12, "distribute": 13, "tf1": 13, "api": 14, "__init__": 14, "testing": 14,
+          "saved_model": 14, "keras": 14, "compat": 14, "keras_switch": 14}
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "tracegraph"
 
 

@@ -123,6 +123,24 @@ from .api.missing_names import install_missing_names as _install_missing_names  
 from .api.missing_names import missing_name_hook as _missing_name_hook  # noqa: E402
 from .api import version  # noqa: E402
 
+# `import tensorflow.compat.v2 as tf` (TF-Hub's and TFDS's idiom): v2 is this package itself.
+_sys.modules[f"{__name__}.compat.v2"] = _sys.modules[__name__]
+
+# tf.compat.v1 (issue 24) is TF1's API (graphs, sessions, placeholders, variable scopes...) on
+# tracegraph's graphs and executors; tf.compat.v2 is tracegraph itself.
+from .tf1 import group  # noqa: E402
+from .tf_logging import get_logger  # noqa: E402
+from .tf1 import session as _session  # noqa: E402
+
+
+# tf.profiler (issue 24): tf.profiler.experimental.start/stop, Profile, Trace.
+from . import profiler as _profiler  # noqa: E402
+
+profiler = _types.SimpleNamespace(experimental=_types.SimpleNamespace(
+    start=_profiler.start, stop=_profiler.stop, Profile=_profiler.Profile,
+    Trace=_profiler.Trace, ProfilerOptions=_profiler.ProfilerOptions,
+    warmup=_profiler.warmup))
+
 
 def inside_function() -> bool:
     """Whether the code is building a graph (tracing a tf.function), not running eagerly."""
@@ -175,7 +193,8 @@ _wiring.install(
         get_experimental_options=_optimizer_options.get_experimental_options,
         effective_options=_optimizer_options.effective_options,
         reset=_optimizer_options.reset),
-    casts=(cast, saturate_cast, complex))   # tf.dtypes.cast, saturate_cast, complex
+    casts=(cast, saturate_cast, complex),   # tf.dtypes.cast, saturate_cast, complex
+    session_run=_session.run_in_session, session_load=_session.load_in_session)   # TF1 graphs
 
 
 # ---- issue 24, family 5: the ops TensorFlow's guides and Keras reach for ----

@@ -39,6 +39,17 @@ optimizer_version = 0
 optimizer_key: tuple = ()
 
 
+# `tf.compat.v1.enable_tensor_equality` / `disable_tensor_equality`: whether `==` on tensors and
+# Variables compares values (TF2) or, disabled, object identity as TF1 did (tensors of TF1
+# graphs and Variables then hash by identity too).
+tensor_equality = True
+
+
+def set_tensor_equality(enabled: bool) -> None:
+    global tensor_equality
+    tensor_equality = bool(enabled)
+
+
 def run_functions_eagerly(run_eagerly: bool) -> None:
     """`tf.config.run_functions_eagerly`: run `tf.function`s as plain Python (for debugging)."""
     global _run_eagerly
@@ -74,7 +85,7 @@ def update_optimizer_options(values: dict) -> None:
     with _lock:
         optimizer_options.update(values)
         optimizer_version += 1
-        optimizer_key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
+        optimizer_key = _compile_key()
 
 
 def reset_optimizer_options() -> None:
@@ -82,7 +93,26 @@ def reset_optimizer_options() -> None:
     with _lock:
         optimizer_options.clear()
         optimizer_version += 1
-        optimizer_key = ()
+        optimizer_key = _compile_key()
+
+
+# Whether a profile is being taken (`tf.profiler.experimental.start`): compiled graphs are timed
+# op by op then, so the flag joins the key under which a function keeps its compiled code (the
+# untimed code, kept, runs again once the profile stops).
+profiling = 0   # 0, or the number of the profile being taken (1 for the first, ...)
+
+
+def set_profiling(number: int) -> None:
+    global optimizer_version, optimizer_key, profiling
+    with _lock:
+        profiling = number
+        optimizer_version += 1
+        optimizer_key = _compile_key()
+
+
+def _compile_key() -> tuple:
+    key = tuple(sorted((k, repr(v)) for k, v in optimizer_options.items()))
+    return (*key, ("profiling", str(profiling))) if profiling else key
 
 
 # `tf.config.PhysicalDevice` and `tf.config.LogicalDevice`, named tuples as in TensorFlow.
@@ -238,3 +268,19 @@ def force_executor(executor: str | None) -> None:
 
 def forced_executor() -> str | None:
     return _forced_executor
+
+
+# The context every thread starts in when it is not the eager context: the global default
+# graph's, once `tf.compat.v1.disable_eager_execution()` ran (tf1/default_graph.py sets it;
+# ops/registry.py reads it on each thread's first op, framework/contexts.py for tf.init_scope).
+_graph_mode_context = None
+
+
+def set_graph_mode_context(ctx) -> None:
+    """Makes `ctx` (a TF1 graph's context) the one threads start in (None: eager again)."""
+    global _graph_mode_context
+    _graph_mode_context = ctx
+
+
+def graph_mode_context():
+    return _graph_mode_context

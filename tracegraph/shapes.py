@@ -9,6 +9,7 @@ time, the constant value (so `reshape(x, [2, -1])` can infer its output shape).
 from __future__ import annotations
 
 from . import dtypes as _dtypes
+from .dimension import Dimension
 
 __all__ = ["TensorShape", "TensorSpec", "TensorType", "broadcast_shapes", "as_shape_tuple",
            "shape_from_tuple"]
@@ -132,7 +133,8 @@ class TensorShape:
 
     @property
     def dims(self):
-        return None if self._dims is None else list(self._dims)
+        """TF1's view of the dimensions: `tf.compat.v1.Dimension`s (None: unknown rank)."""
+        return None if self._dims is None else [Dimension(n) for n in self._dims]
 
     def as_list(self) -> list:
         if self._dims is None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from . import config, dtypes
 
 __all__ = ["install", "prepare_function", "convert_for_tracing", "first_call_report",
-           "eager_context", "attribute_set_hooks", "compile_hook"]
+           "eager_context", "attribute_set_hooks", "compile_hook", "session_run",
+           "session_load"]
 
 # ---- trace/ (layer 6) -> execute/ (10) and autograph/ (8) ----------------------------------
 # `ConcreteFunction.compiled()`: how a traced graph becomes runnable (optimize a copy with the
@@ -53,14 +54,25 @@ attribute_set_hooks: tuple = ()
 compile_hook = None
 
 
+# ---- framework/graph_variables.py (layer 4) -> tf1/ (13) -------------------------------------
+# A TF1 graph's Variable evaluates itself in a Session: `v.eval(session)` calls
+# session_run(tensor, feed_dict, session) (None: the default session) and `v.load(value,
+# session)` calls session_load(variable, value, session). Filled with tf1/session.py's
+# `run_in_session` and `load_in_session`.
+session_run = None
+session_load = None
+
+
 def install(*, prepare_function, convert_for_tracing, first_call_report, eager_context,
-            attribute_set_hooks, compile_hook, optimizer_options, casts) -> None:
+            attribute_set_hooks, compile_hook, optimizer_options, casts, session_run=None,
+            session_load=None) -> None:
     """Fills every slot (tracegraph/__init__.py, once). Also gives `tf.config` and `tf.dtypes`
     the names TensorFlow puts there that live in upper layers: `tf.config.optimizer`
     (`optimizer_options`, a namespace of optimize/options.py's functions) and
     `tf.dtypes.cast`/`saturate_cast`/`complex` (`casts`, from library/math.py)."""
     globals().update(prepare_function=prepare_function, convert_for_tracing=convert_for_tracing,
                      first_call_report=first_call_report, eager_context=eager_context,
-                     attribute_set_hooks=tuple(attribute_set_hooks), compile_hook=compile_hook)
+                     attribute_set_hooks=tuple(attribute_set_hooks), compile_hook=compile_hook,
+                     session_run=session_run, session_load=session_load)
     config.optimizer = optimizer_options
     dtypes.cast, dtypes.saturate_cast, dtypes.complex = casts

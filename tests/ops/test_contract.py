@@ -146,6 +146,7 @@ SAMPLES.update({
     "string_format": [(([F, I],), {"template": "a={} b={}", "placeholder": "{}"})],
     "print": [((np.array(b"contract", dtype=object),), {"output_stream": "stdout"})],
     "assert": [((np.bool_(True), [F]), {})],
+    "tf1_print": [((F, [I, F]), {"message": "contract: ", "first_n": 0})],
     "check_numerics": [((F,), {"message": "bad"})],
     "no_op": [((), {})],
     "read_variable": [(("HANDLE",), {"dtype": d.float32})],
@@ -185,6 +186,9 @@ SAMPLES.update({
     "rng_skip": [(("RNG_STATE", scalar(1, np.int64), scalar(3, np.int64)), {})],
     "non_deterministic_ints": [((i32(2, 3),), {"dtype": d.uint32})],
     "placeholder": [((), {"dtype": d.float32, "shape": (None, 3)})],
+    "var_handle": [((), {"dtype": d.float32, "shape": (2, 3), "shared_name": "v"})],
+    "var_is_initialized": [(("HANDLE",), {})],
+    "placeholder_with_default": [((F,), {"shape": (2, 3)}), ((I,), {})],
     "identity": [((F,), {})], "stop_gradient": [((I,), {})],
     "ensure_shape": [((F,), {"shape": (None, 3)})],
     "reshape": [((F, i32(3, -1)), {}), ((I, i32(6)), {})],
@@ -440,6 +444,14 @@ from tests.ops.guide_ops_contract_samples import SAMPLES as _GUIDE_OPS_SAMPLES  
 SAMPLES.update(_DATA_SAMPLES)
 SAMPLES.update(_FILE_SAMPLES)
 SAMPLES.update(_GUIDE_OPS_SAMPLES)
+# TF1's session-kept iterators (tf.compat.v1.data): the handle and a self-starting get_next.
+from tests.data.contract_samples import ATTRS as _ITERATOR_ATTRS  # noqa: E402
+from tests.data.contract_samples import RANGE as _RANGE  # noqa: E402
+
+SAMPLES.update({
+    "iterator_v2": [((), {"shared_name": "it", **_ITERATOR_ATTRS})],
+    "one_shot_get_next": [((_RANGE, "NEW_ITERATOR"), _ITERATOR_ATTRS)],
+})
 
 
 class RecordingWriter:
@@ -466,6 +478,9 @@ def _materialize(inputs):
             out.append(ResourceHandle(RecordingWriter(), d.resource, (), "writer"))
         elif isinstance(x, str) and x == "ITERATOR":
             out.append(_data_iterator())
+        elif isinstance(x, str) and x == "NEW_ITERATOR":   # not started yet
+            from tracegraph.data.iterators import IteratorResource
+            out.append(IteratorResource())
         else:
             out.append(x)
     return out
@@ -552,6 +567,13 @@ def test_inference_matches_kernel(name, index, capsys):
     full_attrs = {**op.attr_defaults, **attrs}
     if op.kernel is None:  # Placeholder: fed by the executor
         out = _as_list(op.infer(**full_attrs))
+        if out[0].dtype is d.resource:  # VarHandleOp: a handle to a variable of that type
+            assert out[0].shape == () and out[0].value.shape == attrs["shape"]
+            assert out[0].value.dtype == attrs["dtype"]
+            return
+        if out[0].dtype is d.variant:  # IteratorV2: a Session feeds it its iterator
+            assert out[0].shape == ()
+            return
         assert out[0].shape == attrs["shape"] and out[0].dtype == attrs["dtype"]
         return
     inputs = _materialize(inputs)

@@ -85,7 +85,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     keys = []
     for x in flat_xs:
         if isinstance(x, Variable):
-            found = graph.captures.get(id(x.handle))
+            found = getattr(graph, "captures", {}).get(id(x.handle))  # a TF1 graph: none
             keys.append(id(found[1]) if found is not None else id(x.handle))
         else:
             keys.append(id(x))

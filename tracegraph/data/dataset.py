@@ -64,6 +64,10 @@ class DatasetV2:
     def __tf_tracing_type__(self, context) -> DatasetSpec:
         return DatasetSpec(self._element_spec)
 
+    def __tf_composite_spec__(self) -> DatasetSpec:
+        """A tf.function returns a dataset as its variant tensor (nest's composites)."""
+        return DatasetSpec(self._element_spec)
+
     def __repr__(self):
         return f"<{type(self).__name__} element_spec={self._element_spec}>"
 

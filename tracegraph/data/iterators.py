@@ -206,13 +206,18 @@ class OwnedIterator:
 
     @classmethod
     def from_resource(cls, resource, element_spec):
-        """An iterator over an existing iterator resource (a tf.function's argument)."""
+        """An iterator over an existing iterator resource (a tf.function's argument or
+        result)."""
         it = cls.__new__(cls)
         it._element_spec = element_spec
         it._specs = flatten(element_spec)
         types, shapes = component_types(element_spec)
         it._attrs = {"output_types": types, "output_shapes": shapes}
-        it._resource, it._eager, it._count, it._dataset = resource, False, 0, None
+        # eagerly, the resource itself (an iterator a tf.function returned): a Python iterator
+        eager = isinstance(resource, IteratorResource)
+        it._resource, it._eager, it._count, it._dataset = resource, eager, 0, None
+        if eager:
+            it._position = it._make_position()
         return it
 
     @property
@@ -225,6 +230,11 @@ class OwnedIterator:
         return IteratorSpec(self._element_spec)
 
     def __tf_tracing_type__(self, context):
+        return self._type_spec
+
+    def __tf_composite_spec__(self):
+        """A tf.function returns an iterator as its resource (nest's composites): made inside,
+        a new iterator per call; made outside (`tf.init_scope`), this one, its state shared."""
         return self._type_spec
 
     def __iter__(self):

@@ -36,7 +36,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes as d
-from .. import thread_budget
+from .. import profiling, thread_budget
 from ..graph.graph import Graph
 from .graph_errors import graph_error
 from .literals import BINARY_TEMPLATE, identifier, is_default, kernel_defaults, scalar_literal
@@ -93,6 +93,11 @@ class _Module:
         self.temp_count = itertools.count(1)
         self.taken = set(keyword.kwlist) | self.global_names
         self.indent = 2
+        # While a profile is taken (tracegraph/profiling.py), each op's line is timed.
+        self.recorder = profiling.recorder
+        if self.recorder is not None:
+            self.globals.update(_now=profiling.now, _prof=self.recorder.op)
+            self.taken |= {"_now", "_prof", "_pt"}
 
 
 class _Emitter:
@@ -182,13 +187,19 @@ class _Emitter:
         m = self.module
         pad = "    " * m.indent
         text = f"{pad}{text}"
+        timed = op is not None and m.recorder is not None and not text.endswith(":")
         if op is not None:
             where = f"  {op.source.short()}" if op.source is not None else ""
             comment = f"# {_describe(op)}{where}"
             text = f"{text:<{_COMMENT_COLUMN}}  {comment}" if len(text) < _COMMENT_COLUMN \
                 else f"{text}  {comment}"
+            if timed:
+                m.lines.append(f"{pad}_pt = _now()")
             m.line_ops[len(m.lines)] = (op, self)
         m.lines.append(text)
+        if timed:
+            meta = self.bind_global("op", profiling.op_meta(op.name, op.type, op.source))
+            m.lines.append(f"{pad}_prof({meta}, _pt)")
 
     @contextlib.contextmanager
     def block(self):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 
-from .. import wiring
+from .. import profiling, wiring
 from ..graph.graph import Graph
 from .codegen import generate
 from .interpreter import Interpreter
@@ -23,7 +23,8 @@ from .jit import compile_cluster
 from .parallel import ParallelFunction, split_for_threads
 from .plan import make_plan
 
-__all__ = ["compile_graph", "compile_subgraph", "forget_compiled_subgraphs", "EXECUTORS"]
+__all__ = ["compile_graph", "compile_subgraph", "compiled_subgraph", "forget_compiled_subgraphs",
+           "EXECUTORS"]
 
 EXECUTORS = ("codegen", "interpreter", "jit", "parallel")
 
@@ -66,15 +67,35 @@ def compile_graph(graph: Graph, inputs, outputs, constants=None, executor: str =
     name = name or graph.name
     fn = _build(graph, inputs, outputs, constants, executor, name)
     if wiring.compile_hook is not None and executor != "interpreter":
-        return wiring.compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs,
-                                                                   constants, other, name),
-                                   executor)
+        fn = wiring.compile_hook(fn, graph, lambda other: _build(graph, inputs, outputs,
+                                                                 constants, other, name),
+                                 executor)
+    if profiling.recorder is not None:
+        fn = _TimedCall(fn, profiling.recorder, name, executor == "jit")
     return fn
+
+
+class _TimedCall:
+    """A compiled graph whose calls are events of the profile being taken (the function's
+    name), around the events of its ops."""
+
+    def __init__(self, fn, recorder, name: str, xla: bool):
+        self.fn, self.recorder, self.name, self.xla = fn, recorder, name, xla
+        self.source = getattr(fn, "source", None)
+
+    def __call__(self, *values):
+        start = profiling.now()
+        try:
+            return self.fn(*values)
+        finally:
+            mode = self.recorder.function_call_mode(self.name, self.xla)
+            self.recorder.event(self.name, start, profiling.now(),
+                                stats={"tf_function_call": mode})
 
 
 def compile_subgraph(graph: Graph, executor: str):
     """A sub-graph (branch, body, called function) as a callable of its inputs and captures."""
-    key = (id(graph), executor)
+    key = (id(graph), executor, profiling.recorder)   # timed for the profile being taken
     fn = _SUBGRAPHS.get(key)
     if fn is None:
         inputs = list(getattr(graph, "inputs", [])) + list(getattr(graph, "capture_placeholders",
@@ -89,6 +110,11 @@ def compile_subgraph(graph: Graph, executor: str):
     return fn
 
 
+def compiled_subgraph(graph: Graph, executor: str):
+    """`graph`'s untimed callable if `compile_subgraph` made it (and it is alive), else None."""
+    return _SUBGRAPHS.get((id(graph), executor, None))
+
+
 def forget_compiled_subgraphs(graph: Graph) -> None:
     """Drops the callables `compile_subgraph` cached on `graph`'s sub-graphs (at any depth),
     and with them the state of their random ops: the next compile starts afresh. Call sites of
@@ -96,5 +122,6 @@ def forget_compiled_subgraphs(graph: Graph) -> None:
     for op in graph.operations:
         for _, sub in op.subgraphs():
             for executor in EXECUTORS:
-                _SUBGRAPHS.pop((id(sub), executor), None)
+                for key in [k for k in _SUBGRAPHS.keys() if k[:2] == (id(sub), executor)]:
+                    _SUBGRAPHS.pop(key, None)
             forget_compiled_subgraphs(sub)

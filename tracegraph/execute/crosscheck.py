@@ -74,7 +74,7 @@ class _CrossChecked:
             return self.fn(*values)
         handles = self.handles + [v for v in values if isinstance(v, ResourceHandle)
                                   and v not in self.handles]
-        before = [h.value for h in handles]
+        before = [_snapshot(h) for h in handles]
         # A resource that writes outside the process (a summary writer's event file) gives
         # the reference run a sink instead, so each call writes once.
         for h, v in zip(handles, before):
@@ -119,7 +119,13 @@ def _observe(fn, values, handles):
             out = fn(*values)
         except Exception as e:  # compared below, then re-raised
             error = e
-    return out, error, (out_buf.getvalue(), err_buf.getvalue()), [h.value for h in handles]
+    return out, error, (out_buf.getvalue(), err_buf.getvalue()), [_snapshot(h) for h in handles]
+
+
+def _snapshot(handle):
+    """A handle's value, or its own mark for "no value yet" (a Session's uninitialized
+    Variable: reading `value` would raise)."""
+    return handle.raw_value if hasattr(handle, "raw_value") else handle.value
 
 
 def _same(a, b, exact: bool = True) -> bool:

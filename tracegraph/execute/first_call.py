@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .compile import _SUBGRAPHS
+from .compile import compiled_subgraph
 from .jit_build import wait_for_kernels
 
 __all__ = ["FirstCallPart", "FirstCallReport", "first_call_report", "timed_first_run"]
@@ -132,7 +132,7 @@ def _kernels(graph, executor: str) -> list:
                 if id(sub) in seen:
                     continue
                 seen.add(id(sub))
-                kernel = _SUBGRAPHS.get((id(sub), executor))
+                kernel = compiled_subgraph(sub, executor)
                 if kernel is not None and hasattr(kernel, "compiles"):
                     found.append(kernel)
                 walk(sub)

@@ -7,6 +7,7 @@ compiled by the same executor, so control-flow kernels stay ordinary Python func
 
 from __future__ import annotations
 
+from .. import profiling
 from ..graph.graph import Graph, group_values
 from .graph_errors import graph_error
 from .plan import Plan
@@ -39,15 +40,23 @@ class Interpreter:
             self.steps.append((op, kernel, in_slots, op.input_arity, out_slots, attrs,
                                state, op_def.num_outputs, dead))
         self.out_slots = [plan.slot(t) for t in plan.outputs]
+        # While a profile is taken (tracegraph/profiling.py), each step is timed.
+        self.recorder = profiling.recorder
+        self.metas = [profiling.op_meta(op.name, op.type, op.source)
+                      for op in plan.schedule] if self.recorder is not None else None
 
     def __call__(self, *values):
         plan = self.plan
+        recorder, metas = self.recorder, self.metas
         env = [None] * plan.num_slots
         env[:len(values)] = values
         for slot, value in plan.constants.items():
             env[slot] = value
-        for op, kernel, in_slots, arity, out_slots, attrs, state, n_out, dead in self.steps:
+        for index, (op, kernel, in_slots, arity, out_slots, attrs, state, n_out, dead) in \
+                enumerate(self.steps):
             args = group_values([env[s] for s in in_slots], arity)
+            if recorder is not None:
+                start = profiling.now()
             try:
                 if state is not None:
                     out = kernel(state, *args, **attrs)
@@ -55,6 +64,8 @@ class Interpreter:
                     out = kernel(*args, **attrs)
             except Exception as e:
                 raise graph_error(e, op, args) from None
+            if recorder is not None:
+                recorder.op(metas[index], start)
             if n_out == 1:
                 env[out_slots[0]] = out
             elif out_slots:

@@ -142,6 +142,10 @@ class EagerContext:
         else:
             self.__dict__.pop("apply", None)
 
+    def runtime_started(self) -> bool:
+        """Whether an op ran here yet (its first op does the runtime's bookkeeping)."""
+        return self.__dict__.get("apply") != self._first_apply
+
     def placement_flag_changed(self, enabled: bool) -> None:
         if self.__dict__.get("apply") != self._first_apply:  # else the first op decides
             self._log_placement(enabled)

@@ -25,7 +25,7 @@ from ..library.join_split import concat, stack
 from ..library.reduce import reduce_max
 from ..ops.ragged import ragged_to_tensor_op
 from ..ops.registry import NO_ATTRS, bind, convert_to_tensor
-from ..shapes import TensorShape
+from ..shapes import TensorShape, as_shape_tuple
 from .composite_specs import RaggedTensorSpec
 from .core_types import TF_MODULES, CompositeTensor
 from .ragged_factories import RaggedFactories, _as_values
@@ -234,7 +234,8 @@ class RaggedTensor(RaggedFactories, CompositeTensor):
         splits = list(self.nested_row_splits)
         attrs = NO_ATTRS
         if shape is not None:
-            attrs = {"shape": TensorShape(shape).dims}
+            dims = as_shape_tuple(shape)
+            attrs = {"shape": None if dims is None else list(dims)}
         return bind(ragged_to_tensor_op, (flat, default, splits), attrs, name)
 
     def to_list(self) -> list:

@@ -21,6 +21,7 @@ from ..ops.registry import NO_ATTRS, context_state
 from ..ops.scopes import op_scope
 from ..shapes import TensorShape, format_shape, shape_from_tuple
 from . import core_types
+from .contexts import compares_values
 
 __all__ = ["Tensor", "EagerTensor", "TensorOperators", "Reference", "numpy_text"]
 
@@ -189,6 +190,8 @@ class TensorOperators(core_types.Tensor):
     def __eq__(self, other):
         if other is None:
             return False
+        if not compares_values():
+            return self is other
         if config.dtype_conversion_mode != "off":
             return _promoted(m.equal_op, self, other, None, _NO_SHAPE_ERROR)
         return context_state.current.apply(m.equal_op, (self, other), _NO_SHAPE_ERROR, None)
@@ -196,6 +199,8 @@ class TensorOperators(core_types.Tensor):
     def __ne__(self, other):
         if other is None:
             return True
+        if not compares_values():
+            return self is not other
         if config.dtype_conversion_mode != "off":
             return _promoted(m.not_equal_op, self, other, None, _NO_SHAPE_ERROR)
         return context_state.current.apply(m.not_equal_op, (self, other), _NO_SHAPE_ERROR, None)

@@ -22,6 +22,7 @@ from ..library.type_promotion import is_weak, result_type
 from ..ops import state as state_ops
 from ..ops.registry import NO_ATTRS, bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
+from .contexts import compares_values, init_scope_context
 from .indexed_slices import IndexedSlices
 from .name_scopes import current_name_scope
 from .tensor import EagerTensor, Reference, Tensor, TensorOperators, numpy_text
@@ -41,6 +42,12 @@ _ids = itertools.count(1)
 def variable_name(name: str) -> str:
     """A Variable's full name: `name:0` (a name already ending in `:0` is kept)."""
     return name if name.endswith(":0") else f"{name}:0"
+
+
+def builds_tf1_graph() -> bool:
+    """Whether a Variable made now belongs to a TF1 graph: the context `tf.init_scope` lifts
+    into (outside every function being traced) builds a graph rather than running eagerly."""
+    return getattr(init_scope_context(), "graph", None) is not None
 
 
 class ResourceHandle:
@@ -71,7 +78,11 @@ class Variable(TensorOperators, Trackable):
     __slots__ = ("_handle", "_trainable", "_name", "_aggregation", "_synchronization")
 
     def __new__(cls, *args, **kwargs):
-        # As in TensorFlow, `tf.Variable(...)` makes a ResourceVariable (a subclass).
+        # In a TF1 graph (`tf.Graph().as_default()`, eager execution disabled), `tf.Variable`
+        # makes a graph variable whose storage each Session keeps (graph_variables.py); else,
+        # as in TensorFlow, a ResourceVariable (a subclass).
+        if cls is Variable and builds_tf1_graph():
+            return super().__new__(GraphVariable)
         return super().__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
@@ -298,7 +309,10 @@ class Variable(TensorOperators, Trackable):
         return iter(self.read_value())
 
     def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        if compares_values():
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                            f"(Variable: {self})")
+        return id(self)   # TF1's identity (a TF1 graph, or tensor equality disabled)
 
     def ref(self) -> Reference:
         return Reference(self)
@@ -334,7 +348,8 @@ class _UnreadVariable(Variable):
         self._trainable = variable._trainable
         self._aggregation = variable._aggregation
         self._synchronization = variable._synchronization
-        self._name = "UnreadVariable"
+        # TF: named after the write in a TF1 graph ("AssignVariableOp"), else "UnreadVariable"
+        self._name = op.name if getattr(variable, "tf1_graph", False) else "UnreadVariable"
         self.op = op
 
     @property
@@ -365,3 +380,8 @@ def _initial_array(initial_value, dtype):
                 "or initialize it from Python values, NumPy arrays or eager tensors.")
         t = convert_to_tensor(initial_value, dtype=dtype)
     return t._value
+
+
+# A TF1 graph's Variable (`Variable.__new__` makes one there); it subclasses Variable, so it is
+# imported once Variable exists.
+from .graph_variables import GraphVariable  # noqa: E402

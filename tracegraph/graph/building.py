@@ -28,7 +28,7 @@ from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
 from ..ops.join_split import pack_op
-from ..ops.registry import check_allowed, current_context, resolve_type_attrs
+from ..ops.registry import check_allowed, context_scope, current_context, resolve_type_attrs
 from ..ops.state import read_variable_op
 from ..ops.tensor_list import TensorList
 from ..ops.variant_value import VariantValue
@@ -37,7 +37,7 @@ from .graph import FuncGraph, Graph, Operation, group_values
 from .source import user_location
 from .tensor import SymbolicTensor
 
-__all__ = ["GraphContext", "capture"]
+__all__ = ["GraphContext", "DefaultGraphScope", "capture"]
 
 _CONST_PROPAGATION_LIMIT = 1000  # elements: values this small are computed at trace time
 
@@ -308,3 +308,18 @@ def control_dependencies(control_inputs):
     graph = getattr(current_context(), "graph", None)
     return graph.control_dependencies(control_inputs) if graph is not None else \
         contextlib.nullcontext()
+
+
+class DefaultGraphScope:
+    """What `Graph.as_default()` returns: makes the graph's context current, gives the graph."""
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, ctx):
+        self._scope = context_scope(ctx)
+
+    def __enter__(self):
+        return self._scope.__enter__().graph
+
+    def __exit__(self, *exc):
+        return self._scope.__exit__(*exc)

@@ -11,8 +11,8 @@ import contextlib
 import re
 
 from ..ops.array import placeholder_op
-from ..ops.registry import context_scope
 from ..shapes import TensorType
+from .collections import Collections
 from .marks import check_mark
 from .source import SourceLocation
 from .tensor import SymbolicTensor
@@ -117,7 +117,7 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-class Graph:
+class Graph(Collections):
     """A dataflow graph of Operations."""
 
     def __init__(self, name: str = "graph", outer_graph: Graph | None = None):
@@ -130,6 +130,8 @@ class Graph:
         self._control_stack: list[list[Operation]] = []
         self.seed = None
         self.marks: frozenset[str] = frozenset()   # what passes marked it with (marks.py)
+
+    building_function = False   # a tf.function's graph builds one; a TF1 `tf.Graph()` does not
 
     # --- building ----------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -221,10 +223,6 @@ class Graph:
     def current_name_scope(self) -> str:
         """The scope ops created now go under ("" or ending in "/")."""
         return self._scope
-
-    def get_name_scope(self) -> str:
-        """TensorFlow's spelling: the current scope without its trailing "/"."""
-        return self._scope[:-1]
 
     @contextlib.contextmanager
     def name_scope(self, name: str):
@@ -324,9 +322,9 @@ class Graph:
             return None
 
     def as_default(self):
-        """`with graph.as_default():` builds ops into this graph (TensorFlow 1 style)."""
-        from .building import GraphContext
-        return context_scope(GraphContext(self))
+        """`with graph.as_default() as g:` builds ops into this graph `g` (TensorFlow 1 style)."""
+        from .building import DefaultGraphScope, GraphContext
+        return DefaultGraphScope(GraphContext(self))
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r} with {len(self._ops)} ops>"
@@ -379,6 +377,8 @@ class FuncGraph(Graph):
         new.auto_control_deps = self.auto_control_deps
         new.copied_from = self
         return new, tensors
+
+    building_function = True   # a traced function's graph
 
     @property
     def capture_placeholders(self) -> list[SymbolicTensor]:

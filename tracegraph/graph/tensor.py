@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .. import config
 from ..framework.tensor import Tensor
 from ..shapes import (
     TensorShape,
@@ -105,6 +106,22 @@ class SymbolicTensor(Tensor):
                 self._shape = new
             else:
                 self._shape = tuple(a if a is not None else b for a, b in zip(self._shape, new))
+
+    # --- equality: a TF1 graph's tensors compare and hash by identity, as TensorFlow's ------
+    def __eq__(self, other):
+        if not self.op.graph.building_function:
+            return self is other
+        return Tensor.__eq__(self, other)
+
+    def __ne__(self, other):
+        if not self.op.graph.building_function:
+            return self is not other
+        return Tensor.__ne__(self, other)
+
+    def __hash__(self):
+        if config.tensor_equality and self.op.graph.building_function:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
 
     # --- printing --------------------------------------------------------------------------
     def __repr__(self):

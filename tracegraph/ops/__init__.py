@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     convolution_backprop,
     counting,
     ctc,
+    graph_mode,
     image,
     image_crops,
     indexing,

@@ -23,7 +23,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .. import composite_dispatch, wiring
+from .. import composite_dispatch, config, wiring
 from .. import dtypes as d
 
 __all__ = [
@@ -238,7 +238,7 @@ class _StartingContext:
     `current` from then on, so later reads never come here."""
 
     def __get__(self, state, owner=None):
-        ctx = wiring.eager_context
+        ctx = config.graph_mode_context() or wiring.eager_context   # TF1's graph mode, or eager
         if state is not None and ctx is not None:
             state.current = ctx
         return ctx

@@ -19,7 +19,8 @@ import types
 import weakref
 
 from .. import config as _config
-from .. import wiring
+from .. import profiling, wiring
+from ..framework.contexts import init_scope_context
 from ..framework.eager import EAGER
 from ..framework.tensor import EagerTensor
 from ..nest import flatten
@@ -210,10 +211,27 @@ class Function(PolymorphicFunction):
     def _call_slow(self, args, kwargs):
         if _config.functions_run_eagerly():
             return self._bind(self._python_function)(*args, **kwargs)
+        graph = getattr(init_scope_context(), "graph", None)
+        if graph is not None:
+            # In a TF1 graph (`tf.Graph().as_default()`, eager execution disabled): traces of
+            # its own, which read its tensors and Variables, and a call op in it.
+            cf, value_canonical = self._table_of(graph).concrete_for(args, kwargs)
+            return cf.call_in_graph(value_canonical)
         return super()._call_slow(args, kwargs)
 
+    def _table_of(self, graph) -> CallTable:
+        """The trace cache of calls made in the TF1 graph `graph`."""
+        tables = self.__dict__.setdefault("_tf1_tables", weakref.WeakKeyDictionary())
+        table = tables.get(graph)
+        if table is None:
+            table = tables[graph] = CallTable(
+                self._name, self._signature, self._input_signature,
+                trace=lambda canonical: self._trace(canonical, graph),
+                reduce_retracing=self.call_table.reduce_retracing, max_traces=self.max_traces)
+        return table
+
     # --- tracing -------------------------------------------------------------------------------
-    def _trace(self, canonical) -> ConcreteFunction:
+    def _trace(self, canonical, outer_graph=None) -> ConcreteFunction:
         """The call table's `trace`: a new ConcreteFunction for canonical arguments."""
         created = []
 
@@ -224,11 +242,13 @@ class Function(PolymorphicFunction):
 
         converting = (self._autograph and wiring.convert_for_tracing is not None and
                       self._converted is None)
+        recorder = profiling.recorder   # a profile being taken: the trace is an event of it
+        building = profiling.now() if recorder is not None else 0
         start = time.perf_counter()
         traced = self._traced_callable()   # AutoGraph's conversion, on the first trace
         converted = time.perf_counter()
         cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                            on_variable_created, self.executor, traced)
+                            on_variable_created, self.executor, traced, outer_graph)
         if created:
             # As TensorFlow: a first trace that created Variables is traced again with
             # creation forbidden. The guide's create-once pattern (`if self.v is None:`)
@@ -237,7 +257,8 @@ class Function(PolymorphicFunction):
             self._variables_frozen = True
             self._tracing_count += 1
             cf = trace_function(self.python_function, self._name, self._signature, canonical,
-                                on_variable_created, self.executor, self._traced_callable())
+                                on_variable_created, self.executor, self._traced_callable(),
+                                outer_graph)
         cf.first_call_times.update(trace=time.perf_counter() - converted,
                                    executor=cf.executor)
         if converting:
@@ -246,6 +267,9 @@ class Function(PolymorphicFunction):
             cf.first_call_times["trace detail"] = "traced twice: the first trace made Variables"
         self._tracing_count += 1
         self._variables_frozen = True
+        if recorder is not None:
+            recorder.event("tf.function-graph_building", building, profiling.now())
+            recorder.traced.add(self._name)
         return cf
 
     def _traced_callable(self):

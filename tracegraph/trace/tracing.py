@@ -23,6 +23,7 @@ from ..graph.graph import FuncGraph
 from ..nest import flatten, is_composite, is_nested, pack_sequence_as
 from ..ops.array import identity_op
 from ..ops.registry import NO_ATTRS, context_scope
+from ..ops.variant_value import VariantValue
 from ..shapes import TensorType, format_shape, shape_from_tuple
 from .concrete import ConcreteFunction
 from .keys import VariableSpec, hold_weakly, leaf_spec, rebuild_call
@@ -135,7 +136,9 @@ def _spec_structure(canonical: list) -> list:
 
 def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
     """Every returned leaf becomes a graph output (Python numbers and strings are converted to
-    tensors, as TensorFlow does); None stays None; other objects are an error."""
+    tensors, as TensorFlow does); None stays None; a composite (ragged, sparse, a tf.data
+    iterator or dataset, even one made outside: its resource is captured) is its components;
+    other objects are an error."""
     leaves = flatten(result, expand_composites=True)   # ragged and sparse: their components
     out = []
     for leaf in leaves:
@@ -143,7 +146,7 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
             out.append(None)
             continue
         if not isinstance(leaf, (Tensor, Variable, bool, int, float, complex, str, bytes,
-                                 np.ndarray, np.generic)):
+                                 np.ndarray, np.generic, VariantValue)):
             raise TypeError(
                 f"To be compatible with tf.function, Python functions must return zero or more "
                 f"Tensors or None values; in compilation of {name}, found return value of type "
@@ -158,9 +161,11 @@ def _graph_outputs(ctx: GraphContext, graph: FuncGraph, result, name: str):
 
 
 def trace_function(python_function, name: str, signature, canonical: list,
-                   on_variable_created, executor: str, call_function=None) -> ConcreteFunction:
-    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction."""
-    graph = FuncGraph(name)
+                   on_variable_created, executor: str, call_function=None,
+                   outer_graph=None) -> ConcreteFunction:
+    """Traces `python_function` called with `canonical` arguments into a ConcreteFunction
+    (whose graph may read tensors of `outer_graph`, a TF1 graph it is called in)."""
+    graph = FuncGraph(name, outer_graph)
     input_paths: list = []
     ctx = GraphContext(graph, on_variable_created)
     with context_scope(ctx):   # composite arguments are rebuilt in the graph

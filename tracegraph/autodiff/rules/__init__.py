@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     convolution,
     functional,
     fused,
+    graph_mode,
     image,
     indexing,
     join_split,

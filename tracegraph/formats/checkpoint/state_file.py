@@ -15,7 +15,8 @@ tracegraph ignores them when reading.
 tracegraph ends the file with a comment TensorFlow's parser skips, the SHA-256 of the lines
 above it (`# sha256 <64 hex digits>`); when present it must match, so a flipped bit cannot
 silently name another checkpoint. Files TensorFlow wrote have none and are read as they are.
-Reading accepts only file names inside the directory, so a hostile state file cannot make a
+Reading accepts only file names inside the directory (or absolute paths of files directly in
+it, as TF1's Saver writes them), so a hostile state file cannot make a
 `CheckpointManager` read or delete files elsewhere; the file is opened as `safe_files` opens
 every file (regular, inside the directory, bounded).
 """
@@ -70,6 +71,8 @@ def read_state(directory: str) -> tuple[str | None, list[str]]:
         if not line.strip() or _TIME_LINE.match(line.strip()):
             continue
         m = _STATE_LINE.match(line.strip())
+        if m is not None and _in_directory(m.group(2), directory):
+            m = _STATE_LINE.match(f'{m.group(1)}: "{os.path.basename(m.group(2))}"')
         if m is None or not m.group(2) or os.sep in m.group(2) or m.group(2) in (".", ".."):
             raise SavedDataError(path, f"line {i + 1}", "expected `model_checkpoint_path: "
                                  "\"NAME\"` with a file name in this directory")
@@ -78,6 +81,12 @@ def read_state(directory: str) -> tuple[str | None, list[str]]:
         else:
             all_paths.append(os.path.join(directory, m.group(2)))
     return latest, all_paths
+
+
+def _in_directory(path: str, directory: str) -> bool:
+    """An absolute path naming a file of `directory` itself (TF1's Saver writes those)."""
+    return os.path.isabs(path) and os.path.realpath(os.path.dirname(path)) == \
+        os.path.realpath(directory)
 
 
 def update_state(directory: str, latest: str, all_paths: list | None) -> None:

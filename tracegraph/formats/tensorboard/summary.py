@@ -27,6 +27,9 @@ from ...library.math import cast
 from ...ops import summary as summary_ops
 from ...ops.registry import bind, convert_to_tensor, current_context
 from ...optional_extras import require
+from ...profiler import start as start_profile
+from ...profiler import stop as stop_profile
+from ...tf_logging import get_logger
 from ...trace import call_log
 from ..tensorflow.protos import graph_def_proto, protos
 from .event_file import EventFileWriter
@@ -294,25 +297,38 @@ def graph(graph_data):
     return True
 
 
+_profiling = False   # whether trace_on started the profiler (trace_export / trace_off stop it)
+
+
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
-    """Starts recording the graphs of the `tf.function`s called from now on."""
-    if profiler:
-        import warnings
-        warnings.warn("tracegraph has no profiler: trace_on(profiler=True) records graphs only.",
-                      stacklevel=2)
+    """Starts recording the graphs of the `tf.function`s called from now on; with `profiler`,
+    also a profile (`tf.profiler.experimental`) written to `profiler_outdir` when the trace
+    is exported or turned off."""
+    global _profiling
     if not current_context().executing_eagerly:
         import warnings
         warnings.warn("Must enable trace in eager mode.", stacklevel=2)
         return
-    if graph:
+    if profiler:
+        if profiler_outdir is None:
+            get_logger().warning("No `profiler_outdir` passed to trace_on(). Profiler won't be "
+                                 "enabled.")
+        else:
+            start_profile(profiler_outdir)
+            _profiling = True
+    if graph or profiler:
         call_log.start()
     else:
         call_log.stop()
 
 
 def trace_off():
-    """Stops recording and drops what was recorded."""
+    """Stops recording and drops what was recorded (a profile trace_on started is written)."""
+    global _profiling
     call_log.stop()
+    if _profiling:
+        _profiling = False
+        stop_profile()
 
 
 def _run_metadata(functions):
@@ -331,6 +347,9 @@ def trace_export(name, step=None, profiler_outdir=None):
     recorder = call_log.current
     if not current_context().executing_eagerly:
         raise ValueError("Must export trace in eager mode.")
+    if _profiling and profiler_outdir:
+        get_logger().warning("Ignoring `profiler_outdir` passed to trace_export(). Please pass "
+                             "it to trace_on() instead.")
     if recorder is None:
         import warnings
         warnings.warn("Cannot export trace before turning it on: call tf.summary.trace_on() "
@@ -351,4 +370,4 @@ def trace_export(name, step=None, profiler_outdir=None):
         _state.writer.handle.value.write_tensor(int(np.asarray(step)), str(name), blob,
                                                 meta.SerializeToString())
     finally:
-        call_log.stop()
+        trace_off()

@@ -27,11 +27,14 @@ import numpy as np
 
 from ... import dtypes as d
 from ...errors import InvalidArgumentError
+from ...framework.graph_variables import GraphVariable
 from ...framework.variables import Variable
 from ...shapes import shapes_compatible
-from .tf_checkpoint import CheckpointReader, checkpoint_children, object_graph
+from ...tf_logging import deprecation_notice, user_frame
+from .tf_checkpoint import OBJECT_GRAPH_KEY, CheckpointReader, checkpoint_children, object_graph
 
-__all__ = ["restore_tensorflow_checkpoint", "TensorFlowLoadStatus", "on_attribute_set"]
+__all__ = ["restore_tensorflow_checkpoint", "TensorFlowLoadStatus", "NameBasedLoadStatus",
+           "on_attribute_set"]
 
 # object -> {attribute name: [(status, node id)]}: children a checkpoint waits for
 _PENDING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -237,6 +240,71 @@ def restore_tensorflow_checkpoint(root, save_path, skip_keys=(),
     docstring); values for objects that do not exist yet wait for them. `owner`: the object
     whose attribute assignments stand for new children of the root (a tf.train.Checkpoint,
     when `root` is the view of its children)."""
-    status = TensorFlowLoadStatus(root, CheckpointReader(save_path), skip_keys, owner)
+    reader = CheckpointReader(save_path)
+    if not reader.has_tensor(OBJECT_GRAPH_KEY):   # TF1's Saver wrote it: by name
+        return NameBasedLoadStatus(root, reader)
+    status = TensorFlowLoadStatus(root, reader, skip_keys, owner)
     status.bind(0, root)
     return status
+
+
+# ---- a name-based checkpoint (TF1's Saver wrote it: no object graph) ----------------------
+# Each Variable under the root takes the tensor saved under its name (`scoped/c` for
+# `scoped/c:0`), as TensorFlow's `NameBasedSaverStatus` does: eager Variables at once, a TF1
+# graph's when `run_restore_ops(session)` runs, in that Session.
+
+_INSTRUCTIONS = (
+    "Restoring a name-based tf.train.Saver checkpoint using the object-based restore API. This "
+    "mode uses global names to match variables, and so is somewhat fragile. It also adds new "
+    "restore ops to the graph each time it is called when graph building. Prefer re-encoding "
+    "training checkpoints in the object-based format: run save() on the object-based saver "
+    "(the same one this message is coming from) and use that checkpoint in the future.")
+
+
+def _name_key(variable) -> str:
+    return variable.name[:-2] if variable.name.endswith(":0") else variable.name
+
+
+class NameBasedLoadStatus:
+    """The load status of a name-based checkpoint restored through the object-based API."""
+
+    def __init__(self, root, reader):
+        deprecation_notice("NameBasedSaverStatus.__init__",
+                           "tensorflow.python.checkpoint.checkpoint", _INSTRUCTIONS, user_frame())
+        self.reader = reader
+        self.variables = _variables_under(root)
+        self.pending = []     # TF1 graph Variables: restored by run_restore_ops(session)
+        self.restored: set[int] = set()
+        for variable in self.variables:
+            if not reader.has_tensor(_name_key(variable)):
+                continue
+            if isinstance(variable, GraphVariable):
+                self.pending.append(variable)
+            else:
+                variable.assign(reader.get_tensor(_name_key(variable)))
+                self.restored.add(id(variable))
+
+    def assert_consumed(self):
+        for variable in self.variables:
+            # a Checkpoint's own save counter is optional (a Saver's checkpoint has none)
+            if id(variable) not in self.restored and variable.name != "save_counter:0":
+                raise AssertionError(f"Object not restored: {variable}")
+        return self
+
+    def assert_existing_objects_matched(self):
+        return self.assert_consumed()
+
+    def assert_nontrivial_match(self):
+        return self.assert_consumed()
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        """Writes the saved values of a TF1 graph's Variables into `session`."""
+        for variable in self.pending:
+            variable.load(self.reader.get_tensor(_name_key(variable)), session)
+            self.restored.add(id(variable))
+
+    def initialize_or_restore(self, session=None):
+        self.run_restore_ops(session)

@@ -19,6 +19,7 @@ import numpy as np
 from ... import dtypes as d
 from ...ops.array import const_op, identity_op, placeholder_op
 from ...ops.functional import stateful_partitioned_call_op
+from ...ops.graph_mode import var_handle_op
 from ...ops.state import assign_variable_op, read_variable_op
 from .graph_def_export import ARG_NAME, NODE_NAME, clean_name
 from .messages import messages
@@ -47,7 +48,7 @@ class TopLevelGraph:
         return node
 
     def variable(self, name: str, dtype, shape) -> str:
-        node = self.node(name, "VarHandleOp")
+        node = self.node(name, var_handle_op.tf_type)
         node.attr["dtype"].type = dtype_enum(dtype)
         node.attr["shape"].shape.CopyFrom(shape_proto(shape))
         node.attr["shared_name"].s = node.name.encode()
