@@ -512,6 +512,44 @@ def tensorboard_and_images(logdir, keep=True):
               "'tracegraph[graphviz]' and Graphviz's dot for SVG/PNG images)")
 
 
+def keras_digits():
+    section("Keras: real Keras 3 as tf.keras, trained with fit on handwritten digits")
+    import importlib.util
+    missing = [extra for extra, module in (("keras", "keras"), ("dev", "sklearn"))
+               if importlib.util.find_spec(module) is None]
+    if missing:
+        print("needs Keras and scikit-learn's digits: pip install "
+              + " ".join(f"'tracegraph[{extra}]'" for extra in missing))
+        return
+    import time
+
+    import numpy as np
+    from sklearn.datasets import load_digits
+    keras = tf.keras   # the real Keras, its TensorFlow backend running on tracegraph
+    digits = load_digits()
+    order = np.random.default_rng(0).permutation(len(digits.data))
+    x = (digits.data[order] / 16.0).astype(np.float32)
+    y = digits.target[order]
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(64, activation="relu"),
+                              keras.layers.Dropout(0.1), keras.layers.Dense(10)])
+    model.compile(keras.optimizers.Adam(0.005),
+                  keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    model.summary()
+    start = time.perf_counter()
+    history = model.fit(x[:1437], y[:1437], epochs=8, batch_size=32, validation_split=0.1,
+                        callbacks=[keras.callbacks.EarlyStopping(patience=2)])
+    seconds = time.perf_counter() - start
+    steps = len(history.history["loss"]) * 41   # 1,294 training samples, batches of 32
+    print(f"fit: {seconds:.2f} s for {steps} steps, {1e3 * seconds / steps:.2f} ms a step "
+          f"(measured now; bench/keras.py compares with Keras on TensorFlow side by side)")
+    loss, accuracy = model.evaluate(x[1437:], y[1437:], verbose=0)
+    predicted = np.argmax(model.predict(x[1437:], verbose=0), axis=1)
+    print(f"held-out 360 digits: evaluate accuracy {accuracy:.3f}, predict agrees on "
+          f"{np.mean(predicted == y[1437:]):.3f}")
+
+
 def main(argv):
     """Runs every section; files go under argv[1] when given (kept), else a temporary
     directory removed at the end."""
@@ -540,6 +578,7 @@ def main(argv):
         trained_model_for_tensorflow(trained, out / "tf_saved_model")
         tensorflow_saved_model()
         tensorboard_and_images(out / "logs", keep=temporary is None)
+        keras_digits()   # last: tf.keras binds the name `tensorflow` to tracegraph (README)
     finally:
         if temporary is not None:
             temporary.cleanup()

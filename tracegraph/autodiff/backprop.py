@@ -38,7 +38,8 @@ def _warn(message: str) -> None:
 
 
 def _differentiable(dtype) -> bool:
-    return dtype.is_floating or dtype.is_complex
+    # None: an eager variant value (an Optional's, a TensorList's) is its own handle
+    return dtype is not None and (dtype.is_floating or dtype.is_complex)
 
 
 def _key(x) -> int:
@@ -148,7 +149,7 @@ def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
         for i, (o, g) in enumerate(zip(e.outputs, outs)):
             if g is not None:
                 upstream.append(_sum(g) if keeps_slices else dense(_sum(g)))
-            elif len(e.outputs) > 1 and _differentiable(o.dtype):
+            elif len(e.outputs) > 1 and _differentiable(getattr(o, "dtype", None)):
                 upstream.append(array_ops.zeros_like(o) if target is e else
                                 _zeros_like_output(target, i, o))
             else:

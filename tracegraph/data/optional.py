@@ -15,7 +15,8 @@ from ..errors import InvalidArgumentError
 from ..nest import flatten
 from ..ops.registry import bind, defop
 from ..ops.variant_value import VariantValue
-from ..shapes import TensorType
+from ..shapes import TensorSpec, TensorType
+from ..trace.trace_type import TraceType
 from .records import ANY_COMPONENT, VARIANT
 from .specs import component_specs
 
@@ -98,13 +99,41 @@ optional_get_value_op = defop(
     kernel=_kernel_get_value, num_outputs=None, flags={"pure"})
 
 
-class OptionalSpec:
-    """`tf.OptionalSpec`: the spec of an Optional of elements of `element_spec`."""
+class OptionalSpec(TraceType):
+    """`tf.OptionalSpec`: the spec of an Optional of elements of `element_spec`. It is an
+    Optional's trace type: a tf.function takes and returns Optionals as their variant tensor
+    (Keras's trainer returns `Optional.from_value(step outputs)` from its traced step)."""
 
     def __init__(self, element_spec):
         self._element_spec = element_spec
 
     element_spec = property(lambda self: self._element_spec)
+
+    @property
+    def value_type(self):
+        return Optional
+
+    def __tf_tracing_type__(self, context):
+        return self
+
+    def is_subtype_of(self, other) -> bool:
+        return self == other
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == o for o in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        raise NotImplementedError("An OptionalSpec's placeholder is made from its variant "
+                                  "tensor (from_tensors).")
+
+    def flatten(self) -> list:
+        return [TensorSpec((), d.variant)]
+
+    def to_tensors(self, value) -> list:
+        return [value._variant]
+
+    def from_tensors(self, tensors):
+        return Optional(next(tensors), self._element_spec)
 
     def __eq__(self, other):
         return type(other) is OptionalSpec and repr(other) == repr(self)
@@ -144,6 +173,18 @@ class Optional:
     @property
     def element_spec(self):
         return self._element_spec
+
+    @property
+    def _type_spec(self):
+        return OptionalSpec(self._element_spec)
+
+    def __tf_tracing_type__(self, context):
+        return OptionalSpec(self._element_spec)
+
+    def __tf_composite_spec__(self):
+        """A composite value (nest.py): tf.function, tf.cond and tf.while_loop carry it as its
+        variant tensor and rebuild it around their results."""
+        return OptionalSpec(self._element_spec)
 
     def has_value(self, name=None):
         return bind(optional_has_value_op, (self._variant,), {}, name)

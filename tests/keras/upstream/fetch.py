@@ -20,6 +20,11 @@ FILES = [
     "keras/src/layers/normalization/layer_normalization_test.py",
     "keras/src/models/sequential_test.py",
     "keras/src/models/functional_test.py",
+    "keras/src/layers/convolutional/conv_test.py",
+    "keras/src/layers/rnn/lstm_test.py",
+    "keras/src/layers/rnn/gru_test.py",
+    "keras/src/layers/rnn/simple_rnn_test.py",
+    "keras/src/layers/attention/multi_head_attention_test.py",
 ]
 HERE = pathlib.Path(__file__).resolve().parent
 
