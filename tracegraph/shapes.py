@@ -249,14 +249,18 @@ class TensorShape:
 
 
 class TensorType:
-    """What type inference sees of a tensor: dtype, shape tuple and, if known, its value."""
+    """What type inference sees of a tensor: dtype, shape tuple and, if known, its value; an
+    integer vector whose value is known only in part (a shape built from `tf.shape(x)` with
+    unknown dims, and slices, stacks and concatenations of it) has `partial`, a tuple of ints
+    and None, as TensorFlow's shape inference keeps it for `reshape` and `fill`."""
 
-    __slots__ = ("dtype", "shape", "value")
+    __slots__ = ("dtype", "shape", "value", "partial")
 
-    def __init__(self, dtype, shape: tuple | None, value=None):
+    def __init__(self, dtype, shape: tuple | None, value=None, partial=None):
         self.dtype = dtype
         self.shape = shape
         self.value = value
+        self.partial = partial
 
     @property
     def rank(self) -> int | None:

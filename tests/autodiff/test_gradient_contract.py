@@ -28,12 +28,10 @@ NO_RULE = {
                      "stateless_truncated_normal_v2"], "random (TensorFlow: not differentiable)"),
     "string_to_number": "strings have no gradient",
     "range": "a sequence from its bounds", "unique": "not implemented yet",
-"linspace": "not implemented yet",
-"qr": "not implemented yet", "svd": "not implemented yet",
+    "linspace": "not implemented yet",
+    "qr": "not implemented yet", "svd": "not implemented yet",
     "numpy_function": "TensorFlow registers none", "numpy_function_stateless": "same",
     "py_function": "not implemented yet (TF runs the Python function under a tape)",
-    "tensor_list_get_item": "not implemented yet", "tensor_list_stack": "not implemented yet",
-    "tensor_list_gather": "not implemented yet", "tensor_list_concat": "not implemented yet",
     "sparse_add": "not implemented yet", "sparse_dense_add": "not implemented yet",
     "max_pool_grad": "second order not implemented yet (TensorFlow's MaxPoolGradGrad)",
     "max_pool3d_grad": "second order not implemented yet (TensorFlow's MaxPool3DGradGrad)",
@@ -45,7 +43,6 @@ NO_RULE = {
     "bitcast": "TensorFlow registers none", "sparse_sparse_maximum": "TensorFlow registers none",
     "sparse_sparse_minimum": "TensorFlow registers none",
     "xla_dynamic_update_slice": "not implemented yet",
-    "erfc": "not implemented yet (waits for the rules' move to autodiff/rules/)",
     "decode_csv": "strings have no gradient", "parse_example": "strings have no gradient",
     "parse_tensor": "strings have no gradient", "parse_sequence_example": "the same",
     "resize_area": "TensorFlow registers none", "adjust_contrast": "TensorFlow registers none",
@@ -67,10 +64,18 @@ FLOAT32_OUTPUT = {"resize_bilinear", "resize_bicubic", "scale_and_translate", "c
 FLOAT32_INPUTS = {"scale_and_translate", "crop_and_resize"}
 # Checked by their own tests (their samples hold sub-graphs the eager kernels cannot take).
 ELSEWHERE = {"stateless_if", "if", "stateless_while", "while", "partitioned_call",
-             "stateful_partitioned_call"}
+             "stateful_partitioned_call",
+             # lists in or out: checked through TensorArray programs (test_tensor_array_gradients)
+             "tensor_list_from_tensor", "tensor_list_split", "tensor_list_set_item",
+             "tensor_list_scatter", "tensor_list_get_item", "tensor_list_stack",
+             "tensor_list_gather", "tensor_list_concat", "tensor_list_resize"}
 POSITIVE = {"sqrt", "rsqrt", "log", "pow", "reduce_prod", "cumprod", "real_div", "div_no_nan",
-            "reciprocal", "floor_mod"}
-UNIT = {"asin", "acos", "atanh"}
+            "reciprocal", "floor_mod", "lgamma", "digamma", "polygamma", "zeta", "xlogy",
+            "xlog1py"}
+UNIT = {"asin", "acos", "atanh", "erfinv"}
+PROBABILITY = {"ndtri"}
+# Inputs with no gradient that stay the sample's values (polygamma's order, zeta's exponent).
+FIXED_INPUTS = {"polygamma": {0}, "zeta": {0}}
 # TensorFlow's record takes no float64: checked in float32, with float32's tolerance.
 FLOAT32_ONLY = {"max_pool3d", "lrn"}
 # Inputs made symmetric positive definite first (x @ x^T + 2I): the rule is symmetric.
@@ -94,6 +99,8 @@ def _random_like(name, x, rng):
         v = rng.uniform(1.2, 2.5, x.shape)
     elif name in UNIT:
         v = rng.uniform(-0.8, 0.8, x.shape)
+    elif name in PROBABILITY:
+        v = rng.uniform(0.1, 0.9, x.shape)
     elif name in POSITIVE:
         v = rng.uniform(0.5, 1.5, x.shape)
     else:
@@ -123,6 +130,9 @@ def _setup(name, index, seed=0):
                     values.append(v)
             inputs = list(inputs)
             inputs[pos] = items
+        elif pos in FIXED_INPUTS.get(name, ()):
+            inputs = list(inputs)
+            inputs[pos] = np.asarray(x, np.float64)
         else:
             v = _random_like(name, x, rng)
             if name in SPD_INPUT:

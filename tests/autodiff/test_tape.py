@@ -278,3 +278,18 @@ def test_gradient_of_a_gather_at_a_scalar_index():
         grad = tape.gradient(y, x)   # rows of axis 0: IndexedSlices, as TensorFlow's
         assert isinstance(grad, tf.IndexedSlices) == (axis == 0)
         np.testing.assert_array_equal(tf.convert_to_tensor(grad).numpy(), expected)
+
+
+
+
+def test_an_eager_tensor_watched_inside_a_function():
+    # the ops read the eager tensor through the trace's capture, which the tape watches
+    x = tf.constant([2.0, 3.0])
+
+    @tf.function
+    def grad():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * x + tf.add_n([x, x]))
+        return tape.gradient(y, x)
+    np.testing.assert_array_equal(grad().numpy(), [6.0, 8.0])   # TensorFlow 2.21's

@@ -231,6 +231,16 @@ def test_divide_no_nan():
         tf.math.divide_no_nan(tf.constant([True]), tf.constant([True]))
 
 
+def test_multiply_no_nan_is_zero_where_y_is_zero():
+    # TF 2.21's values: 0 where y is 0 even where x is inf or NaN; 0 * inf elsewhere stays NaN
+    inf, nan = np.inf, np.nan
+    expect(tf.math.multiply_no_nan(np.float32([inf, nan, 2.0, 0.0, 3.0, -inf]),
+                                   np.float32([0.0, 0.0, 3.0, inf, nan, -0.0])),
+           np.float32([0.0, 0.0, 6.0, nan, nan, 0.0]))
+    expect(tf.math.multiply_no_nan(np.float32([[1.0], [2.0]]), np.float32([0.0, 5.0])),
+           np.float32([[0.0, 5.0], [0.0, 10.0]]))
+
+
 COMPARE = [
     (tf.equal, np.equal), (tf.math.equal, np.equal),
     (tf.not_equal, np.not_equal), (tf.math.not_equal, np.not_equal),

@@ -70,8 +70,20 @@ SAMPLES: dict[str, list] = {name: [((F,), {})] for name in _UNARY_FLOAT}
 SAMPLES.update({name: [((F, F2), {}), ((F, ROW), {}), ((I, I2), {})]
                 for name in _BINARY_FLOAT if name not in ("atan2", "div_no_nan", "real_div")})
 SAMPLES["real_div"] = [((F, F2), {}), ((ROW, F), {})]
-SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})]})
+SAMPLES.update({"atan2": [((F, F2), {})], "div_no_nan": [((F, F2), {}), ((ROW, F), {})],
+                "mul_no_nan": [((F, F2), {}), ((ROW, F), {})]})
 SAMPLES.update({name: [((I, I2), {})] for name in _BINARY_INT})
+# special functions: erfinv and ndtri inside their domains, xlogy & co. with x holding a 0
+_UNIT = np.array([[-0.5, 0.25, 0.9], [0.0, -0.75, 0.1]], np.float32)
+_PROB = (_UNIT + 1) / 2
+_XZ = np.array([[0.0, 0.25, 1.5], [2.0, 0.0, 1.0]], np.float32)
+SAMPLES.update({"lgamma": [((F,), {})], "digamma": [((F,), {})], "erfinv": [((_UNIT,), {})],
+                "ndtri": [((_PROB,), {})],
+                "polygamma": [((np.ones_like(F), F), {}), ((np.float32(2), F), {})],
+                "zeta": [((F2 + 1.5, F), {}), ((np.float32(3), ROW), {})],
+                "xlogy": [((_XZ, F2), {}), ((_XZ, ROW), {})], "xlog1py": [((_XZ, F2), {})],
+                "xdivy": [((_XZ, F2), {}), ((ROW, F), {})],
+                "identity_n": [(([F, I],), {}), (([ROW],), {})]})
 SAMPLES.update({name: [((F, i32(1)), {}), ((I, i32(0, 1)), {"keep_dims": True}),
                        ((F, i32()), {})] for name in _REDUCE})
 SAMPLES.update({
@@ -395,6 +407,7 @@ SAMPLES.update({
     "tensor_list_gather": [((_LIST, i32(2, 0)), _LIST_ATTRS)],
     "tensor_list_concat": [((_LIST,), _LIST_ATTRS)],
     "tensor_list_length": [((_LIST,), {})],
+    "tensor_list_resize": [((_LIST, np.int32(5)), {}), ((_LIST, np.int32(1)), {})],
 })
 
 

@@ -92,3 +92,38 @@ def test_exclusive_scans_over_an_empty_axis(scan, reverse):
         assert out.shape == tuple(shape)
     g = tf.function(lambda a: scan(a, exclusive=True, reverse=reverse))
     assert g(tf.zeros([0])).shape == (0,)
+
+
+def test_reshape_and_fill_to_a_shape_known_in_part():
+    # a shape vector built from tf.shape(x) keeps what is known of it (TensorFlow's partial
+    # shapes): stacks, concatenations and slices of it; TensorFlow 2.21's static shapes
+    s = tf.TensorSpec
+    cases = [
+        (lambda x: tf.reshape(x, tf.stack([tf.shape(x)[0], 4])), [s([None, 2, 2])], [None, 4]),
+        (lambda x: tf.reshape(x, [tf.shape(x)[0], 2, -1]), [s([None, 2, 2])], [None, 2, None]),
+        (lambda x: tf.reshape(x, tf.concat([[-1], tf.shape(x)[2:]], 0)), [s([None, 3, 5, 7])],
+         [None, 5, 7]),
+        (lambda x: tf.reshape(x, [tf.shape(x)[0], -1]), [s([None, 2, 3])], [None, None]),
+        (lambda x: tf.reshape(x, [tf.shape(x)[0], -1]), [s([4, 2, 3])], [4, 6]),
+        (lambda x, y: tf.reshape(x, [tf.shape(y)[0], 3]), [s([6, 2]), s([None])], [4, 3]),
+        (lambda x: tf.reshape(x, tf.shape(x)[::-1]), [s([None, 2, 3])], [3, 2, None]),
+        (lambda x: tf.reshape(x, tf.shape(x, out_type=tf.int64)), [s([None, 2, 3])],
+         [None, 2, 3]),
+        (lambda x: tf.fill(tf.stack([tf.shape(x)[0], 3]), 0.), [s([None, 2])], [None, 3]),
+        (lambda x: tf.zeros(tf.concat([tf.shape(x), [5]], 0)), [s([None, 2])], [None, 2, 5]),
+        (lambda x: tf.ones([tf.shape(x)[0], tf.shape(x)[1] * 2]), [s([None, 2])], [None, 4]),
+    ]
+    for fn, specs, want in cases:
+        assert _shapes(fn, *specs) == [want], (specs, want)
+    with pytest.raises(ValueError, match="Dimension size must be evenly divisible by 5 but "
+                                         "is 12"):
+        _shapes(lambda x, y: tf.reshape(x, [tf.shape(y)[0], 5]), s([6, 2]), s([None]))
+
+
+def test_reshape_to_a_shape_known_in_part_runs():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2, 3])])
+    def flatten_rows(x):
+        return tf.reshape(x, tf.concat([tf.shape(x)[:1], [6]], 0))
+    x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    assert flatten_rows.get_concrete_function().structured_outputs.shape.as_list() == [None, 6]
+    np.testing.assert_array_equal(flatten_rows(x).numpy(), x.reshape(2, 6))

@@ -2,7 +2,7 @@
 
 from ..library.counting import bincount, confusion_matrix, in_top_k  # noqa: F401
 from ..library.indexing import top_k  # noqa: F401
-from ..library.nn import log_sigmoid, log_softmax  # noqa: F401
+from ..library.nn import log_softmax  # noqa: F401
 from ..library.normalization import zero_fraction  # noqa: F401
 from ..library.linalg import cross  # noqa: F401
 from ..library.math import complex  # noqa: F401, A004
@@ -50,6 +50,7 @@ from ..library.math import (  # noqa: F401
     maximum,
     minimum,
     multiply,
+    multiply_no_nan,
     negative,
     not_equal,
     pow,
@@ -77,6 +78,18 @@ from ..library.math import (  # noqa: F401
     truncatemod,
 )
 from ..library.nn import l2_normalize, softmax  # noqa: F401
+from ..library.special import (  # noqa: F401
+    digamma,
+    erfinv,
+    lgamma,
+    log_sigmoid,
+    ndtri,
+    polygamma,
+    xdivy,
+    xlog1py,
+    xlogy,
+    zeta,
+)
 from ..library.reduce import (  # noqa: F401
     argmax,
     argmin,

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from .. import dtypes as d
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.variables import Variable
 from ..library import array as array_ops
@@ -18,6 +19,7 @@ from ..library.math import add_n
 from ..ops.array import identity_op
 from ..ops.registry import convert_to_tensor
 from ..ops.state import read_variable_op
+from ..ops.tensor_list import TensorList
 from .registry import gradient_of
 
 __all__ = ["UnconnectedGradients", "backprop"]
@@ -40,6 +42,22 @@ def _warn(message: str) -> None:
 def _differentiable(dtype) -> bool:
     # None: an eager variant value (an Optional's, a TensorList's) is its own handle
     return dtype is not None and (dtype.is_floating or dtype.is_complex)
+
+
+def carries_gradient(x) -> bool:
+    """Whether a recorded value can carry a gradient: a floating or complex tensor, or a list
+    of them (a TensorArray's flow: a variant edge in a graph, the TensorList itself eagerly),
+    as TensorFlow's trainable dtypes include variant."""
+    if isinstance(x, TensorList):
+        return _differentiable(x.element_dtype)
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return False
+    if dtype is d.variant:
+        op = getattr(x, "op", None)
+        element = op.attrs.get("element_dtype") if op is not None else None
+        return element is None or _differentiable(element)
+    return _differentiable(dtype)
 
 
 def _key(x) -> int:
@@ -133,7 +151,7 @@ def backprop(entries, seeds, source_keys, key=_key, view=None) -> dict:
         outs = [grads.get(id(o)) for o in e.outputs]
         if all(g is None for g in outs):
             continue
-        rule = e.rule if isinstance(e, _Entry) else gradient_of(e.type)
+        rule = e.rule if isinstance(e, _Entry) else gradient_of(e.type, e.attrs)
         if rule is None:
             where = e.where if isinstance(e, _Entry) else e.source
             raise LookupError(f"No gradient defined for operation '{e.name}' (op type: "

@@ -137,8 +137,9 @@ def graph_gradient(graph, inputs, output_grads, forward=None) -> list:
 
 
 def _has_gradient(dtype) -> bool:
-    """Floating and complex inputs get gradients, and resource inputs (Variables read)."""
-    return dtype.is_floating or dtype.is_complex or dtype is d.resource
+    """Floating and complex inputs get gradients, resource inputs (Variables read) and
+    variant inputs (lists: a TensorArray's flow)."""
+    return dtype.is_floating or dtype.is_complex or dtype is d.resource or dtype is d.variant
 
 
 def replay(graph, inputs) -> list:

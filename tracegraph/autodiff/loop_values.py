@@ -113,7 +113,7 @@ class LoopForwarding:
         None when it is computed again."""
         k = id(t)
         if k not in self.index:
-            if not forwardable(t) or t.dtype is d.variant:
+            if not forwardable(t):
                 return None   # computed again (a constant stays static)
             self.index[k] = self._accumulate(t)
         shape = tuple(t.shape.as_list()) if t.shape.rank is not None else None

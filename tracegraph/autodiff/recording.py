@@ -5,10 +5,10 @@ to record (`tape.py`). `active_tapes` lists the recording tapes around the curre
 from __future__ import annotations
 
 from .. import dtypes as d
-from ..framework.tensor import Tensor
+from ..framework.tensor import EagerTensor, Tensor
 from ..framework.tensor_protocol import convert_inputs
-from ..framework.variables import Variable
-from ..ops.registry import current_context
+from ..framework.variables import ResourceHandle, Variable
+from ..ops.registry import convert_to_tensor, current_context
 from ..ops.state import read_variable_op
 from .taped_call import record_call
 
@@ -32,6 +32,8 @@ class Recording:
         if not tape._recording:
             return self.inner.apply(op, inputs, attrs, name)
         inputs = convert_inputs(op, inputs)  # protocol objects read through this tape
+        if not self.inner.executing_eagerly:
+            inputs = _captures_of(op, inputs)
         tracked = tape._tracked
         for spec, x in zip(op.inputs, inputs):
             if spec.list_kind is None:
@@ -63,10 +65,28 @@ class Recording:
         return self.inner.convert(value, dtype, dtype_hint, name)
 
 
+def _captures_of(op, inputs):
+    """Eager tensors a traced op reads, as the graph's captures of them: what a tape inside a
+    tf.function watches for an eager tensor (`tape._in_trace`), so the two agree."""
+    if not any(type(x) is EagerTensor or (isinstance(x, (list, tuple)) and any(
+            type(v) is EagerTensor for v in x)) for x in inputs):
+        return inputs
+    out = []
+    for spec, x in zip(op.inputs, inputs):
+        if spec.list_kind is not None and isinstance(x, (list, tuple)):
+            out.append([convert_to_tensor(v) if type(v) is EagerTensor else v for v in x])
+        else:
+            out.append(convert_to_tensor(x) if type(x) is EagerTensor else x)
+    return tuple(out)
+
+
 def _is_resource(x) -> bool:
-    """A graph edge carrying a Variable's handle (a capture or an argument placeholder): the
-    tape decides whether it stands for a watched Variable."""
-    return isinstance(x, Tensor) and x.dtype is d.resource
+    """A graph edge carrying a Variable's handle (a capture, an argument placeholder, a call's
+    or a cond's resource input), or a handle itself: the tape decides whether it stands for a
+    watched Variable."""
+    if isinstance(x, Tensor):
+        return x.dtype is d.resource
+    return isinstance(x, ResourceHandle)
 
 
 def active_tapes(ctx=None) -> list:

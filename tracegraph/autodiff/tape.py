@@ -39,6 +39,8 @@ from ..ops.registry import (
     resolve_type_attrs,
 )
 from ..ops.state import read_variable_op
+from ..ops.variant_value import VariantValue
+from ..trace.keys import VariableSpec
 from .backprop import (
     UnconnectedGradients,
     _as_tensor,
@@ -51,6 +53,7 @@ from .backprop import (
     _static_shape,
     _warn,
     backprop,
+    carries_gradient,
 )
 from .recording import Recording, active_tapes
 from .registry import gradient_of
@@ -156,11 +159,11 @@ class GradientTape:
             return out
         n = op.num_outputs
         outs = [out] if n == 1 else (list(out) if isinstance(out, list) else [])
-        live = [o for o in outs if isinstance(o, Tensor) and _differentiable(o.dtype)]
+        live = [o for o in outs if carries_gradient(o)]
         if not live:
             return out
         full = {**op.attr_defaults, **attrs} if attrs else op.attr_defaults
-        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type)))
+        self._entries.append(_Entry(op, flat, outs, full, gradient_of(op.tf_type, full)))
         for o in live:
             tracked[id(o)] = o
         return out
@@ -174,7 +177,7 @@ class GradientTape:
             if spec.fixed_dtype is d.resource:
                 return x
             return ctx.apply(read_variable_op, (x,), {"dtype": x.dtype}, None)
-        if isinstance(x, Tensor) or spec.fixed_dtype is d.resource:
+        if isinstance(x, (Tensor, VariantValue)) or spec.fixed_dtype is d.resource:
             return x
         want = spec.fixed_dtype if spec.type_attr is None else found.get(spec.type_attr)
         if isinstance(want, tuple):
@@ -198,6 +201,8 @@ class GradientTape:
             owner = x.owner() if x.owner is not None else None
             if owner is not None and self._watch_accessed and owner.trainable:
                 self._push(owner)
+        elif self._watch_accessed and _trainable_argument(x):
+            self._tracked.setdefault(id(x), x)   # a Variable argument's placeholder
         return x
 
     def add_outputs(self, op, outputs) -> None:
@@ -208,7 +213,7 @@ class GradientTape:
             if e.outputs and getattr(e.outputs[0], "op", None) is op:
                 e.outputs.extend(outputs)
                 for o in outputs:
-                    if _differentiable(o.dtype):
+                    if carries_gradient(o):
                         self._tracked[id(o)] = o
                 return
 
@@ -218,7 +223,7 @@ class GradientTape:
             return
         self._entries.append(_Entry(None, list(inputs), list(outputs), NO_ATTRS, rule, name))
         for o in outputs:
-            if isinstance(o, Tensor) and _differentiable(o.dtype):
+            if carries_gradient(o):
                 self._tracked[id(o)] = o
 
     # --- differentiating -----------------------------------------------------------------------
@@ -251,7 +256,16 @@ class GradientTape:
             if len(output_gradients) != len(targets):
                 raise ValueError(f"output_gradients has {len(output_gradients)} values for "
                                  f"{len(targets)} targets")
-        was, self._recording = self._recording, False
+        was = self._recording
+        if was and self._persistent:   # the gradient's own ops are recorded (higher orders)
+            _warn("Calling GradientTape.gradient on a persistent tape inside its context is "
+                  "significantly less efficient than calling it outside the context (it causes "
+                  "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                  "memory usage). Only call GradientTape.gradient inside the context if you "
+                  "actually want to trace the gradient in order to compute higher order "
+                  "derivatives.")
+        else:
+            self._recording = False
         try:
             seeds = []
             for i, t in enumerate(targets):
@@ -262,9 +276,14 @@ class GradientTape:
                     g = _ones_for(t)
                 seeds.append((_key(t), g))
             keys = []
+            targeted = {k for k, _ in seeds}
             for s in sources:
-                if not _differentiable(s.dtype):
-                    keys.append(None)  # integer sources get None (TF warned on watch)
+                if not _differentiable(s.dtype) or (_key(s) not in self._tracked and
+                                                     _key(s) not in targeted):
+                    # integer sources (TF warned on watch), and sources the tape neither
+                    # watched nor computed from watched values, get None (as TF); a target
+                    # is its own source (d v / d v = 1)
+                    keys.append(None)
                 else:
                     keys.append(_key(s))
             found = backprop(self._entries, seeds, {k for k in keys if k is not None})
@@ -328,6 +347,13 @@ class GradientTape:
                 self._entries, self._tracked = [], {}
         return _stack_rows(cols, source, tuple(shape) + tuple(src_shape[1:]), unconnected,
                            axis=1, batch=batch)
+
+
+def _trainable_argument(x) -> bool:
+    """Whether a resource edge is the placeholder of a trainable Variable argument of the
+    function being traced (its handle, as a SymbolicVariable's reads see it)."""
+    spec = getattr(getattr(x, "tensor_type", None), "value", None)
+    return isinstance(spec, VariableSpec) and spec.trainable
 
 
 def _captured(x):

@@ -62,12 +62,36 @@ def assigned(nodes) -> list[str]:
 
 
 def loaded(nodes) -> set[str]:
+    """Names the statements read; in a nested function or lambda, only the names it reads
+    from outside (not its parameters or its own locals: `lambda i, s: i < 3` after a loop
+    over `i` does not read the loop's `i`)."""
     out: set[str] = set()
     for root in _nodes(nodes):
-        for n in ast.walk(root):
+        if isinstance(root, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            out |= _free_names(root)
+            continue
+        for n in _walk(root, SCOPES):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 out.add(n.id)
+            elif isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+                out |= _free_names(n)
+            elif n is not root and isinstance(n, ast.ClassDef):
+                out |= loaded(n.body + n.bases + n.decorator_list)
     return out
+
+
+def _free_names(fn) -> set[str]:
+    args = fn.args
+    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    outside = loaded(args.defaults + [d for d in args.kw_defaults if d is not None])
+    if isinstance(fn, ast.Lambda):
+        return outside | (loaded(fn.body) - params)
+    outside |= loaded(fn.decorator_list)
+    declared = {name for n in ast.walk(fn) if isinstance(n, (ast.Nonlocal, ast.Global))
+                for name in n.names}          # these name the enclosing scope's variables
+    own = (params | set(assigned(fn.body))) - declared
+    return outside | (loaded(fn.body) - own)
 
 
 def contains(nodes, kinds, into_loops: bool = True) -> bool:

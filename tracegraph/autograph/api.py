@@ -17,12 +17,19 @@ __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _STDLIB = sysconfig.get_paths().get("stdlib", "") + os.sep
-# TensorFlow's DoNotConvert list (autograph/core/config.py) and a few more: code of these
-# packages runs as it is, never converted (Keras's own layers and optimizers included).
-_SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc",
-                 "tensorflow", "scipy", "pytest", "_pytest", "collections", "dataclasses",
-                 "copy", "inspect", "re", "threading", "pathlib", "matplotlib", "pandas", "PIL",
-                 "absl", "keras", "tf_keras", "optree", "h5py", "ml_dtypes")
+# Modules whose functions run as they are (a module or any module under it): TensorFlow 2.21's
+# do-not-convert list (autograph/core/config.py: standard modules, known libraries, Keras),
+# a few more libraries Keras calls, and tracegraph's own.
+_SKIP_MODULES = ("numpy", "tracegraph", "functools", "builtins", "typing", "abc", "tensorflow",
+                 "scipy", "pytest", "_pytest", "collections", "dataclasses", "copy", "cProfile",
+                 "inspect", "ipdb", "linecache", "mock", "pathlib", "pdb", "posixpath", "pstats",
+                 "re", "threading", "urllib", "matplotlib", "pandas", "PIL", "absl.logging",
+                 "tensorflow_probability", "tensorflow_datasets.core", "keras", "tf_keras",
+                 "optree", "h5py", "ml_dtypes")
+
+
+def _skipped_module(module: str) -> bool:
+    return any(module == m or module.startswith(m + ".") for m in _SKIP_MODULES)
 # A conversion is cached on the function it converts (under _CACHE_ATTR): the converted
 # function refers back to the original (its closure cells, `__wrapped_original__`), so a
 # weak-keyed mapping would keep both alive forever; on the function, the two form a cycle the
@@ -43,7 +50,7 @@ def _is_user_function(fn) -> bool:
             or getattr(fn, "__ag_converted__", False):
         return False
     module = getattr(fn, "__module__", None) or ""
-    if module.split(".")[0] in _SKIP_MODULES:
+    if _skipped_module(module):
         return False
     filename = fn.__code__.co_filename
     if filename.startswith(_PACKAGE_DIR) or filename.startswith("<"):

@@ -68,8 +68,34 @@ def _initialize_nonlocals(fn: ast.FunctionDef, ctx: Context) -> None:
     fn.body = inits + fn.body
 
 
+def _explicit_super(fn, node: ast.FunctionDef) -> None:
+    """`super()` with no arguments becomes `super(__class__, <first argument>)`: the converted
+    body runs parts of the method in generated helpers (a branch, a loop body) whose frames
+    have neither, so the zero-argument form would fail there (TensorFlow's AutoGraph resolves
+    it in the method's frame the same way). Nested functions and classes keep their own."""
+    first = (node.args.posonlyargs + node.args.args)[:1]
+    if "__class__" not in fn.__code__.co_freevars or not first:
+        return
+
+    def visit(n):
+        for child in ast.iter_child_nodes(n):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                  ast.ClassDef)):
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and \
+                    child.func.id == "super" and not child.args and not child.keywords:
+                child.args = [ast.copy_location(ast.Name(id="__class__", ctx=ast.Load()),
+                                                child),
+                              ast.copy_location(ast.Name(id=first[0].arg, ctx=ast.Load()),
+                                                child)]
+            visit(child)
+    for stmt in node.body:
+        visit(stmt)
+
+
 def convert_ast(fn) -> tuple[ast.FunctionDef, Context]:
     node = _function_node(fn)
+    _explicit_super(fn, node)
     ctx = Context(node)
     ctx.globals = declared_global(node)
     for _, converter in PIPELINE:
@@ -88,7 +114,8 @@ def converted_source(fn) -> str:
 def convert_function(fn):
     """The converted function, with fn's globals, defaults and live closure cells."""
     node, _ = convert_ast(fn)
-    freevars = list(fn.__code__.co_freevars)
+    # (a function defined inside converted code already has `ag__` among its free variables)
+    freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]
     factory = ast.FunctionDef(
         name="__ag_factory",
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in ["ag__"] + freevars],

@@ -82,6 +82,8 @@ def _eager_dtype(x):
         return x._handle.dtype
     if isinstance(x, Tensor):
         raise _symbolic_error(x)
+    if isinstance(x, VariantValue):   # a TensorList given to AddN or ZerosLike (gradients)
+        return d.variant
     return None
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from .. import dtypes as d
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..ops import tensor_list as tl
+from ..ops.array import zeros_like_op
 from ..ops.registry import bind, convert_to_tensor
 from ..shapes import TensorShape
 from .tensor import Tensor
@@ -49,7 +50,7 @@ class _Info:
         self.infer_shape = infer_shape
         self.element_shape = element_shape
         self.clear_after_read = clear_after_read
-        self.read_indices: set = set()  # eagerly: indices cleared by a read
+        self.read_indices: set = set()  # eagerly: indices cleared by a read, not written since
 
 
 class TensorArray:
@@ -155,8 +156,12 @@ class TensorArray:
                      {"element_dtype": self.dtype, "element_shape": self._shape_attr()},
                      name or "TensorArrayV2Read")
         if self._eager and self._info.clear_after_read:  # TensorFlow's eager semantics
+            # the element reads as zeros from now on; cleared by an op, so that a tape sees
+            # that the list no longer holds what was read (its gradient goes to the read only)
             i = int(index)
-            self._flow = self._flow.with_item(i, None)
+            zeros = bind(zeros_like_op, (value,), {}, None)
+            self._flow = bind(tl.tensor_list_set_item_op, (self._flow, i, zeros), {},
+                              "TensorArrayClear")
             self._info.read_indices.add(i)
         return value
 
@@ -169,7 +174,7 @@ class TensorArray:
         if i >= len(self._flow):
             raise OutOfRangeError(f"Tried to read from index {i} but array size is: "
                                   f"{len(self._flow)} ")
-        if self._flow.get(i) is None and i in self._info.read_indices:
+        if i in self._info.read_indices:
             raise InvalidArgumentError(
                 f"Could not read index {i} twice because it was cleared after a previous read "
                 f"(perhaps try setting clear_after_read = false?)")
@@ -178,7 +183,9 @@ class TensorArray:
     def write(self, index, value, name=None):
         value = self._value(value)
         if self._eager:
-            self._check_eager_write(_static_int(convert_to_tensor(index, dtype=d.int32)))
+            i = _static_int(convert_to_tensor(index, dtype=d.int32))
+            self._check_eager_write(i)
+            self._info.read_indices.discard(i)
         self._merge_shape(value.shape)
         flow = bind(tl.tensor_list_set_item_op, (self._flow, index, value),
                     {"resize_if_index_out_of_bounds": self.dynamic_size},

@@ -28,7 +28,13 @@ from ..framework.variables import ResourceHandle, Variable
 from ..ops.array import const_op
 from ..ops.convert import to_array
 from ..ops.join_split import pack_op
-from ..ops.registry import check_allowed, context_scope, current_context, resolve_type_attrs
+from ..ops.registry import (
+    active_contexts,
+    check_allowed,
+    context_scope,
+    current_context,
+    resolve_type_attrs,
+)
 from ..ops.state import read_variable_op
 from ..ops.tensor_list import TensorList
 from ..ops.variant_value import VariantValue
@@ -66,7 +72,11 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
     if found is not None:
         return found[1]
     if isinstance(value, SymbolicTensor):
-        if graph.outer_graph is None:
+        if graph.outer_graph is None and _being_built(value.graph):
+            # a tf.function traced while an enclosing trace builds value's graph, closing over
+            # it: the call passes it as a captured input (TensorFlow's nested FuncGraph capture)
+            external = value
+        elif graph.outer_graph is None:
             where = value.op.source
             defined = f"\n\n{value!r} was defined here:\n    File \"{where.filename}\", line " \
                       f"{where.lineno}, in {where.function}" if where is not None else ""
@@ -78,8 +88,9 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
                 f"cannot be accessed from here, because it was defined in "
                 f"FuncGraph(name={value.graph.name}, id={id(value.graph)}), which is out of "
                 "scope.")
-        external = value if value.graph is graph.outer_graph else \
-            capture(graph.outer_graph, value, name)
+        else:
+            external = value if value.graph is graph.outer_graph else \
+                capture(graph.outer_graph, value, name)
         tensor_type = value.tensor_type
         if name == const_op.tf_type:   # no consuming op to name it after: the outer tensor's
             name = value.op.name
@@ -96,6 +107,11 @@ def capture(graph: Graph, value, name: str) -> SymbolicTensor:
     placeholder = graph.placeholder(tensor_type, name)
     graph.captures[key] = (external, placeholder)
     return placeholder
+
+
+def _being_built(graph) -> bool:
+    """Whether `graph` is being built by a context of this thread (an enclosing trace)."""
+    return any(getattr(ctx, "graph", None) is graph for ctx in active_contexts())
 
 
 class GraphContext:

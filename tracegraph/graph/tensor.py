@@ -21,7 +21,7 @@ __all__ = ["SymbolicTensor"]
 class SymbolicTensor(Tensor):
     """Output `value_index` of Operation `op`: a dtype, a (partial) shape, maybe a known value."""
 
-    __slots__ = ("op", "value_index", "_dtype", "_shape", "_value")
+    __slots__ = ("op", "value_index", "_dtype", "_shape", "_value", "_partial")
 
     def __init__(self, op, value_index: int, tensor_type: TensorType):
         self.op = op
@@ -29,12 +29,14 @@ class SymbolicTensor(Tensor):
         self._dtype = tensor_type.dtype
         self._shape = tensor_type.shape
         self._value = tensor_type.value
+        self._partial = tensor_type.partial
 
     def copy_to(self, op) -> SymbolicTensor:
         """This tensor's type as the same output of `op` (a copy of this tensor's op)."""
         new = SymbolicTensor.__new__(SymbolicTensor)
         new.op, new.value_index = op, self.value_index
         new._dtype, new._shape, new._value = self._dtype, self._shape, self._value
+        new._partial = self._partial
         return new
 
     # --- identity --------------------------------------------------------------------------
@@ -60,7 +62,7 @@ class SymbolicTensor(Tensor):
 
     @property
     def tensor_type(self) -> TensorType:
-        return TensorType(self._dtype, self._shape, self._value)
+        return TensorType(self._dtype, self._shape, self._value, self._partial)
 
     # --- what passes read (the IR's public surface; `set_shape` is the only writer) ----------
     @property

@@ -54,6 +54,7 @@ from ..ops.math import (
     logical_or_op,
     maximum_op,
     minimum_op,
+    mul_no_nan_op,
     multiply_op,
     negative_op,
     not_equal_op,
@@ -307,6 +308,11 @@ def divide_no_nan(x, y, name=None):
     """`x / y`, or 0 where `y` is 0; integers divide in floating point like `truediv`."""
     x, y = _division_operands(x, y, "tf.math.divide_no_nan")
     return bind(div_no_nan_op, (x, y), NO_ATTRS, name)
+
+
+def multiply_no_nan(x, y, name=None):
+    """`x * y`, or 0 where `y` is 0 (even where `x` is inf or NaN)."""
+    return bind(mul_no_nan_op, (x, y), NO_ATTRS, name)
 
 
 divide = truediv

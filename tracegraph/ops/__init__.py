@@ -38,6 +38,7 @@ from . import (  # noqa: F401
     sequences,
     slicing,
     space_batch,
+    special,
     spectral,
     state,
     string_hashing,

@@ -16,6 +16,7 @@ from . import infer as I
 from .allocation import check_allocation
 from .infer import ints as _ints
 from .infer import runtime as _runtime
+from .list_value import TensorList
 from .registry import (
     ALL_TYPES,
     INDEX,
@@ -62,6 +63,24 @@ def kernel_identity(input):  # noqa: A002 - TensorFlow's arg name
 identity_op = defop("identity", "Identity", inputs=("input: T",),
                     attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})}, infer=I.same,
                     kernel=kernel_identity, expr="{0}", flags=PURE | {"identity"})
+
+
+def infer_identity_n(input, **_):  # noqa: A002 - TensorFlow's arg name
+    return tuple(input)
+
+
+def kernel_identity_n(input, **_):  # noqa: A002
+    return list(input)
+
+
+# Several tensors passed through as one op: what `tf.custom_gradient` puts in a graph, its rule
+# named by the op's `_gradient_op_type` attr (TensorFlow's gradient override).
+identity_n_op = defop("identity_n", "IdentityN", inputs=("input: list(T)",),
+                      attrs={"T": TypeAttr(ALL_TYPES | {d.resource, d.variant})},
+                      infer=infer_identity_n, kernel=kernel_identity_n, num_outputs=None,
+                      flags=PURE)
+
+
 stop_gradient_op = defop("stop_gradient", "StopGradient", inputs=("input: T",), attrs=_T,
                          infer=I.same, kernel=kernel_identity, expr="{0}",
                          flags=PURE | {"identity"})
@@ -134,10 +153,29 @@ def infer_reshape(tensor, shape):
         raise ValueError(f"Shape must be rank 1 but is rank {len(shape.shape)}")
     target = I.known_ints(shape)
     if target is None:
+        partial = I.partial_ints(shape)
+        if partial is not None:
+            return TensorType(tensor.dtype, _partial_reshape(tensor.shape, partial))
         if shape.shape is not None and len(shape.shape) == 1 and shape.shape[0] is not None:
             return TensorType(tensor.dtype, (None,) * shape.shape[0])
         return TensorType(tensor.dtype, None)
     return TensorType(tensor.dtype, _resolve_reshape(tensor.shape, target))
+
+
+def _partial_reshape(in_shape, partial: list) -> tuple:
+    """Reshape's output to a shape known in part, as TensorFlow infers it: unknown entries and
+    -1 are unknown dims; a single unknown dim is inferred when the input's size is known."""
+    out = [None if p is None or p < 0 else p for p in partial]
+    missing = [i for i, p in enumerate(out) if p is None]
+    if len(missing) == 1 and in_shape is not None and all(s is not None for s in in_shape):
+        known = int(np.prod([p for p in out if p is not None], dtype=np.int64))
+        size = int(np.prod(in_shape, dtype=np.int64))
+        if known > 0:
+            if size % known:
+                raise ValueError(f"Dimension size must be evenly divisible by {known} but is "
+                                 f"{size}")
+            out[missing[0]] = size // known
+    return tuple(out)
 
 
 def kernel_reshape(tensor, shape):
@@ -263,10 +301,7 @@ expand_dims_op = defop("expand_dims", "ExpandDims", inputs=("input: T", "dim: Td
 def infer_shape(input, out_type=d.int32):  # noqa: A002
     if input.shape is None:
         return TensorType(out_type, (None,))
-    value = None
-    if all(s is not None for s in input.shape):
-        value = np.array(input.shape, dtype=out_type.as_numpy_dtype)
-    return TensorType(out_type, (len(input.shape),), value)
+    return I.with_partial(out_type, list(input.shape))   # unknown dims: known in part
 
 
 def kernel_shape(input, out_type=d.int32):  # noqa: A002
@@ -314,6 +349,10 @@ def infer_fill(dims, value):
     target = I.known_ints(dims)
     _check_fill(target, value.shape)
     if target is None:
+        partial = I.partial_ints(dims)
+        if partial is not None:
+            return TensorType(value.dtype, tuple(None if p is None or p < 0 else p
+                                                 for p in partial))
         n = dims.shape[0] if dims.shape else None
         return TensorType(value.dtype, None if n is None else (None,) * n)
     return TensorType(value.dtype, tuple(target))
@@ -332,6 +371,8 @@ fill_op = defop("fill", "Fill", inputs=("dims: index_type", "value: T"),
 
 
 def kernel_zeros_like(x):
+    if isinstance(x, TensorList):   # a list's zeros: the gradient of an unused list
+        return x.zeros_like()
     x = np.asarray(x)
     if x.dtype == object:
         out = np.empty(x.shape, dtype=object)
@@ -344,7 +385,8 @@ def kernel_ones_like(x):
     return np.ones_like(x)
 
 
-zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",), attrs=_T, infer=I.same,
+zeros_like_op = defop("zeros_like", "ZerosLike", inputs=("x: T",),
+                      attrs={"T": TypeAttr(ALL_TYPES | {d.variant})}, infer=I.same,
                       kernel=kernel_zeros_like, flags=PURE)
 ones_like_op = defop("ones_like", "OnesLike", inputs=("x: T",),
                      attrs={"T": TypeAttr(NUMBER | {d.bool})}, infer=I.same,

@@ -68,6 +68,21 @@ def known_ints(t: TensorType) -> list | None:
     return [int(v) for v in np.asarray(t.value).reshape(-1)]
 
 
+def partial_ints(t: TensorType) -> list | None:
+    """An integer vector's entries as far as they are known (ints, None where unknown: a shape
+    built from `tf.shape(x)`), else None (TensorFlow's constant_value_as_shape)."""
+    if t.value is not None:
+        return [int(v) for v in np.asarray(t.value).reshape(-1)]
+    return None if t.partial is None else list(t.partial)
+
+
+def with_partial(dtype, entries: list) -> TensorType:
+    """The type of an integer vector whose entries are known in part (all known: its value)."""
+    if all(e is not None for e in entries):
+        return TensorType(dtype, (len(entries),), np.array(entries, dtype.as_numpy_dtype))
+    return TensorType(dtype, (len(entries),), partial=tuple(entries))
+
+
 def check_rank(t: TensorType, rank: int, what: str, op: str) -> None:
     if t.shape is not None and len(t.shape) != rank:
         raise ValueError(f"{what} must be {rank}-D, got shape {format_dims(t.shape)} ({op})")

@@ -58,6 +58,15 @@ def _concat_shape(shapes, axis_value):
 def infer_concat(values, axis):
     a = I.known_ints(axis)
     shape = _concat_shape([v.shape for v in values], None if a is None else a[0])
+    if shape is not None and len(shape) == 1 and values[0].dtype in (d.int32, d.int64):
+        parts = [I.partial_ints(v) for v in values]   # a shape vector put together
+        if any(v.partial is not None for v in values) and all(
+                p is not None or v.shape is not None for p, v in zip(parts, values)):
+            entries = []
+            for p, v in zip(parts, values):
+                entries += p if p is not None else [None] * v.shape[0]
+            if shape[0] is None or len(entries) == shape[0]:
+                return I.with_partial(values[0].dtype, entries)
     return TensorType(values[0].dtype, shape)
 
 
@@ -93,7 +102,12 @@ def _pack_shape(shapes, axis):
 
 
 def infer_pack(values, axis=0):
-    return TensorType(values[0].dtype, _pack_shape([v.shape for v in values], axis))
+    shape = _pack_shape([v.shape for v in values], axis)
+    if shape == (len(values),) and values[0].dtype in (d.int32, d.int64) and \
+            any(v.value is not None for v in values):   # a shape of known and unknown dims
+        return I.with_partial(values[0].dtype, [None if v.value is None else int(v.value)
+                                                for v in values])
+    return TensorType(values[0].dtype, shape)
 
 
 def kernel_pack(values, axis=0):

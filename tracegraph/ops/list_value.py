@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from .. import dtypes as d
+from ..errors import InvalidArgumentError
 from ..shapes import format_dims
 from .variant_value import VariantValue
 
@@ -101,6 +104,28 @@ class TensorList(VariantValue):
 
     def replace(self, items) -> TensorList:
         return TensorList(items, self.element_dtype, self.element_shape)
+
+    # --- gradients (TensorFlow's variant ZerosLike and AddN of lists) -----------------------
+    def zeros_like(self) -> TensorList:
+        """A list of zeros shaped like this one's elements (unwritten ones stay unwritten)."""
+        return self.replace([None if x is None else np.zeros_like(x) for x in self.items])
+
+    def __add__(self, other) -> TensorList:
+        """Element by element (an unwritten element adds as zeros): how gradients of lists
+        from several uses sum up."""
+        if not isinstance(other, TensorList):
+            return NotImplemented
+        if other.element_dtype is not self.element_dtype:
+            raise InvalidArgumentError("Trying to add two lists of tensors of different dtypes. "
+                                       f"One is {self.element_dtype.name} and the other is "
+                                       f"{other.element_dtype.name}")
+        if len(other) != len(self):
+            raise InvalidArgumentError("Trying to add two lists of tensors with different "
+                                       f"lengths. One is {len(self)} and the other is "
+                                       f"{len(other)}")
+        items = [b if a is None else a if b is None else a + b
+                 for a, b in zip(self.items, other.items)]
+        return self.replace(items)
 
     def __repr__(self):
         return f"TensorList({len(self)} x {self.element_dtype.name}" \

@@ -14,6 +14,7 @@ from .. import dtypes as d
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..shapes import TensorType, format_dims
 from . import infer as I
+from .list_value import TensorList
 from .registry import (
     ALL_TYPES,
     COMPLEX,
@@ -92,6 +93,10 @@ def kernel_div_no_nan(x, y):
     y = np.asarray(y)
     safe = np.where(y == 0, np.ones_like(y), y)
     return np.where(y == 0, np.zeros((), dtype=y.dtype), np.true_divide(x, safe)).astype(y.dtype)
+
+
+def kernel_mul_no_nan(x, y):   # 0 where y is 0, even where x is inf or NaN
+    return np.where(np.asarray(y) == 0, 0, np.multiply(x, y)).astype(np.asarray(y).dtype)
 
 
 def kernel_squared_difference(x, y):
@@ -182,6 +187,8 @@ def _add_n_mismatch(i, a, b) -> str:
 
 
 def kernel_add_n(inputs):
+    if isinstance(inputs[0], TensorList):   # lists add element by element (their gradients)
+        return sum(inputs[1:], inputs[0])
     first = np.shape(inputs[0])
     for i, x in enumerate(inputs[1:], 1):
         if np.shape(x) != first:
@@ -265,6 +272,8 @@ atan2_op = defop("atan2", "Atan2", inputs=("y: T", "x: T"), attrs=_T_FLOAT, infe
                  kernel=np.arctan2, flags=_EW)
 div_no_nan_op = defop("div_no_nan", "DivNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
                       kernel=kernel_div_no_nan, flags=_EW)
+mul_no_nan_op = defop("mul_no_nan", "MulNoNan", inputs=_XY, attrs=_T_FLOATC, infer=I.binary,
+                      kernel=kernel_mul_no_nan, flags=_EW)
 bitwise_and_op = defop("bitwise_and", "BitwiseAnd", inputs=_XY, attrs=_T_INT, infer=I.binary,
                        kernel=operator.and_, expr="{0} & {1}", flags=_EWC)
 bitwise_or_op = defop("bitwise_or", "BitwiseOr", inputs=_XY, attrs=_T_INT, infer=I.binary,
@@ -386,5 +395,6 @@ cast_op = defop("cast", "Cast", inputs=("x: SrcT",),
                 attrs={"SrcT": TypeAttr(ALL_TYPES), "DstT": REQUIRED, "Truncate": False},
                 infer=infer_cast, kernel=kernel_cast, expr=_cast_expr, flags=_EW,
                 jit=_cast_jit)
-add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",), attrs={"T": TypeAttr(NUMBER)},
+add_n_op = defop("add_n", "AddN", inputs=("inputs: N * T",),
+                 attrs={"T": TypeAttr(NUMBER | {d.variant})},
                  infer=infer_add_n, kernel=kernel_add_n, flags={"pure", "commutative"})

@@ -260,6 +260,11 @@ def current_context():
     return context_state.current
 
 
+def active_contexts() -> list:
+    """This thread's contexts, innermost first (a nested trace sees the enclosing trace's)."""
+    return [context_state.current] + context_state.stack[::-1]
+
+
 class context_scope:  # noqa: N801 - used like a function: `with context_scope(ctx):`
     """`with context_scope(ctx):` makes `ctx` the context `bind` uses in this thread."""
 

@@ -85,7 +85,15 @@ def infer_strided_slice(input, begin, end, strides, begin_mask=0, end_mask=0,  #
             return TensorType(input.dtype, None)
         return TensorType(input.dtype, _partial_shape(input.shape, n, s, *masks))
     index = _dense_index(b, e, s, *masks)
-    return TensorType(input.dtype, _out_shape(input.shape, index, strict=True))
+    out = TensorType(input.dtype, _out_shape(input.shape, index, strict=True))
+    if input.partial is not None and input.value is None:   # a slice of a shape vector
+        picked = np.array(list(input.partial), dtype=object)[tuple(index)]
+        if np.ndim(picked) == 0:
+            if picked is not None:
+                out.value = np.array(picked, input.dtype.as_numpy_dtype)
+        else:
+            return I.with_partial(input.dtype, list(picked))
+    return out
 
 
 def _partial_shape(shape, n, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,

@@ -160,15 +160,17 @@ def kernel_set_item(handle, index, item, resize_if_index_out_of_bounds=False):
     if not (resize_if_index_out_of_bounds and i >= n) and (i < 0 or i >= n):
         raise InvalidArgumentError(f"Trying to modify element {i} in a list with "
                                    f"{n} elements.")
-    item = np.asarray(item)
-    _check_item(handle, item)
+    if handle.element_dtype is not d.variant:   # a list of lists holds them as they are
+        item = np.asarray(item)
+        _check_item(handle, item)
     return handle.with_item(i, item)
 
 
 tensor_list_set_item_op = defop(
     "tensor_list_set_item", "TensorListSetItem",
     inputs=("input_handle: variant", "index: int32", "item: element_dtype"),
-    attrs={"element_dtype": TypeAttr(ALL_TYPES), "resize_if_index_out_of_bounds": False},
+    attrs={"element_dtype": TypeAttr(ALL_TYPES | {d.variant}),   # lists of lists: a loop's
+           "resize_if_index_out_of_bounds": False},              # versions of a list
     infer=infer_set_item, kernel=kernel_set_item, flags=_MAKES_LIST)
 
 
@@ -201,6 +203,25 @@ tensor_list_scatter_op = defop(
     inputs=("input_handle: variant", "tensor: element_dtype", "indices: int32"),
     attrs={"element_dtype": TypeAttr(ALL_TYPES)}, infer=infer_scatter, kernel=kernel_scatter,
     flags=_MAKES_LIST)
+
+
+def infer_resize(handle, size):
+    if size.rank not in (None, 0):
+        raise ValueError(f"size must be a scalar, got shape {format_dims(size.shape)}")
+    return _VARIANT
+
+
+def kernel_resize(handle, size):
+    n = int(size)
+    if n < 0:
+        raise InvalidArgumentError(f"TensorListSlice expects size to be non-negative. Got: {n}")
+    items = handle.items
+    return handle.replace(items[:n] + (None,) * (n - len(items)))
+
+
+tensor_list_resize_op = defop(
+    "tensor_list_resize", "TensorListResize", inputs=("input_handle: variant", "size: int32"),
+    infer=infer_resize, kernel=kernel_resize, flags=_MAKES_LIST)
 
 
 # ---- reading -------------------------------------------------------------------------------------

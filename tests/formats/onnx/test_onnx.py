@@ -26,7 +26,7 @@ ROUNDING = {"Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos",
             "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
             "MatrixDeterminant", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
             "Conv3DBackpropInputV2", "AvgPool3D", "LRN",
-            "ResizeBilinear"}
+            "ResizeBilinear", "Xlogy", "Xlog1py", "Xdivy"}
 
 
 def session(model):
@@ -355,7 +355,9 @@ def _walk(graph):
 
 
 def test_random_programs_match_onnxruntime():
-    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "150")), at_least=10)
+    # the programs drawn shift whenever an op joins the registry (the strategies sample its
+    # tables): 250 keeps the exported count well above 10 (150 gave 8 after MulNoNan joined)
+    _random_programs(int(os.environ.get("TG_ONNX_EXAMPLES", "250")), at_least=10)
 
 
 @pytest.mark.slow

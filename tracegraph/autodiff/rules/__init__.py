@@ -23,6 +23,8 @@ from . import (  # noqa: F401
     slicing,
     space_batch,
     sparse,
+    special,
     spectral,
     state,
+    tensor_list,
 )

@@ -16,6 +16,11 @@ def _identity_grad(op, g):                   # d id(x) = dx
     return g
 
 
+@defgrad("IdentityN")
+def _identity_n_grad(op, *grads):            # each input gets its output's gradient
+    return list(grads)
+
+
 @defgrad("StopGradient", "ZerosLike", "OnesLike")
 def _stopped_grad(op, g):                    # no gradient flows through
     return None

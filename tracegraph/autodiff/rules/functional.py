@@ -10,8 +10,14 @@ from ...library.array import expand_dims, fill, zeros_like
 from ...library.indexing import gather
 from ...library.join_split import concat
 from ...library.math import add, greater_equal, subtract
+from ...ops.tensor_list import (
+    tensor_list_get_item_op,
+    tensor_list_reserve_op,
+    tensor_list_set_item_op,
+)
 from ...shapes import TensorShape
 from ...trace.control_flow import cond, while_loop
+from ..backprop import carries_gradient
 from ..forward_values import forward_values
 from ..graph_gradient import graph_gradient, replay
 from ..loop_values import forward_loop, loop_as_traced
@@ -27,8 +33,8 @@ def _call_grad(op, *grads):
 
 
 def _differentiable(x) -> bool:
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and (dtype.is_floating or dtype.is_complex)
+    """Floating and complex tensors, and lists of them (a TensorArray's flow)."""
+    return carries_gradient(x)
 
 
 def _handle_of(x):
@@ -45,7 +51,7 @@ def _zeros_for(x):
     """Zeros shaped like an input's gradient (a resource input: its Variable's value)."""
     handle = _handle_of(x)
     if handle is None:
-        return zeros_like(x)
+        return zeros_like(x)   # a list's zeros for a list (unwritten elements stay so)
     return fill(np.asarray(handle.shape, np.int32), np.zeros((), handle.dtype.as_numpy_dtype))
 
 
@@ -120,14 +126,16 @@ def _while_grad_again(op, grads):
         vs, stacks = rest[:len(varying)], rest[len(varying):]
         new = replay(body_g, state_of(vs))
         new_vs = [new[k] for k in varying]
-        stacks = [concat([s, expand_dims(v, 0)], 0) for s, v in zip(stacks, new_vs)]
+        stacks = [_pushed(s, v, add(count, 1)) for s, v in zip(stacks, new_vs)]
         return (add(count, 1), *new_vs, *stacks)
 
     init = [inputs[k] for k in varying]
-    stacks = [expand_dims(v, 0) for v in init]
+    stacks = [_stack_of(v, shapes[k]) for k, v in zip(varying, init)]
     invariants = [TensorShape([])] + [TensorShape(shapes[k]) for k in varying] + \
-        [TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
-         if TensorShape(shapes[k]).rank is not None else TensorShape(None) for k in varying]
+        [TensorShape([]) if _listed(v, shapes[k]) else
+         TensorShape([None] + list(TensorShape(shapes[k]).as_list() or []))
+         if TensorShape(shapes[k]).rank is not None else TensorShape(None)
+         for k, v in zip(varying, init)]
     out = while_loop(fw_cond, fw_body, [np.int32(0), *init, *stacks],
                      shape_invariants=invariants)
     count, stacks = out[0], list(out[1 + len(varying):])
@@ -139,7 +147,7 @@ def _while_grad_again(op, grads):
         return greater_equal(j, 0)
 
     def bw_body(j, *gs):
-        vs = [gather(s, j, axis=0) for s in stacks]
+        vs = [_item(s, j, v) for s, v in zip(stacks, init)]
         upstream = [None] * n
         for k, g in zip(wanted, gs):
             upstream[k] = g
@@ -150,3 +158,34 @@ def _while_grad_again(op, grads):
     result = while_loop(bw_cond, bw_body, [subtract(count, 1), *start])
     found = dict(zip(wanted, list(result)[1:]))
     return [found.get(k) for k in range(n)]
+
+
+# Each iteration's state, stacked along a new first axis; a TensorArray's list (a variant) or
+# a state whose shape changes from one iteration to the next (a loop that itself stacks, as
+# the loop run again above does, differentiated again) in a TensorList, as the versions a
+# forward loop accumulates (`loop_values.py`).
+
+def _listed(v, invariant) -> bool:
+    shape = TensorShape(invariant) if invariant is not None else v.shape
+    return v.dtype is d.variant or shape.rank is None or None in shape.as_list()
+
+
+def _stack_of(v, invariant):
+    if _listed(v, invariant):
+        return tensor_list_set_item_op(
+            tensor_list_reserve_op(np.int32(1), element_dtype=v.dtype, element_shape=None),
+            np.int32(0), v)
+    return expand_dims(v, 0)
+
+
+def _pushed(stack, v, index):
+    if stack.dtype is d.variant:
+        return tensor_list_set_item_op(stack, index, v, resize_if_index_out_of_bounds=True)
+    return concat([stack, expand_dims(v, 0)], 0)
+
+
+def _item(stack, j, like):
+    if stack.dtype is d.variant:
+        return tensor_list_get_item_op(stack, j, element_dtype=like.dtype,
+                                       element_shape=None)
+    return gather(stack, j, axis=0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ...library.array import shape
+from ...library.indexing import gather
 from ...library.join_split import concat, split, stack, unstack
 from ..registry import defgrad
 from ..static_shapes import as_shape, dims, static_value
@@ -19,8 +21,11 @@ def _concat_grad(op, g):                     # split g at the inputs' sizes
     values = op.inputs[:-1]
     if len(values) == 1:
         return [g, None]
-    axis = _axis_of(op.inputs[-1], g.shape.rank)
-    sizes = [dims(v)[axis] for v in values]
+    rank = next((v.shape.rank for v in values if v.shape.rank is not None), g.shape.rank)
+    axis = _axis_of(op.inputs[-1], rank)
+    # an input of unknown rank (a loop's state read back from a list): its size at run time
+    sizes = [dims(v)[axis] if v.shape.rank is not None else gather(shape(v), axis, axis=0)
+             for v in values]
     return list(split(g, as_shape(sizes), axis, num=len(values))) + [None]
 
 

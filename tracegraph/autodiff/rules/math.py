@@ -22,6 +22,7 @@ from ...library.math import (
     less_equal,
     log,
     multiply,
+    multiply_no_nan,
     negative,
     reciprocal,
     rsqrt,
@@ -88,6 +89,12 @@ def _select_grad(op, g, pick_x):
     return (unbroadcast(where(pick_x, g, zeros), x), unbroadcast(where(pick_x, zeros, g), y))
 
 
+@defgrad("MulNoNan")
+def _mul_no_nan_grad(op, g):                 # as Mul, 0 where the other factor or g is 0
+    x, y = op.inputs
+    return unbroadcast(multiply_no_nan(g, y), x), unbroadcast(multiply_no_nan(x, g), y)
+
+
 @defgrad("Maximum")
 def _maximum_grad(op, g):                    # to x where x >= y, else to y
     return _select_grad(op, g, greater_equal(*op.inputs))
@@ -132,8 +139,10 @@ def _one_minus(a):
 
 defgrad_unary("Abs", x=lambda x: sign(x))                                  # |x|' = sign(x)
 defgrad_unary("Square", x=lambda x: multiply(x, 2))                        # (x^2)' = 2x
-defgrad_unary("Sqrt", y=lambda y: divide(0.5, y))                          # sqrt' = 1/(2y)
-defgrad_unary("Rsqrt", y=lambda y: multiply(-0.5, multiply(y, square(y))))  # rsqrt' = -y^3/2
+# Sqrt, Rsqrt and Reciprocal give 0 where g is 0, even at x = 0 (TensorFlow's kernels do)
+defgrad_unary("Sqrt", y=lambda y: divide(0.5, y), zero_for_zero_gradient=True)  # 1/(2y)
+defgrad_unary("Rsqrt", y=lambda y: multiply(-0.5, multiply(y, square(y))),      # -y^3/2
+              zero_for_zero_gradient=True)
 defgrad_unary("Exp", y=lambda y: y)                                        # exp' = y
 defgrad_unary("Expm1", x=lambda x: exp(x))                                 # expm1' = e^x
 defgrad_unary("Log", x=lambda x: reciprocal(x))                            # log' = 1/x
@@ -147,15 +156,26 @@ defgrad_unary("Atan", x=lambda x: reciprocal(add(square(x), 1)))           # 1/(
 defgrad_unary("Sinh", x=lambda x: cosh(x))                                 # sinh' = cosh
 defgrad_unary("Cosh", x=lambda x: sinh(x))                                 # cosh' = sinh
 defgrad_unary("Tanh", y=lambda y: _one_minus(square(y)))                   # tanh' = 1 - y^2
-defgrad_unary("Asinh", y=lambda y: reciprocal(cosh(y)))                    # 1/cosh(y)
-defgrad_unary("Acosh", y=lambda y: reciprocal(sinh(y)))                    # 1/sinh(y)
 defgrad_unary("Atanh", x=lambda x: reciprocal(_one_minus(square(x))))      # 1/(1-x^2)
 defgrad_unary("Sigmoid", y=lambda y: multiply(y, _one_minus(y)))           # y(1-y)
-defgrad_unary("Reciprocal", y=lambda y: negative(square(y)))               # (1/x)' = -y^2
+defgrad_unary("Reciprocal", y=lambda y: negative(square(y)),              # (1/x)' = -y^2
+              zero_for_zero_gradient=True)
 defgrad_unary("Softplus", x=lambda x: sigmoid(x))                          # sigmoid(x)
 defgrad_unary("Softsign", x=lambda x: reciprocal(square(add(abs_(x), 1))))  # 1/(1+|x|)^2
 defgrad_unary("Erf", x=lambda x: multiply(2 / np.sqrt(np.pi), exp(negative(square(x)))))
 #                                                                  erf' = 2/sqrt(pi) e^(-x^2)
+defgrad_unary("Erfc", x=lambda x: multiply(-2 / np.sqrt(np.pi), exp(negative(square(x)))))
+#                                                                erfc' = -2/sqrt(pi) e^(-x^2)
+
+
+@defgrad("Asinh")
+def _asinh_grad(op, g):                      # asinh' = 1/cosh(y), as g / cosh(y)
+    return divide(g, conj(cosh(op.outputs[0])))
+
+
+@defgrad("Acosh")
+def _acosh_grad(op, g):                      # acosh' = 1/sinh(y), as g / sinh(y)
+    return divide(g, conj(sinh(op.outputs[0])))
 
 
 @defgrad("Neg")

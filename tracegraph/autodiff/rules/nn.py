@@ -21,8 +21,8 @@ def _relu_grad(op, g):                       # g where y > 0
 
 
 @defgrad("ReluGrad")
-def _relu_grad_grad(op, gg):                 # linear in the upstream gradient
-    return relu_grad_op(gg, op.inputs[1]), None
+def _relu_grad_grad(op, gg):                 # linear in the upstream gradient; flat in x
+    return relu_grad_op(gg, op.inputs[1]), zeros_like(op.inputs[1])   # (TF: 0, not None)
 
 
 @defgrad("Relu6")

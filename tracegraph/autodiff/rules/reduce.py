@@ -4,22 +4,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...library.array import reshape, shape, transpose
-from ...library.math import cast, divide, equal, multiply
-from ...library.reduce import cumprod, cumsum, reduce_sum
+from ... import dtypes as d
+from ...library.array import expand_dims, ones_like, reshape, shape, size, transpose
+from ...library.indexing import where
+from ...library.math import cast, divide, divide_no_nan, equal, floormod, multiply, range_
+from ...library.rearrange import broadcast_to
+from ...library.reduce import cumprod, cumsum, reduce_any, reduce_prod, reduce_sum
 from ..registry import defgrad
-from ..static_shapes import axes_of, broadcast_back, dims
+from ..static_shapes import axes_of, broadcast_back, dims, static_value
+
+
+def _kept_shape(x, axes_t):
+    """x's shape with the reduced axes set to 1, computed by ops (axes or rank not known at
+    trace time: TensorFlow's reduced_shape)."""
+    full = shape(x)
+    rank = size(full)
+    axes = floormod(reshape(cast(axes_t, d.int32), np.asarray([-1], np.int32)), rank)
+    hit = reduce_any(equal(expand_dims(range_(rank), 1), expand_dims(axes, 0)), 1)
+    return where(hit, ones_like(full), full), full
+
+
+def _static_axes(x, axes_t) -> bool:
+    return x.shape.rank is not None and static_value(axes_t) is not None
 
 
 @defgrad("Sum")
 def _sum_grad(op, g):                        # every summed element gets g
     x = op.inputs[0]
+    if not _static_axes(x, op.inputs[1]):
+        kept, full = _kept_shape(x, op.inputs[1])
+        return broadcast_to(reshape(g, kept), full), None
     return broadcast_back(g, x, axes_of(op.inputs[1], x.shape.rank)), None
 
 
 @defgrad("Mean")
 def _mean_grad(op, g):                       # every element gets g / count
     x = op.inputs[0]
+    if not _static_axes(x, op.inputs[1]):
+        kept, full = _kept_shape(x, op.inputs[1])
+        count = cast(divide(reduce_prod(full), reduce_prod(kept)), g.dtype)
+        return divide(broadcast_to(reshape(g, kept), full), count), None
     axes = axes_of(op.inputs[1], x.shape.rank)
     count = 1
     for i, n in enumerate(dims(x)):
@@ -32,6 +56,14 @@ def _mean_grad(op, g):                       # every element gets g / count
 def _extreme_grad(op, g):
     """The gradient goes to the elements equal to the result, shared among ties."""
     x, y = op.inputs[0], op.outputs[0]
+    if not _static_axes(x, op.inputs[1]):
+        kept, full = _kept_shape(x, op.inputs[1])
+
+        def back(v):
+            return broadcast_to(reshape(v, kept), full)
+        picked = cast(equal(x, back(y)), g.dtype)
+        count = back(reduce_sum(picked, op.inputs[1]))
+        return divide(multiply(picked, back(g)), count), None
     axes = axes_of(op.inputs[1], x.shape.rank)
     picked = cast(equal(x, broadcast_back(y, x, axes)), g.dtype)
     count = broadcast_back(reduce_sum(picked, axes), x, axes)
@@ -67,7 +99,7 @@ def _cumsum_grad(op, g):                     # a cumsum of g the other way
 
 @defgrad("Cumprod")
 def _cumprod_grad(op, g):                    # d cumprod: reverse cumsum of y*g, over x
-    x, y = op.inputs[0], op.outputs[0]
+    x, y = op.inputs[0], op.outputs[0]       # (TF: 0 where x is 0, finite, not the derivative)
     exclusive, reverse = op.attrs["exclusive"], op.attrs["reverse"]
     summed = cumsum(multiply(y, g), op.inputs[1], exclusive=exclusive, reverse=not reverse)
-    return divide(summed, x), None
+    return divide_no_nan(summed, x), None

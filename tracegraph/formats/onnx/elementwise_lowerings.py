@@ -106,6 +106,15 @@ def lower_div_no_nan(ctx, x, y):
         "Expand", [zero, ctx.node("Shape", [ctx.node("Div", [x, y])])]), ctx.node("Div", [x, y])])
 
 
+@onnx_lowering("MulNoNan")
+def lower_mul_no_nan(ctx, x, y):
+    dtype = ctx.input_types[0].dtype
+    zero = ctx.const(0, dtype)
+    product = ctx.node("Mul", [x, y])
+    return ctx.node("Where", [ctx.node("Equal", [y, zero]), ctx.node(
+        "Expand", [zero, ctx.node("Shape", [product])]), product])
+
+
 @onnx_lowering("NotEqual")
 def lower_not_equal(ctx, x, y):
     return ctx.node("Not", [ctx.node("Equal", [x, y])])
@@ -132,3 +141,23 @@ def lower_cast(ctx, x):
 @onnx_lowering("ClipByValue")
 def lower_clip(ctx, x, lo, hi):
     return ctx.node("Max", [ctx.node("Min", [x, hi]), lo])
+
+
+def _zero_where_x_is_zero(ctx, x, value):
+    zero = ctx.const(0, ctx.input_types[0].dtype)
+    return ctx.node("Where", [ctx.node("Equal", [x, zero]), zero, value])
+
+
+@onnx_lowering("Xlogy")
+def lower_xlogy(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Mul", [x, ctx.node("Log", [y])]))
+
+
+@onnx_lowering("Xlog1py")
+def lower_xlog1py(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Mul", [x, lower_log1p(ctx, y)]))
+
+
+@onnx_lowering("Xdivy")
+def lower_xdivy(ctx, x, y):
+    return _zero_where_x_is_zero(ctx, x, ctx.node("Div", [x, y]))
