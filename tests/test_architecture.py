@@ -1,6 +1,11 @@
-"""DESIGN's layers: each package imports only the layers above it (no cycles by construction),
-the op names TensorFlow uses appear only in op records and pass patterns, and passes use only
-the IR's public surface."""
+"""The house rules (DESIGN's layers, issue 20): each package imports only the layers above it
+(no cycles by construction); no module reaches a private name only another folder defines;
+late-bound slots live in wiring.py and only `__init__` fills them; optional extras are never
+imported at a module's top and other imports sit at the top (a ratchet:
+tests/architecture_allowances.py); modules stay small; the op names TensorFlow uses appear only
+in op records and pass patterns; passes use only the IR's public surface; every package folder
+has its tests folder. The layer, private-name, wiring and import checks are also shown failing
+on purpose on small made-up packages."""
 
 import ast
 import fnmatch
@@ -298,7 +303,10 @@ def _private_reaches(root: pathlib.Path) -> list[str]:
     """`file:line: name` of each private name a module of one folder reaches that only other
     folders define: `x._name` (x not self or cls), getattr/setattr/hasattr of a "_name"
     string, and `from other.module import _name` unless that module exports it (`__all__`:
-    TensorFlow's own private names that Keras imports, such as `_DictWrapper`)."""
+    TensorFlow's own private names that Keras imports, such as `_DictWrapper`). A folder is a
+    top-level package (the formats are one). The check reads names, not types: a name the
+    reader's own folder also defines counts as its own (graph/ has a `_value` of its own, so
+    there an EagerTensor's must be read as `known_value` by care, not by this check)."""
     trees = {p.relative_to(root): ast.parse(p.read_text()) for p in sorted(root.rglob("*.py"))}
     owners: dict = {}
     for rel, tree in trees.items():
@@ -372,11 +380,11 @@ def test_every_top_level_module_has_a_layer():
 
 # ---- wiring in one place ----------------------------------------------------------------------
 
-def _module_names(rel: pathlib.PurePath, tree) -> dict:
+def _module_names(root: pathlib.Path, rel: pathlib.PurePath, tree) -> dict:
     """{local name: module path} for the names that stand for modules of tracegraph in a
     module (`from .. import config`, `import tracegraph.x as y`)."""
     def is_module(parts):
-        path = ROOT.joinpath(*parts)
+        path = root.joinpath(*parts)
         return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
     names = {}
     for node in ast.walk(tree):
@@ -391,32 +399,60 @@ def _module_names(rel: pathlib.PurePath, tree) -> dict:
     return names
 
 
-def test_late_bound_slots_live_in_wiring_and_only_init_fills_them():
-    """wiring.py lists every slot through which a lower layer calls an upper one; only the
-    package's `__init__` calls `wiring.install`, and no module writes an attribute of another
-    module of tracegraph (the way slots used to be filled from anywhere), but wiring.py itself
-    giving `tf.config` and `tf.dtypes` their upper-layer names, and the layer that owns one of
-    TensorFlow's global settings writing it in `config` (STYLE: the settings in one place)."""
+def _wiring_problems(root: pathlib.Path) -> list[str]:
+    """Modules that fill a late-bound slot outside wiring.py: writing an attribute of another
+    module of tracegraph (but the settings of `config`, and wiring.py giving `tf.config` and
+    `tf.dtypes` their upper-layer names), or calling `wiring.install` elsewhere than in the
+    package's `__init__`."""
     problems = []
-    for path in sorted(ROOT.rglob("*.py")):
-        rel = path.relative_to(ROOT)
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
         tree = ast.parse(path.read_text())
-        modules = _module_names(rel, tree)
+        modules = _module_names(root, rel, tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
                     and isinstance(node.value, ast.Name) and node.value.id in modules \
                     and modules[node.value.id] != ("config",) and rel.as_posix() != "wiring.py":
-                problems.append(f"{rel}:{node.lineno}: sets {node.value.id}.{node.attr}")
+                problems.append(f"{rel.as_posix()}:{node.lineno}: sets "
+                                f"{node.value.id}.{node.attr}")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                     node.func.id in ("setattr", "delattr") and node.args and \
                     isinstance(node.args[0], ast.Name) and node.args[0].id in modules:
-                problems.append(f"{rel}:{node.lineno}: {node.func.id}({node.args[0].id}, ...)")
+                problems.append(f"{rel.as_posix()}:{node.lineno}: "
+                                f"{node.func.id}({node.args[0].id}, ...)")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr == "install" and isinstance(node.func.value, ast.Name) and \
                     modules.get(node.func.value.id) == ("wiring",) and \
                     rel.as_posix() != "__init__.py":
-                problems.append(f"{rel}:{node.lineno}: calls {node.func.value.id}.install")
+                problems.append(f"{rel.as_posix()}:{node.lineno}: calls "
+                                f"{node.func.value.id}.install")
+    return problems
+
+
+def test_late_bound_slots_live_in_wiring_and_only_init_fills_them():
+    """wiring.py lists every slot through which a lower layer calls an upper one, and only the
+    package's `__init__` fills them; no module fills a slot of its own in another module (the
+    way slots used to be installed from anywhere). The layer that owns one of TensorFlow's
+    global settings may write it in `config` (STYLE: the settings in one place)."""
+    problems = _wiring_problems(ROOT)
     assert not problems, "\n".join(problems)
+
+
+def test_the_wiring_check_sees_slots_filled_elsewhere(tmp_path):
+    root = tmp_path / "tracegraph"
+    (root / "trace").mkdir(parents=True)
+    (root / "execute").mkdir()
+    for name in ("wiring.py", "config.py", "trace/hooks.py"):
+        (root / name).write_text("runner = None\n\ndef install(**slots):\n    pass\n")
+    (root / "execute" / "runner.py").write_text(
+        "from .. import config, wiring\nfrom ..trace import hooks\n\n"
+        "def prepare():\n    pass\n\n"
+        "hooks.runner = prepare\nsetattr(hooks, 'runner', prepare)\n"
+        "wiring.install(runner=prepare)\nconfig.runner = prepare\n")
+    assert _wiring_problems(root) == [
+        "execute/runner.py:7: sets hooks.runner",
+        "execute/runner.py:8: setattr(hooks, ...)",
+        "execute/runner.py:9: calls wiring.install"]
 
 
 # ---- imports at the top -----------------------------------------------------------------------
@@ -438,39 +474,57 @@ def _function_body_imports(tree):
                 yield node.lineno, None if top == ROOT.name else top
 
 
-def test_imports_sit_at_the_top_but_optional_extras():
-    """An optional extra's package is imported only where it is used (never at a module's top,
-    so `import tracegraph` works without it); every other import sits at the top of its
-    module. The imports still in function bodies are counted per module in
-    tests/architecture_allowances.py: a count may only go down (lower it when you move one)."""
+def _import_problems(root: pathlib.Path, allowances: dict) -> list[str]:
+    """Modules importing an optional extra's package at their top, and modules whose imports
+    in function bodies (but of extras) differ from their count in `allowances`."""
     from tracegraph.optional_extras import EXTRAS
-
-    from .architecture_allowances import FUNCTION_BODY_IMPORTS
     extras = {package for packages in EXTRAS.values() for package in packages}
     problems = []
-    for path in sorted(ROOT.rglob("*.py")):
-        rel = path.relative_to(ROOT).as_posix()
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text())
         for node in tree.body:
-            for alias in getattr(node, "names", ()) if isinstance(node, ast.Import) else ():
-                if alias.name.split(".")[0] in extras:
-                    problems.append(f"{rel}:{node.lineno}: imports {alias.name} at the top")
-            if isinstance(node, ast.ImportFrom) and not node.level and \
-                    node.module.split(".")[0] in extras:
-                problems.append(f"{rel}:{node.lineno}: imports {node.module} at the top")
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and not node.level else []
+            problems += [f"{rel}:{node.lineno}: imports {m} at the top" for m in modules
+                         if m.split(".")[0] in extras]
         lazy = sum(1 for _, top in _function_body_imports(tree) if top not in extras)
-        allowed = FUNCTION_BODY_IMPORTS.get(rel, 0)
+        allowed = allowances.get(rel, 0)
         if lazy > allowed:
             problems.append(f"{rel}: {lazy} imports in function bodies (allowed: {allowed}); "
                             "move them to the top")
         elif lazy < allowed:
             problems.append(f"{rel}: {lazy} imports in function bodies, fewer than the "
                             f"{allowed} allowed: lower its count in architecture_allowances.py")
-    stale = set(FUNCTION_BODY_IMPORTS) - {p.relative_to(ROOT).as_posix()
-                                          for p in ROOT.rglob("*.py")}
+    stale = set(allowances) - {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
     problems += [f"{rel}: no such module; remove it from architecture_allowances.py"
                  for rel in sorted(stale)]
+    return problems
+
+
+def test_imports_sit_at_the_top_but_optional_extras():
+    """An optional extra's package is imported only where it is used (never at a module's top,
+    so `import tracegraph` works without it); every other import sits at the top of its
+    module. The imports still in function bodies are counted per module in
+    tests/architecture_allowances.py: a count may only go down (lower it when you move one)."""
+    from .architecture_allowances import FUNCTION_BODY_IMPORTS
+    problems = _import_problems(ROOT, FUNCTION_BODY_IMPORTS)
     assert not problems, "\n".join(problems)
+
+
+def test_the_import_check_sees_an_extra_at_the_top_and_a_count_that_moved(tmp_path):
+    root = tmp_path / "tracegraph"
+    root.mkdir()
+    (root / "a.py").write_text("import numba\n\ndef f():\n    from .b import g\n"
+                               "    import onnx\n    return g, onnx\n")
+    (root / "b.py").write_text("def g():\n    from .a import f\n    return f\n")
+    assert _import_problems(root, {"a.py": 1, "b.py": 2, "gone.py": 1}) == [
+        "a.py:1: imports numba at the top",
+        "b.py: 1 imports in function bodies, fewer than the 2 allowed: lower its count in "
+        "architecture_allowances.py",
+        "gone.py: no such module; remove it from architecture_allowances.py"]
+    assert _import_problems(root, {"a.py": 0, "b.py": 1})[1:] == [
+        "a.py: 1 imports in function bodies (allowed: 0); move them to the top"]
 
 
 # ---- tests mirror the package -----------------------------------------------------------------

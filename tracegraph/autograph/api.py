@@ -10,6 +10,7 @@ import sysconfig
 import types
 import weakref
 
+from ..trace.function import Function
 from .conversion import ConversionError, convert_function, converted_source
 
 __all__ = ["to_code", "do_not_convert", "convert_for_tracing", "maybe_convert"]
@@ -96,7 +97,6 @@ def convert_for_tracing(fn):
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
     """The readable source AutoGraph generates for a function (`tf.autograph.to_code`)."""
-    from ..trace.function import Function
     if isinstance(entity, Function):
         entity = entity.python_function
     if isinstance(entity, types.MethodType):

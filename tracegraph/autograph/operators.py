@@ -12,6 +12,8 @@ import builtins
 
 from .. import dtypes as d
 from ..framework.tensor import Tensor
+from ..library.array import shape
+from ..library.math import logical_not, range_
 from ..nest import flatten, is_nested
 from ..ops.registry import convert_to_tensor
 from ..trace import control_flow as cf
@@ -163,7 +165,6 @@ def _lazy_logic(value, thunk, is_and: bool):
 
 def not_(value):
     if isinstance(value, Tensor):
-        from ..library.math import logical_not
         return logical_not(value)
     return not value
 
@@ -177,14 +178,12 @@ def _len(x):
                 f"len requires a non-scalar tensor, got {x!r}.{cf.at_user_line()}")
         if x.shape.rank is not None and x.shape[0] is not None:
             return x.shape[0]
-        from ..library.array import shape
         return shape(x)[0]
     return builtins.len(x)
 
 
 def _range(*args):
     if any(is_symbolic(a) for a in args):
-        from ..library.math import range_
         return range_(*args)
     return builtins.range(*args)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import dtypes as d
 from ..framework.tensor import EagerTensor, Tensor
 from ..graph.tensor import SymbolicTensor
+from ..library.array import zeros
 from ..nest import flatten, is_nested, pack_sequence_as
 from ..trace.control_flow import StagingError
 
@@ -80,7 +81,6 @@ def zeros_like_structure(value):
     specs = [(t.dtype, t.dims) if isinstance(t, Tensor) else t for t in leaves]
 
     def make():
-        from ..library.array import zeros
         out = []
         for spec in specs:
             if isinstance(spec, tuple) and isinstance(spec[0], d.DType):

@@ -13,8 +13,12 @@ from __future__ import annotations
 from .. import dtypes as d
 from ..framework.core_types import TF_MODULES
 from ..framework.tensor import EagerTensor
-from ..ops.registry import bind, current_context
+from ..graph.graph import FuncGraph
+from ..library.math import cast
+from ..ops.registry import bind, convert_to_tensor, current_context
 from ..shapes import TensorSpec
+from .iterators import NumpyIterator, OwnedIterator, dataset_cardinality_op, get_single_element
+from .runtime import IterationContext
 from .specs import DatasetSpec
 
 __all__ = ["DatasetV2", "VariantDataset", "AUTOTUNE", "INFINITE_CARDINALITY",
@@ -27,8 +31,6 @@ UNKNOWN_CARDINALITY = -2
 
 def as_int64(value, name: str):
     """A scalar int64 tensor of the current context (Python ints, tensors of any int type)."""
-    from ..library.math import cast
-    from ..ops.registry import convert_to_tensor
     t = convert_to_tensor(value, dtype_hint=d.int64)
     if t.dtype is not d.int64:
         if not t.dtype.is_integer:
@@ -84,7 +86,6 @@ class DatasetV2:
         return int(length)
 
     def cardinality(self):
-        from .iterators import dataset_cardinality_op
         return bind(dataset_cardinality_op, (self._variant,), {}, None)
 
     def options(self):
@@ -98,7 +99,6 @@ class DatasetV2:
     def execution_plan(self) -> str:
         """Which path each stage takes when iterated eagerly: the batch path (blocks of
         rows) or element by element (a tracegraph addition; see README "tf.data")."""
-        from .runtime import IterationContext
         node = self._eager_node("execution_plan")
         return "\n".join(node.plan_lines(IterationContext(node.options)))
 
@@ -109,8 +109,6 @@ class DatasetV2:
 
     # ---- iteration ------------------------------------------------------------------------------
     def __iter__(self):
-        from ..graph.graph import FuncGraph
-        from .iterators import OwnedIterator
         graph = getattr(current_context(), "graph", None)
         if graph is not None and not isinstance(graph, FuncGraph):
             raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
@@ -119,11 +117,9 @@ class DatasetV2:
 
     def __tf_staged_iterator__(self):
         """AutoGraph's hook: `for x in dataset` inside a tf.function iterates this."""
-        from .iterators import OwnedIterator
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
-        from .iterators import NumpyIterator
         return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func, name=None):
@@ -131,7 +127,6 @@ class DatasetV2:
         return reduce_dataset(self, initial_state, reduce_func, name)
 
     def get_single_element(self, name=None):
-        from .iterators import get_single_element
         return get_single_element(self)
 
     # ---- sources ---------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import threading
 
+from ..nest import flatten
 from ..ops.variant_value import VariantValue
 from ..shapes import TensorSpec
 
@@ -131,7 +132,6 @@ class Node(VariantValue):
     cardinality = UNKNOWN
 
     def __init__(self, element_spec, inputs=()):
-        from ..nest import flatten
         self.element_spec = element_spec
         self.specs = flatten(element_spec)
         self.dense = all(type(s) is TensorSpec for s in self.specs)

@@ -53,7 +53,7 @@ class IndexedSlices(CompositeTensor):
             return TensorShape(None)
         if isinstance(dense_shape, (list, tuple)):
             return TensorShape(dense_shape)
-        known = getattr(dense_shape, "_value", None)  # eager, or a constant in a graph
+        known = getattr(dense_shape, "known_value", None)  # eager, or a constant in a graph
         if known is not None:
             return TensorShape([int(n) for n in np.asarray(known)])
         rank = dense_shape.shape[0] if dense_shape.shape.rank else None

@@ -20,11 +20,12 @@ from .. import dtypes as d
 from ..library.math import cast
 from ..library.type_promotion import is_weak, result_type
 from ..ops import state as state_ops
-from ..ops.registry import NO_ATTRS, bind, convert_to_tensor, current_context
+from ..ops.registry import NO_ATTRS, bind, context_scope, convert_to_tensor, current_context
 from ..shapes import TensorShape, as_shape_tuple, format_shape, shape_from_tuple, shapes_compatible
 from .contexts import compares_values, init_scope_context
+from .indexed_slices import IndexedSlices
 from .name_scopes import current_name_scope
-from .tensor import EagerTensor, Reference, TensorOperators, numpy_text
+from .tensor import EagerTensor, Reference, Tensor, TensorOperators, numpy_text
 from .tracking.base import Trackable
 from .variable_enums import (
     VariableAggregation,
@@ -270,7 +271,6 @@ class Variable(TensorOperators, Trackable):
 
     # --- sparse writes: rows of the first axis, from a tf.IndexedSlices -----------------------
     def _scatter(self, op_def, sparse_delta, name):
-        from .indexed_slices import IndexedSlices
         if not isinstance(sparse_delta, IndexedSlices):
             raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
                             f"arg: {sparse_delta}")
@@ -377,7 +377,6 @@ class _UnreadVariable(Variable):
 
 def _initial_array(initial_value, dtype):
     """Evaluates the initial value eagerly (callables are called), as TF's init_scope does."""
-    from ..ops.registry import context_scope
     from .eager import EAGER
 
     with context_scope(EAGER):
@@ -385,7 +384,6 @@ def _initial_array(initial_value, dtype):
             initial_value = initial_value()
         if isinstance(initial_value, Variable):
             initial_value = initial_value._handle.value
-        from .tensor import Tensor
         if isinstance(initial_value, Tensor) and not isinstance(initial_value, EagerTensor):
             raise ValueError(
                 "A tf.Variable's initial value depends on a symbolic tensor (a tf.function "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 
+from ..ops.array import placeholder_op
 from ..shapes import TensorType
 from .collections import Collections
 from .marks import check_mark
@@ -388,7 +389,6 @@ class FuncGraph(Graph):
         return [value for value, _ in self.captures.values()]
 
     def placeholder(self, tensor_type: TensorType, name: str, user_name: str | None = None):
-        from ..ops.array import placeholder_op
         attrs = {"dtype": tensor_type.dtype, "shape": tensor_type.shape}
         if user_name is not None:
             attrs["_user_specified_name"] = user_name

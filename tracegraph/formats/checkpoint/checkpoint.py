@@ -15,6 +15,7 @@ import numpy as np
 
 from ...framework.variables import Variable
 from ..native.object_graph import children_of
+from ..tensorflow.tf_checkpoint import write_tensorflow_checkpoint
 from .checkpoint_reading import (
     OBJECT_GRAPH_KEY,
     list_variables,
@@ -78,7 +79,6 @@ class Checkpoint:
         tracegraph's format, or TensorFlow's with `format="tensorflow"` (a tensor bundle
         TensorFlow restores)."""
         if format == "tensorflow":
-            from ..tensorflow.tf_checkpoint import write_tensorflow_checkpoint
             return write_tensorflow_checkpoint(file_prefix, self)
         if format not in (None, "tracegraph"):
             raise ValueError(f"format must be 'tracegraph' (the default) or 'tensorflow', got "

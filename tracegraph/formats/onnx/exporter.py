@@ -27,6 +27,7 @@ import numpy as np
 from ... import dtypes as d
 from ...framework.variables import ResourceHandle
 from ...graph.graph import Graph
+from ...ops.registry import all_ops
 from .export_error import ONNXExportError, lowering_failure, op_problem
 from .lowering_context import LoweringContext
 from .lowering_table import ONNX_CAST, ONNX_IDENTITY, lowering_of
@@ -40,7 +41,6 @@ _INLINE_CONSTANT_LIMIT = 16  # elements: smaller constants are Constant nodes, l
 
 def coverage() -> tuple[list[str], list[str]]:
     """(op types that lower to ONNX, op types that do not), over the whole registry."""
-    from ...ops.registry import all_ops
     yes = sorted({op.tf_type for op in all_ops() if lowering_of(op) is not None})
     no = sorted({op.tf_type for op in all_ops() if lowering_of(op) is None} - set(yes))
     return yes, no

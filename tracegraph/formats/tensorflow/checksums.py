@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...optional_extras import require
+
 __all__ = ["crc32c", "crc32c_of_array", "mask", "unmask"]
 
 _MASK_DELTA = 0xA282EAD8
@@ -16,7 +18,6 @@ _CHUNK = 8 << 20
 
 
 def _module():
-    from ...optional_extras import require
     return require("google_crc32c", "tfformats", "TensorFlow's checksums (CRC32C)")
 
 

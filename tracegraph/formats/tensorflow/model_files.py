@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
+from ...errors import NotFoundError
 from ..safe_files import open_inside
 from .format_errors import data_loss
 
@@ -66,7 +67,6 @@ class _OpenFile:
 
 
 def _missing(path: str, error: OSError):
-    from ...errors import NotFoundError
     if isinstance(error, FileNotFoundError):
         return NotFoundError(f"{path} not found (no such file or directory)")
     return data_loss(path, "", f"cannot open ({error.strerror or error})")

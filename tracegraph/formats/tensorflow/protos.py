@@ -14,6 +14,7 @@ import numpy as np
 
 from ... import dtypes as d
 from ...graph.graph import Graph
+from ...graph.graph_def import datatype_name, function_library
 from ...optional_extras import require
 
 __all__ = ["graph_def_proto", "ops_by_name", "tensor_proto", "shape_proto", "dtype_enum", "protos"]
@@ -46,7 +47,6 @@ class _Namespace:
 
 
 def dtype_enum(dtype: d.DType) -> int:
-    from ...graph.graph_def import datatype_name
     return protos().types_pb2.DataType.Value(datatype_name(dtype))
 
 
@@ -85,7 +85,6 @@ def _output_shapes(op):
 
 def ops_by_name(graph: Graph, out: dict) -> None:
     """Maps (function name or '', node name) -> op, for the graph and every sub-graph."""
-    from ...graph.graph_def import function_library
     for op in graph.operations:
         out[("", op.name)] = op
     for name, sub in function_library(graph)[0].items():

@@ -32,7 +32,7 @@ from ... import dtypes as d
 from ...framework.tensor import EagerTensor
 from ...framework.variables import ResourceHandle, Variable
 from ...ops.logging import no_op_op
-from ...shapes import TensorSpec
+from ...shapes import TensorSpec, as_shape_tuple
 from ...trace.concrete import ConcreteFunction
 from ...trace.keys import VariableSpec
 from ..native.saving import write_directory
@@ -108,7 +108,8 @@ class _Builder:
         if order != list(range(len(order))):
             name = f"__inference_{graph_name.removeprefix('__inference_')}_{self.library.uid()}"
             paths = cf.input_paths
-            inputs = [(paths[i][0], i, paths[i][1].dtype, paths[i][1]._shape) for i in order]
+            inputs = [(paths[i][0], i, paths[i][1].dtype, as_shape_tuple(paths[i][1].shape))
+                      for i in order]
             self.library.functions.append(call_wrapper(
                 name, self.fdef(graph_name), inputs, list(range(len(cf.graph.outputs)))))
         self.names[id(cf)] = name

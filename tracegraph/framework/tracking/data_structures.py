@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from .base import NoDependency, Trackable
+from .base import NoDependency, Trackable, TrackableReference
 
 __all__ = ["ListWrapper", "_DictWrapper", "_TupleWrapper", "wrap_or_unwrap",
            "sticky_attribute_assignment"]
@@ -59,7 +59,6 @@ class _TrackableContainer(Trackable):
 
     @property
     def _checkpoint_dependencies(self) -> list:
-        from .base import TrackableReference
         return [TrackableReference(k, v) for k, v in self._trackable_children().items()]
 
 
