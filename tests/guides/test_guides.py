@@ -2,7 +2,8 @@
 "TensorFlow basics" (outside Keras, tf.data, GradientTape and tf.Module, which other issues
 cover) prints what TensorFlow 2.21 printed (issue 14, done-when); so do "Random number
 generation" (issue 24), random values included (TensorFlow's Philox numbers), and "TF1.x vs
-TF2: Behaviors and APIs" (issue 24: TF1 graphs, sessions, iterators, tensor equality).
+TF2: Behaviors and APIs" (issue 24: TF1 graphs, sessions, iterators, tensor equality) and
+"Introduction to tensor slicing" (issue 24: gather, scatter, tensor_scatter_nd_*).
 
 `*_guide.tf221.txt` is the guide run under TensorFlow 2.21 (`import tensorflow as tf`). The
 comparison is exact except for two documented differences: TensorFlow's eager error prefix
@@ -45,7 +46,8 @@ def _same_line(want: str, got: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("guide", ["tensor", "variable", "basics", "random", "tf1_vs_tf2"])
+@pytest.mark.parametrize("guide", ["tensor", "variable", "basics", "random", "tf1_vs_tf2",
+                                   "tensor_slicing"])
 def test_guide_prints_what_tensorflow_prints(guide):
     want = RUNTIME_PREFIX.sub("", (HERE / f"{guide}_guide.tf221.txt").read_text()).splitlines()
     got = _run_with_tracegraph(HERE / f"{guide}_guide.py").splitlines()
