@@ -543,7 +543,7 @@ def keras_digits():
     seconds = time.perf_counter() - start
     steps = len(history.history["loss"]) * 41   # 1,294 training samples, batches of 32
     print(f"fit: {seconds:.2f} s for {steps} steps, {1e3 * seconds / steps:.2f} ms a step "
-          f"(measured now; bench/keras.py compares with Keras on TensorFlow side by side)")
+          f"(measured now; bench/keras_fit.py compares with Keras on TensorFlow side by side)")
     loss, accuracy = model.evaluate(x[1437:], y[1437:], verbose=0)
     predicted = np.argmax(model.predict(x[1437:], verbose=0), axis=1)
     print(f"held-out 360 digits: evaluate accuracy {accuracy:.3f}, predict agrees on "

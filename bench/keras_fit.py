@@ -4,7 +4,7 @@ batch 128 (issue 22's goal: at most 0.5x TF), of the digits MLP at batch 32, of 
 28x28 (goal 1.0x; needs tf.nn.convolution), predict on one sample (goal 0.2x), and a fresh
 process's import + first fit step (goal 0.5x).
 
-    python bench/keras.py [--compare ~/.cache/tracegraph-tf221/bin/python] [--busy N --rounds R]
+    python bench/keras_fit.py [--compare ~/.cache/tracegraph-tf221/bin/python] [--busy N --rounds R]
 
 The machine's load average is printed before and after: with other work on the cores only the
 ratios of one run mean anything.
@@ -17,10 +17,6 @@ import time
 
 import numpy as np
 from harness import Workload, main
-
-# This file is named keras.py: out of the import path, so that `import keras` is Keras.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 FIT_STEPS = 8
 
@@ -40,8 +36,6 @@ def _mlp(tf, inputs=784, hidden=256, batch=128):
 
 
 def _cnn(tf):
-    if not hasattr(tf.nn, "convolution"):
-        raise NotImplementedError("no tf.nn.convolution yet (N-D convolution: branch api-nn)")
     keras = tf.keras
     keras.utils.set_random_seed(0)
     model = keras.Sequential([keras.Input((28, 28, 1)),
@@ -122,8 +116,7 @@ WORKLOADS = [
     Workload(f"digits MLP 64-64-10, fit: one epoch of {FIT_STEPS} steps (batch 32)",
              _fit(lambda tf: _mlp(tf, 64, 64, 32)), number=5, repeat=5),
     Workload("CNN 28x28 conv8-pool-conv16-gap-10, train_on_batch (batch 32)",
-             _train_on_batch(_cnn), number=20, repeat=5,
-             note="needs tf.nn.convolution (branch api-nn) on tracegraph"),
+             _train_on_batch(_cnn), number=20, repeat=5),
     Workload("predict, one sample (MLP 784-256-10)", _predict_one, number=50, repeat=5),
     Workload("predict_on_batch, one sample (MLP 784-256-10)", _predict_on_batch_one,
              number=200, repeat=5),
