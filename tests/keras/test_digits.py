@@ -32,6 +32,4 @@ def test_mlp_learns_the_digits_as_on_tensorflow(keras):
 
 @pytest.mark.slow
 def test_cnn_learns_the_digits_as_on_tensorflow(keras):
-    if not hasattr(tf.nn, "convolution"):
-        pytest.skip("needs tf.nn.convolution (N-D convolution; branch api-nn)")
     _check("cnn")   # 97.8% on TensorFlow
